@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <libsmartcols.h>
+#include "output.h"
+
+char *out_human_size(unsigned long long bytes, char *buf, size_t len)
+{
+	static const char units[] = "BKMGTPE";
+	int exp = 0;
+	unsigned long long div = 1;
+
+	while (exp < 6 && bytes >= div * 1024) {
+		div *= 1024;
+		exp++;
+	}
+	if (!exp) {
+		snprintf(buf, len, "%llu", bytes);
+		return buf;
+	}
+	unsigned long long whole = bytes / div;
+	/* one decimal, rounded; dropped when it is 0 */
+	unsigned long long tenth = ((bytes % div) * 10 + div / 2) / div;
+	if (tenth == 10) {
+		whole++;
+		tenth = 0;
+	}
+	if (tenth)
+		snprintf(buf, len, "%llu.%llu%c", whole, tenth, units[exp]);
+	else
+		snprintf(buf, len, "%llu%c", whole, units[exp]);
+	return buf;
+}
+
+/* "a.b" descends into objects; NULL when any step is absent */
+static json_object *lookup_one(json_object *obj, const char *key, size_t len)
+{
+	char part[128];
+
+	while (obj && len) {
+		const char *dot = memchr(key, '.', len);
+		size_t n = dot ? (size_t)(dot - key) : len;
+		if (n >= sizeof(part))
+			return NULL;
+		memcpy(part, key, n);
+		part[n] = '\0';
+		if (!json_object_object_get_ex(obj, part, &obj))
+			return NULL;
+		if (!dot)
+			break;
+		len -= n + 1;
+		key = dot + 1;
+	}
+	return obj;
+}
+
+static json_object *lookup(json_object *obj, const char *key)
+{
+	while (*key) {
+		size_t n = strcspn(key, "|");
+		json_object *v = lookup_one(obj, key, n);
+		if (v)
+			return v;
+		key += n;
+		if (*key == '|')
+			key++;
+	}
+	return NULL;
+}
+
+static void format_value(json_object *v, enum out_type type, bool bytes, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (!v)
+		return;
+	switch (json_object_get_type(v)) {
+	case json_type_array: {
+		size_t off = 0, n = json_object_array_length(v);
+		for (size_t i = 0; i < n && off < len; i++) {
+			char one[128];
+			format_value(json_object_array_get_idx(v, i), type, bytes, one, sizeof(one));
+			off += snprintf(buf + off, len - off, "%s%s", i ? "," : "", one);
+		}
+		return;
+	}
+	case json_type_boolean:
+		snprintf(buf, len, "%s", json_object_get_boolean(v) ? "yes" : "no");
+		return;
+	case json_type_int:
+		if (type == OUT_SIZE && !bytes)
+			out_human_size(json_object_get_uint64(v), buf, len);
+		else if (type == OUT_HEX)
+			snprintf(buf, len, "0x%" PRIx64, json_object_get_uint64(v));
+		else if (json_object_get_int64(v) < 0)
+			snprintf(buf, len, "%" PRId64, json_object_get_int64(v));
+		else
+			snprintf(buf, len, "%" PRIu64, json_object_get_uint64(v));
+		return;
+	case json_type_double:
+		snprintf(buf, len, "%g", json_object_get_double(v));
+		return;
+	case json_type_string:
+		snprintf(buf, len, "%s", json_object_get_string(v));
+		return;
+	default:
+		return;
+	}
+}
+
+static const struct out_column *find_column(const struct out_table *t, const char *name, size_t len)
+{
+	for (size_t i = 0; i < t->ncolumns; i++)
+		if (strlen(t->columns[i].name) == len && strncasecmp(t->columns[i].name, name, len) == 0)
+			return &t->columns[i];
+	return NULL;
+}
+
+/* resolve a comma list into columns; appends to sel */
+static int select_columns(const struct out_table *t, const char *list, const struct out_column **sel,
+			  size_t *nsel, size_t max, char *err, size_t errlen)
+{
+	while (*list) {
+		size_t n = strcspn(list, ",");
+		const struct out_column *c = n ? find_column(t, list, n) : NULL;
+		if (n && !c) {
+			snprintf(err, errlen, "unknown column '%.*s' (see --help for the list)", (int)n, list);
+			return -EINVAL;
+		}
+		if (c && *nsel < max)
+			sel[(*nsel)++] = c;
+		list += n;
+		if (*list == ',')
+			list++;
+	}
+	return 0;
+}
+
+static void add_lines(struct libscols_table *tb, struct libscols_line *parent, const struct out_table *t,
+		      const struct out_column **sel, size_t nsel, json_object *arr, int level, bool bytes)
+{
+	size_t n = json_object_array_length(arr);
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *rec = json_object_array_get_idx(arr, i), *kids;
+		struct libscols_line *ln = scols_table_new_line(tb, parent);
+		char buf[1024];
+
+		if (!ln)
+			return;
+		for (size_t c = 0; c < nsel; c++) {
+			if (strcmp(sel[c]->key, "@level") == 0)
+				snprintf(buf, sizeof(buf), "%s", t->level_names ? t->level_names[level] : "");
+			else
+				format_value(lookup(rec, sel[c]->key), sel[c]->type, bytes, buf, sizeof(buf));
+			scols_line_set_data(ln, c, buf);
+		}
+		if (t->levels[level + 1] && json_object_object_get_ex(rec, t->levels[level + 1], &kids) &&
+		    json_object_is_type(kids, json_type_array))
+			add_lines(tb, ln, t, sel, nsel, kids, level + 1, bytes);
+	}
+}
+
+int out_print(const struct out_opts *o, const struct out_table *t, json_object *root, char *err, size_t errlen)
+{
+	const struct out_column *sel[64];
+	size_t nsel = 0;
+	struct libscols_table *tb;
+	json_object *arr;
+	bool tree = t->levels[1] != NULL;
+	int rc;
+
+	if (o->json) {
+		printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+				JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
+		return 0;
+	}
+	if (!o->columns || o->columns[0] == '+') {
+		rc = select_columns(t, t->defaults, sel, &nsel, 64, err, errlen);
+		if (!rc && o->columns)
+			rc = select_columns(t, o->columns + 1, sel, &nsel, 64, err, errlen);
+	} else
+		rc = select_columns(t, o->columns, sel, &nsel, 64, err, errlen);
+	if (rc)
+		return rc;
+	if (!json_object_object_get_ex(root, t->levels[0], &arr) || !json_object_is_type(arr, json_type_array))
+		return 0;
+	if (json_object_array_length(arr) == 0)
+		return 0;
+	tb = scols_new_table();
+	if (!tb) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	scols_table_enable_noheadings(tb, o->noheadings);
+	for (size_t c = 0; c < nsel; c++) {
+		int fl = sel[c]->flags;
+		if (tree && c == 0)
+			fl |= SCOLS_FL_TREE;
+		if (sel[c]->type == OUT_SIZE || sel[c]->type == OUT_NUM)
+			fl |= SCOLS_FL_RIGHT;
+		scols_table_new_column(tb, sel[c]->name, sel[c]->width ? sel[c]->width : 0.1, fl);
+	}
+	add_lines(tb, NULL, t, sel, nsel, arr, 0, o->bytes);
+	scols_print_table(tb);
+	scols_unref_table(tb);
+	return 0;
+}
+
+void out_json_line(json_object *obj)
+{
+	printf("%s\n", json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	fflush(stdout);
+}
+
+void out_columns_help(const struct out_table *t)
+{
+	printf("\nAvailable output columns (-o):\n");
+	for (size_t i = 0; i < t->ncolumns; i++)
+		printf(" %14s  %s\n", t->columns[i].name, t->columns[i].help);
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * output.h - the one output layer. A command builds its result as one json-c
+ * object (top level: named arrays) and describes how that object is shown as
+ * a table; this layer prints either the JSON or a libsmartcols table (a tree
+ * when the result nests) with -o column choice, -n and -b.
+ */
+#ifndef CXLTIER_OUTPUT_H
+#define CXLTIER_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <json-c/json.h>
+
+enum out_type {
+	OUT_STR,	/* string; arrays are joined with "," */
+	OUT_SIZE,	/* bytes: human by default, raw with -b */
+	OUT_NUM,	/* integer or float as is */
+	OUT_HEX,	/* integer shown as 0x... */
+	OUT_BOOL,	/* yes / no */
+};
+
+struct out_column {
+	const char *name;	/* heading and -o name */
+	const char *key;	/* JSON key; "a.b" descends, "x|y" takes the first present,
+				 * "@level" is the tree level's name */
+	enum out_type type;
+	double width;		/* libsmartcols width hint */
+	int flags;		/* SCOLS_FL_* */
+	const char *help;
+};
+
+struct out_table {
+	const char *const *levels;	/* array keys, outermost first, NULL-ended */
+	const char *const *level_names;	/* what "@level" shows at each level */
+	const struct out_column *columns;
+	size_t ncolumns;
+	const char *defaults;		/* default -o list */
+};
+
+struct out_opts {
+	bool json;
+	bool noheadings;
+	bool bytes;
+	const char *columns;	/* -o: "A,B" replaces the defaults, "+A" adds */
+};
+
+/* 0, or -EINVAL with a message in err (an unknown column: a usage error) */
+int out_print(const struct out_opts *o, const struct out_table *t, json_object *root,
+	      char *err, size_t errlen);
+/* one JSON value as a compact line, flushed (event streams) */
+void out_json_line(json_object *obj);
+/* "COLUMN  description" lines for a command's --help */
+void out_columns_help(const struct out_table *t);
+/* human size, as util-linux prints them: 512, 4K, 1.5G */
+char *out_human_size(unsigned long long bytes, char *buf, size_t len);
+
+#endif

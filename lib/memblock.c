@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "memblock.h"
+
+static const char *const state_names[] = {
+	[CT_BLOCK_OFFLINE] = "offline",
+	[CT_BLOCK_ONLINE] = "online",
+	[CT_BLOCK_GOING_OFFLINE] = "going-offline",
+	[CT_BLOCK_UNKNOWN] = "unknown",
+};
+
+static const char *const zone_names[] = {
+	[CT_ZONE_NONE] = "none", [CT_ZONE_MOVABLE] = "Movable", [CT_ZONE_NORMAL] = "Normal",
+	[CT_ZONE_DMA32] = "DMA32", [CT_ZONE_DMA] = "DMA", [CT_ZONE_DEVICE] = "Device",
+	[CT_ZONE_OTHER] = "other",
+};
+
+enum ct_block_state ct_block_state_parse(const char *s)
+{
+	for (unsigned i = 0; i < CT_BLOCK_UNKNOWN; i++)
+		if (strcmp(s, state_names[i]) == 0)
+			return i;
+	return CT_BLOCK_UNKNOWN;
+}
+
+const char *ct_block_state_name(enum ct_block_state st)
+{
+	return state_names[st <= CT_BLOCK_UNKNOWN ? st : CT_BLOCK_UNKNOWN];
+}
+
+const char *ct_zone_name(enum ct_zone z)
+{
+	return zone_names[z <= CT_ZONE_OTHER ? z : CT_ZONE_OTHER];
+}
+
+unsigned ct_zones_parse(const char *s, enum ct_zone *zones, unsigned max)
+{
+	unsigned n = 0;
+
+	while (*s && n < max) {
+		size_t len;
+		enum ct_zone z = CT_ZONE_OTHER;
+
+		s += strspn(s, " \n");
+		len = strcspn(s, " \n");
+		if (!len)
+			break;
+		for (unsigned i = 0; i < CT_ZONE_OTHER; i++)
+			if (strlen(zone_names[i]) == len && strncmp(s, zone_names[i], len) == 0)
+				z = i;
+		zones[n++] = z;
+		s += len;
+	}
+	return n;
+}
+
+int ct_block_size(struct ct_sysfs *s, uint64_t *bytes)
+{
+	/* hex without 0x */
+	int rc = ct_sysfs_read_u64(s, "/sys/devices/system/memory/block_size_bytes", 16, bytes);
+
+	if (!rc && !*bytes)
+		return ct_fail(s->err, EINVAL, "%s/sys/devices/system/memory/block_size_bytes is 0", s->root);
+	return rc;
+}
+
+int ct_block_read(struct ct_sysfs *s, uint64_t id, struct ct_block *b)
+{
+	char path[128], buf[128];
+	int rc;
+
+	memset(b, 0, sizeof(*b));
+	b->id = id;
+	rc = ct_sysfs_read_str(s, ct_path(path, sizeof(path), "/sys/devices/system/memory/memory%llu/state",
+					   (unsigned long long)id), buf, sizeof(buf));
+	if (rc)
+		return rc;
+	b->state = ct_block_state_parse(buf);
+	/* valid_zones needs CONFIG_MEMORY_HOTREMOVE: absent means unknown */
+	if (ct_sysfs_read_str(s, ct_path(path, sizeof(path), "/sys/devices/system/memory/memory%llu/valid_zones",
+					 (unsigned long long)id), buf, sizeof(buf)) == 0)
+		b->nzones = ct_zones_parse(buf, b->zones, 4);
+	return 0;
+}
+
+void ct_block_range(uint64_t start, uint64_t size, uint64_t bs, uint64_t *first, unsigned *count)
+{
+	uint64_t a = (start + bs - 1) / bs, e = (start + size) / bs;
+
+	*first = a;
+	*count = e > a ? (unsigned)(e - a) : 0;
+}
+
+int ct_blocks_count(struct ct_sysfs *s, uint64_t start, uint64_t size, uint64_t bs,
+		    struct ct_blocks *out)
+{
+	unsigned count;
+
+	memset(out, 0, sizeof(*out));
+	ct_block_range(start, size, bs, &out->first, &count);
+	for (unsigned i = 0; i < count; i++) {
+		struct ct_block b;
+		int rc = ct_block_read(s, out->first + i, &b);
+
+		if (rc == -ENOENT)	/* not hot-added (yet) */
+			continue;
+		if (rc)
+			return rc;
+		out->total++;
+		if (b.state != CT_BLOCK_ONLINE) {
+			out->offline++;
+			continue;
+		}
+		out->online++;
+		if (b.nzones == 1 && b.zones[0] == CT_ZONE_MOVABLE)
+			out->movable++;
+		else if (b.nzones == 1 && b.zones[0] == CT_ZONE_NORMAL)
+			out->normal++;
+		else
+			out->other_zone++;
+	}
+	return 0;
+}

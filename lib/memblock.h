@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* memblock.h - memory blocks (/sys/devices/system/memory/memoryN): state,
+ * zones, and which blocks back a physical address range */
+#ifndef CXLTIER_MEMBLOCK_H
+#define CXLTIER_MEMBLOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "sysfs.h"
+#include "topology.h"
+
+enum ct_block_state { CT_BLOCK_OFFLINE, CT_BLOCK_ONLINE, CT_BLOCK_GOING_OFFLINE, CT_BLOCK_UNKNOWN };
+enum ct_zone { CT_ZONE_NONE, CT_ZONE_MOVABLE, CT_ZONE_NORMAL, CT_ZONE_DMA32, CT_ZONE_DMA, CT_ZONE_DEVICE, CT_ZONE_OTHER };
+
+struct ct_block {
+	uint64_t id;
+	enum ct_block_state state;
+	/* online: the zone it is in; offline: the zones it may go to, default first */
+	enum ct_zone zones[4];
+	unsigned nzones;
+};
+
+enum ct_block_state ct_block_state_parse(const char *s);
+const char *ct_block_state_name(enum ct_block_state st);
+/* valid_zones: "Movable", "Normal Movable", "none" */
+unsigned ct_zones_parse(const char *s, enum ct_zone *zones, unsigned max);
+const char *ct_zone_name(enum ct_zone z);
+
+int ct_block_size(struct ct_sysfs *s, uint64_t *bytes);
+int ct_block_read(struct ct_sysfs *s, uint64_t id, struct ct_block *b);
+/* the blocks wholly inside [start, start+size), as kmem hot-plugs them */
+void ct_block_range(uint64_t start, uint64_t size, uint64_t block_size,
+		    uint64_t *first, unsigned *count);
+/* count states and zones of the blocks backing a range */
+int ct_blocks_count(struct ct_sysfs *s, uint64_t start, uint64_t size,
+		    uint64_t block_size, struct ct_blocks *out);
+
+#endif

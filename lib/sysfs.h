@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * sysfs.h - the one reader of sysfs and procfs files in cxltier, rooted at a
+ * directory ("/" on a live system, a captured tree in tests: --sysroot).
+ * Paths are absolute as on a live system ("/sys/..."); every function
+ * returns 0 or a negative errno and leaves a message naming the file.
+ */
+#ifndef CXLTIER_SYSFS_H
+#define CXLTIER_SYSFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "error.h"
+
+struct ct_sysfs {
+	int rootfd;
+	char root[4096];	/* for messages: "" when the root is "/" */
+	struct ct_error *err;
+};
+
+int ct_sysfs_open(struct ct_sysfs *s, const char *root, struct ct_error *err);
+void ct_sysfs_close(struct ct_sysfs *s);
+
+/* first line, newline stripped */
+int ct_sysfs_read_str(struct ct_sysfs *s, const char *path, char *buf, size_t len);
+/* whole file up to EOF (binary attributes report size 0): *buf is malloc'd */
+int ct_sysfs_read_bin(struct ct_sysfs *s, const char *path, uint8_t **buf, size_t *len);
+/* integers: base 0 accepts 0x... and decimal; base 16 for "%lx" files */
+int ct_sysfs_read_u64(struct ct_sysfs *s, const char *path, int base, uint64_t *v);
+int ct_sysfs_read_s64(struct ct_sysfs *s, const char *path, int64_t *v);
+/* last path component of a symlink's target */
+int ct_sysfs_link_name(struct ct_sysfs *s, const char *path, char *buf, size_t len);
+/* the link's target resolved to an absolute path inside the root */
+int ct_sysfs_realpath(struct ct_sysfs *s, const char *path, char *buf, size_t len);
+bool ct_sysfs_exists(struct ct_sysfs *s, const char *path);
+int ct_sysfs_write_str(struct ct_sysfs *s, const char *path, const char *val);
+
+/* sorted names of entries in a directory starting with prefix (NULL: all,
+ * hidden files excluded); *names is a malloc'd array of malloc'd strings */
+int ct_sysfs_list(struct ct_sysfs *s, const char *dir, const char *prefix,
+		  char ***names, size_t *count);
+void ct_strv_free(char **v, size_t n);
+
+/* copy with truncation, always terminated */
+void ct_strlcpy(char *dst, const char *src, size_t size);
+
+/* "path" formatted into a static-size buffer; returns buf */
+char *ct_path(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

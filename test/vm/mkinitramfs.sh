@@ -1,0 +1,101 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# mkinitramfs.sh - build the VM tier's initramfs: busybox, bash, bats, kmod,
+# ndctl's cxl/daxctl, numactl, jq, the CXL/DAX modules of the cached 6.12
+# kernel, plus whatever -a adds (the freshly built cxltier, the tests).
+#
+# usage: mkinitramfs.sh -o OUT [-a SRC[:DST]]...
+#   ELF files added with -a bring their shared libraries along.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+CACHE=${CXLTIER_VM_CACHE:-/var/cache/cxltier-vm}
+. "$CACHE/env.sh"
+OUT= ADDS=()
+while getopts "o:a:" o; do
+    case $o in o) OUT=$OPTARG ;; a) ADDS+=("$OPTARG") ;; *) exit 2 ;; esac
+done
+[[ -n $OUT ]] || { echo "usage: $0 -o OUT [-a SRC[:DST]]..." >&2; exit 2; }
+
+ROOT=$(mktemp -d /tmp/cxltier-initramfs.XXXXXX)
+trap 'rm -rf "$ROOT"' EXIT
+mkdir -p "$ROOT"/usr/{bin,sbin,lib,lib64} "$ROOT"/{dev,proc,sys,tmp,run,share,root,etc,var/lock}
+for d in bin sbin lib lib64; do ln -s "usr/$d" "$ROOT/$d"; done
+chmod 1777 "$ROOT/tmp"
+
+# copy a file to the same canonical path inside ROOT; never write through a
+# link that already exists in ROOT (it could point at the host's file)
+put() {
+    local src=$1 dst=${2:-$1} d
+    d=$(realpath -m "$(dirname "$dst")")
+    mkdir -p "$ROOT$d"
+    cp -L --remove-destination --preserve=mode "$src" "$ROOT$d/$(basename "$dst")"
+}
+declare -A SEEN=()
+is_elf() { [[ -f $1 && $(head -c4 "$1" | od -An -tx1 | tr -d ' ') == 7f454c46 ]]; }
+put_libs() {
+    local lib
+    while read -r lib; do
+        [[ -n $lib && -z ${SEEN[$lib]:-} ]] || continue
+        SEEN[$lib]=1; put "$lib"
+    done < <(ldd "$1" 2>/dev/null | awk '/=> \//{print $3} /^[ \t]*\/[^ ]+ \(/{print $1}')
+}
+put_bin() { put "$@"; if is_elf "$1"; then put_libs "$1"; fi; }
+
+BB=/bin/busybox
+ldd "$BB" >/dev/null 2>&1 && { echo "mkinitramfs: $BB is not static (install busybox-static)" >&2; exit 1; }
+put "$BB" /usr/bin/busybox
+for a in $("$BB" --list); do
+    [[ $a == busybox ]] || ln -sf busybox "$ROOT/usr/bin/$a"
+done
+for b in /usr/bin/bash /usr/bin/kmod /usr/bin/cxl /usr/bin/daxctl /usr/bin/numactl \
+         /usr/bin/migratepages /usr/bin/jq /usr/bin/python3 /usr/bin/xxd /usr/bin/setpci /usr/bin/strace; do
+    if [[ -x $b ]]; then put_bin "$b"; fi
+done
+for l in modprobe insmod rmmod lsmod modinfo depmod; do
+    rm -f "$ROOT/usr/sbin/$l" "$ROOT/usr/bin/$l"; ln -s ../bin/kmod "$ROOT/usr/sbin/$l"
+done
+ln -sf bash "$ROOT/usr/bin/sh"
+# bats and its helper libraries
+put /usr/bin/bats
+cp -a /usr/lib/bats-core "$ROOT/usr/lib/"; cp -a /usr/libexec/bats-core "$ROOT/usr/libexec/"
+for l in bats-support bats-assert; do
+    [[ -d /usr/lib/bats/$l ]] && { mkdir -p "$ROOT/usr/lib/bats"; cp -a "/usr/lib/bats/$l" "$ROOT/usr/lib/bats/"; }
+done
+
+# kernel modules with their dependencies; depmod inside the image
+MODS=(cxl_acpi cxl_pci cxl_mem cxl_pmem device_dax dax_cxl kmem dax_hmem 9pnet_virtio 9p)
+KROOT=$CACHE/kernel MD=lib/modules/$KVER
+mkdir -p "$ROOT/usr/$MD"
+for m in "${MODS[@]}"; do
+    # -C /dev/null: the host's modprobe.d "install" rules must not hide deps
+    while read -r kw path _; do
+        [[ $kw == insmod ]] || continue
+        rel=${path#"$KROOT"/}
+        mkdir -p "$ROOT/usr/$(dirname "$rel")"; cp "$path" "$ROOT/usr/$rel"
+    done < <(modprobe -C /dev/null -d "$KROOT" -S "$KVER" --show-depends "$m")
+done
+cp "$KROOT/$MD"/modules.{builtin,builtin.modinfo,order} "$ROOT/usr/$MD/"
+depmod -b "$ROOT" "$KVER"
+
+printf 'root:x:0:0:root:/root:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' > "$ROOT/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' > "$ROOT/etc/group"
+ln -s /proc/self/mounts "$ROOT/etc/mtab"
+put "$HERE/guest/init" /init
+chmod 755 "$ROOT/init"
+mkdir -p "$ROOT/usr/share/cxltier-vm"
+cp "$HERE"/guest/*.sh "$ROOT/usr/share/cxltier-vm/"
+
+for spec in "${ADDS[@]}"; do
+    src=${spec%%:*} dst=${spec#*:}
+    [[ $spec == *:* ]] || dst=$src
+    [[ -e $src ]] || { echo "mkinitramfs: $src does not exist" >&2; exit 1; }
+    if [[ -d $src ]]; then
+        mkdir -p "$ROOT$dst"; cp -a "$src/." "$ROOT$dst/"
+        while IFS= read -r -d '' f; do is_elf "$f" && put_libs "$f"; done < <(find "$src" -type f -print0)
+    else
+        put_bin "$src" "$dst"
+    fi
+done
+
+(cd "$ROOT" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc --quiet -R 0:0) | gzip -1 > "$OUT.tmp"
+mv "$OUT.tmp" "$OUT"

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Minimal QMP client for the cxltier VM tier (standard library only).
+
+  qmp.py SOCKET COMMAND [JSON-ARGS]      one command, prints the reply
+  qmp.py SOCKET --serve DIR              serve guest requests: for every
+        DIR/NAME.req (one JSON request), run it and write DIR/NAME.resp;
+        stops when the socket closes (QEMU exited).
+"""
+import json, os, socket, sys, time
+
+
+class QMP:
+    def __init__(self, path, timeout=30):
+        deadline = time.time() + timeout
+        while True:
+            try:
+                self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                self.sock.connect(path)
+                break
+            except OSError:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.1)
+        self.file = self.sock.makefile("rw")
+        self._read()                       # greeting
+        self.execute({"execute": "qmp_capabilities"})
+
+    def _read(self):
+        while True:
+            line = self.file.readline()
+            if not line:
+                raise EOFError("QMP socket closed")
+            msg = json.loads(line)
+            if "event" not in msg:
+                return msg
+
+    def execute(self, req):
+        self.file.write(json.dumps(req) + "\n")
+        self.file.flush()
+        return self._read()
+
+
+def serve(path, directory):
+    q = QMP(path)
+    while True:
+        try:
+            names = sorted(n for n in os.listdir(directory) if n.endswith(".req"))
+        except FileNotFoundError:
+            names = []
+        for n in names:
+            p = os.path.join(directory, n)
+            try:
+                with open(p) as f:
+                    req = json.load(f)
+                resp = q.execute(req)
+            except EOFError:
+                return 0
+            except Exception as e:          # a bad request gets an error reply
+                resp = {"error": {"class": "AgentError", "desc": str(e)}}
+            os.unlink(p)
+            tmp = p[:-4] + ".tmp"
+            with open(tmp, "w") as f:
+                json.dump(resp, f)
+            os.rename(tmp, p[:-4] + ".resp")
+        try:
+            q.sock.getpeername()
+        except OSError:
+            return 0
+        time.sleep(0.05)
+
+
+def main(argv):
+    if len(argv) == 4 and argv[2] == "--serve":
+        try:
+            return serve(argv[1], argv[3])
+        except (EOFError, ConnectionError):
+            return 0
+    if len(argv) not in (3, 4):
+        print(__doc__, file=sys.stderr)
+        return 2
+    req = {"execute": argv[2]}
+    if len(argv) == 4:
+        req["arguments"] = json.loads(argv[3])
+    resp = QMP(argv[1]).execute(req)
+    print(json.dumps(resp))
+    return 1 if "error" in resp else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,129 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# run.sh - boot the cxltier VM guest: Debian's 6.12 kernel under QEMU 10 with
+# emulated CXL Type-3 volatile memory, run a script inside, return its status.
+#
+# usage: run.sh -i INITRD -S SHAREDIR [options]
+#   SHAREDIR/run.sh is the guest script (bash); the share is /share in the guest
+#   --topology T   default | two-devices        (default: default)
+#   --cdat FILE    the Type-3 device's CDAT (QEMU's built-in table otherwise)
+#   --ram-node SZ  add a cpu-less RAM-only NUMA node of SZ (e.g. 1G)
+#   -c SIZE        CXL memory per device (default 1G)
+#   -m SIZE        guest RAM on node 0 (default 2G)
+#   --append STR   extra kernel command line
+#   --timeout S    stop QEMU after S seconds (default 600)
+#   -v             echo the console while it runs (it is always in SHAREDIR/console.log)
+# Exit: the guest script's status; 125 when QEMU died or timed out.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+CACHE=${CXLTIER_VM_CACHE:-/var/cache/cxltier-vm}
+. "$CACHE/env.sh"
+
+INITRD= SHARE= TOPO=default CDAT= RAMNODE= CXLSIZE=1G RAM=2G APPEND= TIMEOUT=600 VERBOSE=0
+while [[ $# -gt 0 ]]; do
+    case $1 in
+        -i) INITRD=$2; shift ;;
+        -S) SHARE=$2; shift ;;
+        --topology) TOPO=$2; shift ;;
+        --cdat) CDAT=$(realpath "$2"); shift ;;
+        --ram-node) RAMNODE=$2; shift ;;
+        -c) CXLSIZE=$2; shift ;;
+        -m) RAM=$2; shift ;;
+        --append) APPEND="$APPEND $2"; shift ;;
+        --timeout) TIMEOUT=$2; shift ;;
+        -v) VERBOSE=1 ;;
+        *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+    shift
+done
+[[ -n $INITRD && -n $SHARE && -f $SHARE/run.sh ]] || { echo "usage: run.sh -i INITRD -S SHAREDIR (with SHAREDIR/run.sh)" >&2; exit 2; }
+SHARE=$(realpath "$SHARE")
+mkdir -p "$SHARE/qmp"
+
+# KVM only where hardware virtualisation is really there (kvm_intel/kvm_amd);
+# otherwise TCG. -cpu ...,hypervisor=off: the guest kernel refuses to commit a
+# CXL region when CPUID says "hypervisor" (no cache invalidation in a VM).
+ACC=(-accel tcg,thread=multi -cpu max,hypervisor=off) ACCEL=tcg
+if [[ ${CXLTIER_VM_ACCEL:-auto} != tcg && ( -d /sys/module/kvm_intel || -d /sys/module/kvm_amd ) ]] &&
+   { exec 9<>/dev/kvm; } 2>/dev/null; then
+    exec 9>&-
+    ACC=(-accel kvm -cpu host,hypervisor=off) ACCEL=kvm
+fi
+
+mib() { echo $(( $(numfmt --from=iec "$1") >> 20 )); }
+# node 0: CPUs and RAM; node 1: the CXL host bridge's generic port (SRAT +
+# HMAT), so that the CXL memory gets a node of its own with access figures.
+# Without it QEMU 10.0.2 crashes when that memory is onlined into node 0.
+NUMA=(-object "memory-backend-ram,id=ram0,size=$RAM"
+      -numa node,nodeid=0,cpus=0-1,memdev=ram0
+      -numa node,nodeid=1
+      -object acpi-generic-port,id=gp0,pci-bus=cxl.1,node=1
+      -numa dist,src=0,dst=1,val=20
+      -numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-latency,latency=100
+      -numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-bandwidth,bandwidth=20G
+      -numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-latency,latency=150
+      -numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-bandwidth,bandwidth=16G)
+TOTAL=$(mib "$RAM")
+if [[ -n $RAMNODE ]]; then
+    NUMA+=(-object "memory-backend-ram,id=ram2,size=$RAMNODE"
+           -numa node,nodeid=2,memdev=ram2
+           -numa dist,src=0,dst=2,val=30 -numa dist,src=1,dst=2,val=30
+           -numa hmat-lb,initiator=0,target=2,hierarchy=memory,data-type=access-latency,latency=120
+           -numa hmat-lb,initiator=0,target=2,hierarchy=memory,data-type=access-bandwidth,bandwidth=18G)
+    TOTAL=$((TOTAL + $(mib "$RAMNODE")))
+fi
+
+CXLDEV=(-device pxb-cxl,bus_nr=12,bus=pcie.0,id=cxl.1)
+t3() { # index root-port serial
+    local d="cxl-type3,bus=$2,volatile-memdev=cxl-vmem$1,id=cxl-mem$1,sn=$3"
+    [[ -n $CDAT ]] && d="$d,cdat=$CDAT"
+    CXLDEV+=(-object "memory-backend-ram,id=cxl-vmem$1,share=on,size=$CXLSIZE" -device "$d")
+}
+case $TOPO in
+    default)
+        CXLDEV+=(-device cxl-rp,port=0,bus=cxl.1,id=cxl_rp0,chassis=0,slot=2)
+        t3 0 cxl_rp0 "${CXL_SN:-0x1234}" ;;
+    two-devices)
+        CXLDEV+=(-device cxl-rp,port=0,bus=cxl.1,id=cxl_rp0,chassis=0,slot=2
+                 -device cxl-rp,port=1,bus=cxl.1,id=cxl_rp1,chassis=0,slot=3)
+        t3 0 cxl_rp0 0x1234; t3 1 cxl_rp1 0x5678 ;;
+    *) echo "run.sh: unknown topology $TOPO" >&2; exit 2 ;;
+esac
+CXLDEV+=(-M cxl-fmw.0.targets.0=cxl.1,cxl-fmw.0.size=4G)
+
+KAPPEND="console=ttyS0,115200 panic=-1 quiet loglevel=4 memhp_default_state=offline$APPEND"
+Q=$CACHE/qemu
+CMD=(env QEMU_MODULE_DIR="$QEMU_MODULE_DIR" "$QEMU"
+     -L "$Q/usr/share/qemu" -L "$Q/usr/share/seabios" -L /usr/lib/ipxe/qemu
+     -machine q35,cxl=on,hmat=on "${ACC[@]}" -smp 2 -m "${TOTAL}M" "${NUMA[@]}"
+     -nodefaults -display none -no-reboot
+     -chardev stdio,id=con0,signal=off -serial chardev:con0
+     -kernel "$VMLINUZ" -initrd "$INITRD" -append "$KAPPEND"
+     -qmp "unix:$SHARE/qmp.sock,server=on,wait=off"
+     -virtfs "local,path=$SHARE,mount_tag=share,security_model=none,id=share"
+     "${CXLDEV[@]}")
+printf '%q ' "${CMD[@]}" > "$SHARE/cmdline"
+
+python3 "$HERE/qmp.py" "$SHARE/qmp.sock" --serve "$SHARE/qmp" 2>"$SHARE/qmp-agent.err" &
+AGENT=$!
+trap 'kill $AGENT 2>/dev/null || true' EXIT
+
+: > "$SHARE/console.log"
+RC=
+qrc=0
+while IFS= read -r line; do
+    line=${line%$'\r'}
+    printf '%s\n' "$line" >> "$SHARE/console.log"
+    [[ $VERBOSE == 1 ]] && printf '%s\n' "$line" >&2
+    case $line in
+        *"CXLTIER-VM: exit status "*) RC=${line##*exit status }; RC=${RC%% *} ;;
+        *"KVM internal error"*) echo "run.sh: KVM cannot run this guest; set CXLTIER_VM_ACCEL=tcg" >&2 ;;
+    esac
+done < <(timeout "$TIMEOUT" "${CMD[@]}" </dev/null 2>&1; echo "CXLTIER-VM-HOST: qemu exit $?")
+qrc=$(sed -n 's/^CXLTIER-VM-HOST: qemu exit //p' "$SHARE/console.log" | tail -1)
+if [[ -z $RC ]]; then
+    echo "run.sh: the guest did not finish (QEMU status $qrc, accel $ACCEL); console: $SHARE/console.log" >&2
+    tail -20 "$SHARE/console.log" >&2
+    exit 125
+fi
+exit "$RC"
