@@ -57,6 +57,7 @@ done
 ln -sf bash "$ROOT/usr/bin/sh"
 # bats and its helper libraries
 put /usr/bin/bats
+mkdir -p "$ROOT/usr/libexec"
 cp -a /usr/lib/bats-core "$ROOT/usr/lib/"; cp -a /usr/libexec/bats-core "$ROOT/usr/libexec/"
 for l in bats-support bats-assert; do
     [[ -d /usr/lib/bats/$l ]] && { mkdir -p "$ROOT/usr/lib/bats"; cp -a "/usr/lib/bats/$l" "$ROOT/usr/lib/bats/"; }

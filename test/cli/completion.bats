@@ -1,0 +1,39 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# The bash completion, driven by --list-cmds and --list-opts.
+load helper
+
+complete_words() { # words... ; prints COMPREPLY one a line
+    local dir=$BATS_TEST_TMPDIR/bin
+    mkdir -p "$dir"; ln -sf "$CXLTIER" "$dir/cxltier"
+    PATH=$dir:$PATH bash -c '
+        source "$1"; shift
+        COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+        _cxltier; printf "%s\n" "${COMPREPLY[@]}"' _ "$CXLTIER_SRC/completion/cxltier" "$@"
+}
+
+@test "completes command names" {
+    run complete_words cxltier li
+    assert_success
+    assert_output list
+}
+
+@test "completes every command from --list-cmds" {
+    run complete_words cxltier ''
+    for c in $(cxltier --list-cmds); do assert_line "$c"; done
+}
+
+@test "completes a command's long options" {
+    run complete_words cxltier list --mem
+    assert_output --memdev
+}
+
+@test "completes global options" {
+    run complete_words cxltier --sys
+    assert_output --sysroot
+}
+
+@test "completes help topics" {
+    run complete_words cxltier help ver
+    assert_output version
+}

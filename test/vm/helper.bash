@@ -1,0 +1,13 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared setup of the VM tests (run inside the guest).
+load /usr/lib/bats/bats-support/load
+load /usr/lib/bats/bats-assert/load
+. /usr/share/cxltier-vm/lib.sh
+export CXLTIER_NO_MAN=1
+
+# the region the tests share: created once per boot
+ensure_region() {
+    local r
+    r=$(ls $CXL | grep -m1 '^region[0-9]') || r=$(vm_create_ram_region mem0) || return 1
+    echo "$r"
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# vm-topology: default
+# `cxltier list` against the real kernel: checked against sysfs and ndctl.
+load helper
+
+setup_file() {
+    ensure_region >/dev/null
+}
+
+@test "list -j memdevs match sysfs" {
+    run cxltier list -j
+    assert_success
+    for m in $(ls $CXL | grep '^mem[0-9]'); do
+        serial=$(( $(cat $CXL/$m/serial) ))
+        size=$(( $(cat $CXL/$m/ram/size) ))
+        run jq -e --arg m "$m" --argjson s "$serial" --argjson z "$size" \
+            '.memdevs[] | select(.name == $m) | .serial == $s and .ram_size == $z' <<<"$(cxltier list -j)"
+        assert_success
+    done
+}
+
+@test "list -j agrees with ndctl's cxl list -M (memdevs, serials, sizes, hosts)" {
+    ours=$(cxltier list -j | jq -c '[.memdevs[] | {name, serial, ram_size, host}] | sort_by(.name)')
+    theirs=$(cxl list -M | jq -c '[.[] | {name: .memdev, serial, ram_size: (.ram_size // 0), host}] | sort_by(.name)')
+    assert_equal "$ours" "$theirs"
+}
+
+@test "the libcxl and the sysfs backends read the same topology" {
+    a=$(CXLTIER_BACKEND=libcxl cxltier list -j)
+    b=$(CXLTIER_BACKEND=sysfs cxltier list -j)
+    assert_equal "$a" "$b"
+}
+
+@test "region, dax device and blocks match the kernel" {
+    r=$(ensure_region)
+    d=$(vm_dax_of "$r")
+    run cxltier list -j -r "$r"
+    assert_success
+    json=$output
+    [[ $(jq -r '.memdevs[0].regions[0].size' <<<"$json") == $(( $(cat $CXL/$r/size) )) ]]
+    [[ $(jq -r '.memdevs[0].regions[0].mode' <<<"$json") == "$(cat $CXL/$r/mode)" ]]
+    [[ $(jq -r '.memdevs[0].regions[0].dax_devices[0].name' <<<"$json") == "$d" ]]
+    [[ $(jq -r '.memdevs[0].regions[0].dax_devices[0].target_node' <<<"$json") == "$(cat /sys/bus/dax/devices/$d/target_node)" ]]
+    [[ $(jq -r '.memdevs[0].regions[0].dax_devices[0].memory_blocks.total' <<<"$json") == $(vm_blocks_of "$d" | wc -l) ]]
+}
+
+@test "onlined movable by hand: list counts the blocks movable and shows the node's tier" {
+    r=$(ensure_region)
+    d=$(vm_dax_of "$r")
+    vm_online_movable "$d"
+    node=$(cat /sys/bus/dax/devices/$d/target_node)
+    tier=$(grep -l -w "$node" /sys/devices/virtual/memory_tiering/memory_tier*/nodelist | sed 's/.*memory_tier\([0-9]*\).*/\1/')
+    run cxltier list -j -d "$d"
+    assert_success
+    run jq -c '.memdevs[0].regions[0].dax_devices[0] | [.memory_blocks.online, .memory_blocks.movable, .memory_tier]' <<<"$output"
+    assert_output "[8,8,$tier]"
+    run cxltier list -N "$node"
+    assert_success
+    assert_output --regexp "dax.*system-ram +$node +$tier +8 +8 +8"
+}
+
+@test "capture the live tree and list it back through --sysroot: same JSON" {
+    capture-sysfs /tmp/live.tar.gz
+    mkdir -p /tmp/live && tar -xzf /tmp/live.tar.gz -C /tmp/live
+    a=$(cxltier list -j)
+    b=$(cxltier --sysroot /tmp/live list -j)
+    assert_equal "$a" "$b"
+}

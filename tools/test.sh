@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# test.sh - install what is needed, build, and run every test tier:
+#   unit + CLI (-Werror build), the same under ASan/UBSan, unit tests under
+#   valgrind, the fuzz targets for a short run, and the VM tier (the real
+#   kernel's CXL drivers under QEMU).
+# Exit 0 only when every tier passed. The VM tier is skipped (loudly) where no
+# VM can start, unless CXLTIER_REQUIRE_VM=1 (CI sets it), which makes that a failure.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+SRC=$PWD
+./tools/install-deps.sh || exit 1
+
+passed=0 failed=0 status=0
+tier() { echo; echo "==== $*"; }
+count_meson() { # builddir: add meson's Ok/Fail lines to the totals
+    local log=$1/meson-logs/testlog.txt ok fail
+    ok=$(grep -c '^ok ' "$1/meson-logs/testlog.txt" 2>/dev/null || true)
+    fail=$(grep -c '^not ok ' "$1/meson-logs/testlog.txt" 2>/dev/null || true)
+    passed=$((passed + ${ok:-0})); failed=$((failed + ${fail:-0}))
+}
+build() { # dir meson-args...
+    local dir=$1; shift
+    if [[ ! -d $dir ]]; then meson setup "$dir" "$@" >/dev/null || return 1
+    else meson configure "$dir" "$@" >/dev/null || return 1; fi
+    ninja -C "$dir" >/dev/null || ninja -C "$dir"
+}
+
+tier "build (-Werror) and unit + CLI tests"
+if build build -Dwerror=true && meson test -C build --suite unit --suite cli --print-errorlogs; then :; else status=1; fi
+count_meson build
+
+tier "ASan/UBSan build: unit + CLI tests"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+if build build-asan -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false &&
+   meson test -C build-asan --suite unit --suite cli --print-errorlogs; then :; else status=1; fi
+count_meson build-asan
+unset ASAN_OPTIONS UBSAN_OPTIONS
+
+tier "valgrind: unit tests and the CLI on fixtures"
+if meson test -C build --suite unit --suite cli --print-errorlogs \
+      --wrapper 'valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite' \
+      --timeout-multiplier 4 >/dev/null 2>&1; then
+    echo "valgrind: clean"
+else
+    echo "valgrind: errors (see build/meson-logs/testlog-valgrind.txt)"; status=1
+    grep -B2 -A20 '==[0-9]*==' build/meson-logs/testlog*.txt | head -60
+fi
+
+if command -v clang >/dev/null && [[ -x test/fuzz/run.sh ]]; then
+    tier "fuzz targets (short run; test/fuzz/run.sh for long ones)"
+    if CC=clang build build-fuzz -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false &&
+       ./test/fuzz/run.sh build-fuzz "${CXLTIER_FUZZ_SECONDS:-20}"; then :; else status=1; fi
+fi
+
+tier "VM tier: Linux 6.12 CXL drivers under QEMU"
+./test/vm/vm-test.sh build | tee build/vm-tap.txt
+vrc=${PIPESTATUS[0]}
+vok=$(grep -c '^ok ' build/vm-tap.txt || true); vfail=$(grep -c '^not ok ' build/vm-tap.txt || true)
+passed=$((passed + vok)); failed=$((failed + vfail))
+if [[ $vrc == 77 ]]; then
+    echo "################ VM TIER SKIPPED: no VM could start on this machine ################"
+    [[ ${CXLTIER_REQUIRE_VM:-0} == 1 ]] && status=1
+elif [[ $vrc != 0 ]]; then
+    status=1
+fi
+
+echo
+[[ $status != 0 && $failed == 0 ]] && failed=1   # a tier failed outside any single test
+echo "$passed passed, $failed failed"
+exit $status
