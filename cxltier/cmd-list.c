@@ -11,28 +11,28 @@
 static const char *const levels[] = { "memdevs", "regions", "dax_devices", NULL };
 static const char *const level_names[] = { "memdev", "region", "dax", NULL };
 static const struct out_column columns[] = {
-	{ "NAME", "name", OUT_STR, 0.1, 0, "memdev, region or dax device" },
-	{ "TYPE", "@level", OUT_STR, 0.1, 0, "memdev, region or dax" },
-	{ "SIZE", "size|ram_size", OUT_SIZE, 0.1, 0, "size (memdev: volatile capacity)" },
-	{ "PMEM", "pmem_size", OUT_SIZE, 0.1, 0, "memdev persistent capacity" },
-	{ "MODE", "mode", OUT_STR, 0.1, 0, "region mode (ram, pmem) or dax mode (system-ram, devdax)" },
-	{ "SERIAL", "serial", OUT_HEX, 0.1, 0, "memdev serial number" },
-	{ "HOST", "host", OUT_STR, 0.1, 0, "memdev PCI device" },
-	{ "FIRMWARE", "firmware_version", OUT_STR, 0.1, 0, "memdev firmware version" },
-	{ "ENDPOINT", "endpoint", OUT_STR, 0.1, 0, "memdev endpoint port" },
-	{ "DEVNODE", "numa_node", OUT_NUM, 0.1, 0, "NUMA node of the memdev's PCI device (CPU affinity)" },
-	{ "RESOURCE", "resource", OUT_HEX, 0.1, 0, "host physical address" },
-	{ "WAYS", "interleave_ways", OUT_NUM, 0.1, 0, "region interleave ways" },
-	{ "GRANULARITY", "interleave_granularity", OUT_NUM, 0.1, 0, "region interleave granularity" },
-	{ "DECODERS", "decoders", OUT_STR, 0.1, 0, "region endpoint decoders" },
-	{ "ROOT", "root_decoder", OUT_STR, 0.1, 0, "region root decoder" },
-	{ "STATE", "state", OUT_STR, 0.1, 0, "memdev enabled/disabled; region active/committed/disabled" },
-	{ "NODE", "target_node", OUT_NUM, 0.1, 0, "NUMA node the dax memory becomes" },
-	{ "TIER", "memory_tier", OUT_NUM, 0.1, 0, "memory tier of that node" },
-	{ "BLOCKS", "memory_blocks.total", OUT_NUM, 0.1, 0, "memory blocks of the dax device" },
-	{ "ONLINE", "memory_blocks.online", OUT_NUM, 0.1, 0, "blocks online" },
-	{ "MOVABLE", "memory_blocks.movable", OUT_NUM, 0.1, 0, "blocks online in ZONE_MOVABLE" },
-	{ "NORMAL", "memory_blocks.normal", OUT_NUM, 0.1, 0, "blocks online in ZONE_NORMAL" },
+	{ "NAME", "name", OUT_STR, 0.1, 0, "memdev, region or dax device", NULL },
+	{ "TYPE", "@level", OUT_STR, 0.1, 0, "memdev, region or dax", NULL },
+	{ "SIZE", "size|ram_size", OUT_SIZE, 0.1, 0, "size (memdev: volatile capacity)", NULL },
+	{ "PMEM", "pmem_size", OUT_SIZE, 0.1, 0, "memdev persistent capacity", NULL },
+	{ "MODE", "mode", OUT_STR, 0.1, 0, "region mode (ram, pmem) or dax mode (system-ram, devdax)", NULL },
+	{ "SERIAL", "serial", OUT_HEX, 0.1, 0, "memdev serial number", NULL },
+	{ "HOST", "host", OUT_STR, 0.1, 0, "memdev PCI device", NULL },
+	{ "FIRMWARE", "firmware_version", OUT_STR, 0.1, 0, "memdev firmware version", NULL },
+	{ "ENDPOINT", "endpoint", OUT_STR, 0.1, 0, "memdev endpoint port", NULL },
+	{ "DEVNODE", "numa_node", OUT_NUM, 0.1, 0, "NUMA node of the memdev's PCI device (CPU affinity)", NULL },
+	{ "RESOURCE", "resource", OUT_HEX, 0.1, 0, "host physical address", NULL },
+	{ "WAYS", "interleave_ways", OUT_NUM, 0.1, 0, "region interleave ways", NULL },
+	{ "GRANULARITY", "interleave_granularity", OUT_NUM, 0.1, 0, "region interleave granularity", NULL },
+	{ "DECODERS", "decoders", OUT_STR, 0.1, 0, "region endpoint decoders", NULL },
+	{ "ROOT", "root_decoder", OUT_STR, 0.1, 0, "region root decoder", NULL },
+	{ "STATE", "state", OUT_STR, 0.1, 0, "memdev enabled/disabled; region active/committed/disabled", NULL },
+	{ "NODE", "target_node", OUT_NUM, 0.1, 0, "NUMA node the dax memory becomes", NULL },
+	{ "TIER", "memory_tier", OUT_NUM, 0.1, 0, "memory tier of that node", NULL },
+	{ "BLOCKS", "memory_blocks.total", OUT_NUM, 0.1, 0, "memory blocks of the dax device", NULL },
+	{ "ONLINE", "memory_blocks.online", OUT_NUM, 0.1, 0, "blocks online", NULL },
+	{ "MOVABLE", "memory_blocks.movable", OUT_NUM, 0.1, 0, "blocks online in ZONE_MOVABLE", NULL },
+	{ "NORMAL", "memory_blocks.normal", OUT_NUM, 0.1, 0, "blocks online in ZONE_NORMAL", NULL },
 };
 static const struct out_table table = {
 	levels, level_names, columns, sizeof(columns) / sizeof(columns[0]),
@@ -261,7 +261,7 @@ int cmd_list(int argc, char **argv, struct cmd_env *env)
 
 	env->opts = opts;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+m:r:d:N:" COMMON_SHORT_OPTS, opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:r:d:N:" COMMON_SHORT_OPTS, opts, NULL)) != -1) {
 		struct name_filter *nf = c == 'm' ? &f.memdev : c == 'r' ? &f.region :
 					 c == 'd' ? &f.dax : c == 'N' ? &f.node : NULL;
 		if (nf) {

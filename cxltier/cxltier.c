@@ -16,6 +16,7 @@ const struct cmd commands[] = {
 	{ "list", cmd_list, "show CXL memdevs, regions, dax devices, memory blocks, nodes and tiers" },
 
 
+	{ "cdat", cmd_cdat, "decode the CDAT tables of CXL devices (or of a file)" },
 	{ "help", cmd_help, "show a command's manual (or its usage)" },
 	{ "version", cmd_version, "print the version" },
 };

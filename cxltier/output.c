@@ -111,6 +111,11 @@ static void format_value(json_object *v, enum out_type type, bool bytes, char *b
 	}
 }
 
+json_object *out_lookup(json_object *obj, const char *key)
+{
+	return lookup(obj, key);
+}
+
 static const struct out_column *find_column(const struct out_table *t, const char *name, size_t len)
 {
 	for (size_t i = 0; i < t->ncolumns; i++)
@@ -152,13 +157,15 @@ static void add_lines(struct libscols_table *tb, struct libscols_line *parent, c
 		if (!ln)
 			return;
 		for (size_t c = 0; c < nsel; c++) {
-			if (strcmp(sel[c]->key, "@level") == 0)
+			if (sel[c]->format)
+				sel[c]->format(rec, buf, sizeof(buf));
+			else if (strcmp(sel[c]->key, "@level") == 0)
 				snprintf(buf, sizeof(buf), "%s", t->level_names ? t->level_names[level] : "");
 			else
 				format_value(lookup(rec, sel[c]->key), sel[c]->type, bytes, buf, sizeof(buf));
 			scols_line_set_data(ln, c, buf);
 		}
-		if (t->levels[level + 1] && json_object_object_get_ex(rec, t->levels[level + 1], &kids) &&
+		if (t->levels[level + 1] && (kids = lookup(rec, t->levels[level + 1])) &&
 		    json_object_is_type(kids, json_type_array))
 			add_lines(tb, ln, t, sel, nsel, kids, level + 1, bytes);
 	}

@@ -28,10 +28,12 @@ struct out_column {
 	double width;		/* libsmartcols width hint */
 	int flags;		/* SCOLS_FL_* */
 	const char *help;
+	/* for table cells computed from several keys (JSON is untouched) */
+	void (*format)(json_object *rec, char *buf, size_t len);
 };
 
 struct out_table {
-	const char *const *levels;	/* array keys, outermost first, NULL-ended */
+	const char *const *levels;	/* array keys ("a.b" descends), outermost first, NULL-ended */
 	const char *const *level_names;	/* what "@level" shows at each level */
 	const struct out_column *columns;
 	size_t ncolumns;
@@ -48,6 +50,8 @@ struct out_opts {
 /* 0, or -EINVAL with a message in err (an unknown column: a usage error) */
 int out_print(const struct out_opts *o, const struct out_table *t, json_object *root,
 	      char *err, size_t errlen);
+/* the value at "a.b|c" in obj, or NULL */
+json_object *out_lookup(json_object *obj, const char *key);
 /* one JSON value as a compact line, flushed (event streams) */
 void out_json_line(json_object *obj);
 /* "COLUMN  description" lines for a command's --help */
