@@ -617,7 +617,7 @@ static int decode_one(struct cmd_env *env, const struct source *s, bool raw, boo
 			return EXIT_FAIL;
 		}
 		if (!len) {
-			cmd_err(env, "%s: CDAT is empty: the kernel failed to read the table from the device (see dmesg)", s->device);
+			cmd_err(env, "%s: CDAT is empty: the kernel failed to read or validate the table from the device (a bad checksum, or a DOE error; see dmesg)", s->device);
 			free(buf);
 			return EXIT_FAIL;
 		}

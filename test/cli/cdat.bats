@@ -139,7 +139,7 @@ MKCDAT=${CXLTIER_BUILD:-$BATS_TEST_DIRNAME/../../build}/test/mkcdat
     : > "$BATS_TEST_TMPDIR"/empty/sys/devices/platform/ACPI0017:00/root0/port1/endpoint2/CDAT
     run cxltier cdat --sysroot "$BATS_TEST_TMPDIR/empty" mem0
     assert_failure 1
-    assert_output --partial "the kernel failed to read the table"
+    assert_output --partial "the kernel failed to read or validate the table"
 }
 
 @test "some devices fine, one not: exit 64 naming the failed one" {

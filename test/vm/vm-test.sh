@@ -37,7 +37,8 @@ for extra in "$BUILD"/test/vm-helpers/*; do [[ -x $extra ]] && ADDS+=(-a "$extra
 declare -A GROUP=()
 for f in "${FILES[@]}"; do
     topo=$(sed -n 's/^# vm-topology: *//p' "$f" | head -1)
-    args=$(sed -n 's/^# vm-args: *//p' "$f" | head -1)
+    args=$(sed -n "s/^# vm-args: *//p" "$f" | head -1)
+    args=${args//@BUILD@/$BUILD}
     key="--topology ${topo:-default} $args"
     GROUP[$key]+="$(basename "$f") "
 done
