@@ -527,6 +527,10 @@ static int resolve(struct cmd_env *env, const char *name, struct source *s)
 	char path[256];
 
 	memset(s, 0, sizeof(*s));
+	if (!name || !*name) {
+		cmd_err(env, "an empty device name");
+		return EXIT_USAGE;
+	}
 	if (!strncmp(name, "mem", 3)) {
 		if (!ct_sysfs_exists(&ctx->sys, ct_path(path, sizeof(path), CXLDEV "/%s", name))) {
 			cmd_err(env, "no memdev '%s' on this system (see 'cxltier list')", name);

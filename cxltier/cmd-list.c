@@ -232,8 +232,13 @@ static int check_names(struct cmd_env *env, const struct ct_topology *t, struct 
 	}
 	for (size_t i = 0; i < f->node.count; i++) {
 		char *end, *n = f->node.names[i];
-		if (!strncmp(n, "node", 4))
-			memmove(n, n + 4, strlen(n + 4) + 1);
+		if (!strncmp(n, "node", 4)) {	/* "node1" means 1 */
+			char *num = strdup(n + 4);
+			if (!num)
+				return EXIT_FAIL;
+			free(n);
+			f->node.names[i] = n = num;
+		}
 		strtol(n, &end, 10);
 		if (!*n || *end) {
 			cmd_err(env, "'%s' is not a NUMA node number", f->node.names[i]);

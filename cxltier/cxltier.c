@@ -17,6 +17,7 @@ const struct cmd commands[] = {
 
 
 	{ "cdat", cmd_cdat, "decode the CDAT tables of CXL devices (or of a file)" },
+	{ "tiers", cmd_tiers, "memory nodes with their tier, distances, performance and demotion targets" },
 	{ "help", cmd_help, "show a command's manual (or its usage)" },
 	{ "version", cmd_version, "print the version" },
 };

@@ -171,11 +171,13 @@ static void add_lines(struct libscols_table *tb, struct libscols_line *parent, c
 	}
 }
 
+static int print_rows(const struct out_opts *o, const struct out_table *t, const struct out_column **sel,
+		      size_t nsel, json_object *arr, bool tree, char *err, size_t errlen);
+
 int out_print(const struct out_opts *o, const struct out_table *t, json_object *root, char *err, size_t errlen)
 {
 	const struct out_column *sel[64];
 	size_t nsel = 0;
-	struct libscols_table *tb;
 	json_object *arr;
 	bool tree = t->levels[1] != NULL;
 	int rc;
@@ -193,10 +195,25 @@ int out_print(const struct out_opts *o, const struct out_table *t, json_object *
 		rc = select_columns(t, o->columns, sel, &nsel, 64, err, errlen);
 	if (rc)
 		return rc;
-	if (!json_object_object_get_ex(root, t->levels[0], &arr) || !json_object_is_type(arr, json_type_array))
+	arr = lookup(root, t->levels[0]);
+	if (arr && json_object_is_type(arr, json_type_object)) {
+		/* a single object (e.g. settings) is shown as a one-row table */
+		json_object *one = json_object_new_array();
+		json_object_array_add(one, json_object_get(arr));
+		rc = print_rows(o, t, sel, nsel, one, tree, err, errlen);
+		json_object_put(one);
+		return rc;
+	}
+	if (!arr || !json_object_is_type(arr, json_type_array) || json_object_array_length(arr) == 0)
 		return 0;
-	if (json_object_array_length(arr) == 0)
-		return 0;
+	return print_rows(o, t, sel, nsel, arr, tree, err, errlen);
+}
+
+static int print_rows(const struct out_opts *o, const struct out_table *t, const struct out_column **sel,
+		      size_t nsel, json_object *arr, bool tree, char *err, size_t errlen)
+{
+	struct libscols_table *tb;
+
 	tb = scols_new_table();
 	if (!tb) {
 		snprintf(err, errlen, "out of memory");

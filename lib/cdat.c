@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "access.h"
 #include "cdat.h"
 
 static uint16_t le16(const uint8_t *p) { return p[0] | p[1] << 8; }
@@ -225,4 +226,51 @@ void cdat_free(struct cdat_table *t)
 			free(t->s[i].u.sslbis.entries);
 	free(t->s);
 	memset(t, 0, sizeof(*t));
+}
+
+bool cdat_volatile_perf(const struct cdat_table *t, struct ct_access *out)
+{
+	const struct cdat_struct *m = NULL;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < t->n && !m; i++)
+		if (t->s[i].type == CDAT_DSMAS && !(t->s[i].u.dsmas.flags & CDAT_DSMAS_NON_VOLATILE))
+			m = &t->s[i];
+	for (size_t i = 0; i < t->n && !m; i++)
+		if (t->s[i].type == CDAT_DSMAS)
+			m = &t->s[i];
+	if (!m)
+		return false;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct cdat_struct *s = &t->s[i];
+		uint64_t v;
+		if (s->type != CDAT_DSLBIS || s->u.dslbis.handle != m->u.dsmas.handle ||
+		    (s->u.dslbis.flags & 0x0f) != 0 ||
+		    !cdat_value(s->u.dslbis.base_unit, s->u.dslbis.entry[0], &v))
+			continue;
+		switch (s->u.dslbis.data_type) {
+		case CDAT_ACCESS_LATENCY:
+			out->read_latency = out->write_latency = (v + 999) / 1000;
+			break;
+		case CDAT_READ_LATENCY:
+			out->read_latency = (v + 999) / 1000;
+			break;
+		case CDAT_WRITE_LATENCY:
+			out->write_latency = (v + 999) / 1000;
+			break;
+		case CDAT_ACCESS_BANDWIDTH:
+			out->read_bandwidth = out->write_bandwidth = v;
+			break;
+		case CDAT_READ_BANDWIDTH:
+			out->read_bandwidth = v;
+			break;
+		case CDAT_WRITE_BANDWIDTH:
+			out->write_bandwidth = v;
+			break;
+		default:
+			continue;
+		}
+		out->present = true;
+	}
+	return out->present;
 }

@@ -99,6 +99,13 @@ struct cdat_cache_attrs {
 };
 void cdat_cache_attrs(uint32_t attrs, struct cdat_cache_attrs *out);
 
+/* the device-side performance of the first volatile DSMAS range (the first
+ * range when none is volatile): latency rounded up to ns as the kernel
+ * does, bandwidth in MB/s; access types fill both read and write.
+ * Returns false when the table has no usable DSLBIS. */
+struct ct_access;
+bool cdat_volatile_perf(const struct cdat_table *t, struct ct_access *out);
+
 /* the DSMAS with this handle, or NULL */
 const struct cdat_struct *cdat_dsmas(const struct cdat_table *t, uint8_t handle);
 

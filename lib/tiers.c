@@ -6,6 +6,11 @@
 
 #define TIERING "/sys/devices/virtual/memory_tiering"
 
+static int cmp_tier(const void *a, const void *b)
+{
+	return ((const struct ct_tier *)a)->id - ((const struct ct_tier *)b)->id;
+}
+
 int ct_tiers_load(struct ct_sysfs *s, struct ct_tiers *t)
 {
 	char **names, path[256], buf[4096];
@@ -44,6 +49,8 @@ int ct_tiers_load(struct ct_sysfs *s, struct ct_tiers *t)
 	ct_strv_free(names, n);
 	if (rc)
 		ct_tiers_free(t);
+	else if (t->count)
+		qsort(t->tier, t->count, sizeof(*t->tier), cmp_tier);
 	return rc;
 }
 
@@ -52,6 +59,42 @@ void ct_tiers_free(struct ct_tiers *t)
 	free(t->tier);
 	t->tier = NULL;
 	t->count = 0;
+}
+
+int ct_tiers_demotion_targets(const struct ct_tiers *t, int node,
+			      int (*distance)(const void *ctx, int from, int to), const void *ctx,
+			      struct ct_nodeset *preferred, struct ct_nodeset *allowed)
+{
+	int own = ct_tiers_of_node(t, node), best = -1, n;
+	const struct ct_tier *next = NULL;
+
+	memset(preferred, 0, sizeof(*preferred));
+	memset(allowed, 0, sizeof(*allowed));
+	if (own < 0)
+		return 0;
+	for (size_t i = 0; i < t->count; i++) {
+		const struct ct_tier *x = &t->tier[i];
+		if (x->id <= own || !ct_nodeset_count(&x->nodes))
+			continue;
+		ct_nodeset_foreach(&x->nodes, n)
+			ct_nodeset_add(allowed, n);
+		if (!next || x->id < next->id)
+			next = x;
+	}
+	if (!next)
+		return 0;
+	ct_nodeset_foreach(&next->nodes, n) {
+		int d = distance(ctx, node, n);
+		if (d < 0)
+			d = 255;	/* unknown: farther than any SLIT value */
+		if (best < 0 || d < best) {
+			memset(preferred, 0, sizeof(*preferred));
+			best = d;
+		}
+		if (d == best)
+			ct_nodeset_add(preferred, n);
+	}
+	return ct_nodeset_count(preferred);
 }
 
 int ct_tiers_of_node(const struct ct_tiers *t, int node)

@@ -21,4 +21,15 @@ void ct_tiers_free(struct ct_tiers *t);
 /* the tier holding a node, -1 when none */
 int ct_tiers_of_node(const struct ct_tiers *t, int node);
 
+/*
+ * The preferred demotion targets of a node, as mm/memory-tiers.c computes
+ * them (establish_demotion_targets): the nodes of the next slower tier at
+ * the smallest distance from it. distance(from, to) < 0 means unknown.
+ * Returns the number of targets (0: the node is in the slowest tier or has
+ * no tier); *allowed gets every node in slower tiers.
+ */
+int ct_tiers_demotion_targets(const struct ct_tiers *t, int node,
+			      int (*distance)(const void *ctx, int from, int to), const void *ctx,
+			      struct ct_nodeset *preferred, struct ct_nodeset *allowed);
+
 #endif

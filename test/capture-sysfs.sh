@@ -52,7 +52,7 @@ copy_tree /sys/devices/system/node
 copy_tree /sys/devices/system/memory
 copy_tree /sys/devices/virtual/memory_tiering
 copy_tree /sys/kernel/mm/numa
-for f in /proc/sys/kernel/numa_balancing /proc/sys/kernel/numa_balancing_promote_rate_limit_MBps \
+for f in /proc/zoneinfo /proc/sys/kernel/numa_balancing /proc/sys/kernel/numa_balancing_promote_rate_limit_MBps \
          /sys/module/memory_hotplug/parameters/memmap_on_memory \
          /sys/module/memory_hotplug/parameters/online_policy; do
     [[ -e $f ]] && copy_file "$f"

@@ -11,3 +11,19 @@ ensure_region() {
     r=$(ls $CXL | grep -m1 '^region[0-9]') || r=$(vm_create_ram_region mem0) || return 1
     echo "$r"
 }
+
+# the preferred demotion targets the kernel last logged for a node, as "a,b"
+kernel_demotion_targets() {
+    local l list out= part
+    l=$(dmesg | grep "Demotion targets for Node $1:" | tail -1)
+    [[ $l == *preferred:* ]] || return 0
+    list=${l#*preferred: }; list=${list%%, fallback*}
+    for part in ${list//,/ }; do
+        if [[ $part == *-* ]]; then
+            for ((i = ${part%-*}; i <= ${part#*-}; i++)); do out+=${out:+,}$i; done
+        else
+            out+=${out:+,}$part
+        fi
+    done
+    echo "$out"
+}

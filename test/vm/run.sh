@@ -6,6 +6,9 @@
 # usage: run.sh -i INITRD -S SHAREDIR [options]
 #   SHAREDIR/run.sh is the guest script (bash); the share is /share in the guest
 #   --topology T   default | two-devices        (default: default)
+#   --numa N       default: node0 CPUs+RAM, node1 the CXL memory
+#                  two-socket: node0 cpu0+RAM, node1 cpu1+RAM, node2 the CXL
+#                  memory, node3 a cpu-less RAM node (SLIT 21 across sockets)
 #   --cdat FILE    the Type-3 device's CDAT (QEMU's built-in table otherwise)
 #   --ram-node SZ  add a cpu-less RAM-only NUMA node of SZ (e.g. 1G)
 #   -c SIZE        CXL memory per device (default 1G)
@@ -19,12 +22,13 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE=${CXLTIER_VM_CACHE:-/var/cache/cxltier-vm}
 . "$CACHE/env.sh"
 
-INITRD= SHARE= TOPO=default CDAT= RAMNODE= CXLSIZE=1G RAM=2G APPEND= TIMEOUT=600 VERBOSE=0
+INITRD= SHARE= TOPO=default NUMAMODE=default CDAT= RAMNODE= CXLSIZE=1G RAM=2G APPEND= TIMEOUT=600 VERBOSE=0
 while [[ $# -gt 0 ]]; do
     case $1 in
         -i) INITRD=$2; shift ;;
         -S) SHARE=$2; shift ;;
         --topology) TOPO=$2; shift ;;
+        --numa) NUMAMODE=$2; shift ;;
         --cdat) CDAT=$(realpath "$2"); shift ;;
         --ram-node) RAMNODE=$2; shift ;;
         -c) CXLSIZE=$2; shift ;;
@@ -54,24 +58,40 @@ mib() { echo $(( $(numfmt --from=iec "$1") >> 20 )); }
 # node 0: CPUs and RAM; node 1: the CXL host bridge's generic port (SRAT +
 # HMAT), so that the CXL memory gets a node of its own with access figures.
 # Without it QEMU 10.0.2 crashes when that memory is onlined into node 0.
-NUMA=(-object "memory-backend-ram,id=ram0,size=$RAM"
-      -numa node,nodeid=0,cpus=0-1,memdev=ram0
-      -numa node,nodeid=1
-      -object acpi-generic-port,id=gp0,pci-bus=cxl.1,node=1
-      -numa dist,src=0,dst=1,val=20
-      -numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-latency,latency=100
-      -numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-bandwidth,bandwidth=20G
-      -numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-latency,latency=150
-      -numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-bandwidth,bandwidth=16G)
-TOTAL=$(mib "$RAM")
-if [[ -n $RAMNODE ]]; then
-    NUMA+=(-object "memory-backend-ram,id=ram2,size=$RAMNODE"
-           -numa node,nodeid=2,memdev=ram2
-           -numa dist,src=0,dst=2,val=30 -numa dist,src=1,dst=2,val=30
-           -numa hmat-lb,initiator=0,target=2,hierarchy=memory,data-type=access-latency,latency=120
-           -numa hmat-lb,initiator=0,target=2,hierarchy=memory,data-type=access-bandwidth,bandwidth=18G)
-    TOTAL=$((TOTAL + $(mib "$RAMNODE")))
-fi
+lb() { # initiator target latency-ns bandwidth
+    NUMA+=(-numa "hmat-lb,initiator=$1,target=$2,hierarchy=memory,data-type=access-latency,latency=$3"
+           -numa "hmat-lb,initiator=$1,target=$2,hierarchy=memory,data-type=access-bandwidth,bandwidth=$4")
+}
+case $NUMAMODE in
+default)
+    NUMA=(-object "memory-backend-ram,id=ram0,size=$RAM"
+          -numa node,nodeid=0,cpus=0-1,memdev=ram0
+          -numa node,nodeid=1
+          -object acpi-generic-port,id=gp0,pci-bus=cxl.1,node=1
+          -numa dist,src=0,dst=1,val=20)
+    lb 0 0 100 20G; lb 0 1 150 16G
+    TOTAL=$(mib "$RAM")
+    if [[ -n $RAMNODE ]]; then
+        NUMA+=(-object "memory-backend-ram,id=ram2,size=$RAMNODE"
+               -numa node,nodeid=2,memdev=ram2
+               -numa dist,src=0,dst=2,val=30 -numa dist,src=1,dst=2,val=30)
+        lb 0 2 120 18G
+        TOTAL=$((TOTAL + $(mib "$RAMNODE")))
+    fi ;;
+two-socket)
+    half=$(( $(mib "$RAM") / 2 ))
+    NUMA=(-object "memory-backend-ram,id=ram0,size=${half}M" -object "memory-backend-ram,id=ram1,size=${half}M"
+          -object "memory-backend-ram,id=ram3,size=512M"
+          -numa node,nodeid=0,cpus=0,memdev=ram0 -numa node,nodeid=1,cpus=1,memdev=ram1
+          -numa node,nodeid=2 -numa node,nodeid=3,memdev=ram3
+          -object acpi-generic-port,id=gp0,pci-bus=cxl.1,node=2
+          -numa dist,src=0,dst=1,val=21 -numa dist,src=0,dst=2,val=24 -numa dist,src=0,dst=3,val=17
+          -numa dist,src=1,dst=2,val=31 -numa dist,src=1,dst=3,val=28 -numa dist,src=2,dst=3,val=40)
+    lb 0 0 100 20G; lb 0 1 140 12G; lb 0 2 170 16G; lb 0 3 110 18G
+    lb 1 0 140 12G; lb 1 1 100 20G; lb 1 2 230 10G; lb 1 3 150 10G
+    TOTAL=$(( 2 * half + 512 )) ;;
+*) echo "run.sh: unknown --numa $NUMAMODE" >&2; exit 2 ;;
+esac
 
 CXLDEV=(-device pxb-cxl,bus_nr=12,bus=pcie.0,id=cxl.1)
 t3() { # index root-port serial

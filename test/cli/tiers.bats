@@ -1,0 +1,91 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# `cxltier tiers` on trees captured from real kernels: the lab guest with a
+# CXL node, a two-socket guest with a cpu-less RAM node and a CXL node, and a
+# single-node machine with memory tiers but no HMAT.
+load helper
+
+@test "lab: the CXL node is in a slower tier than node 0, with its figures, memdev, region and CDAT" {
+    run cxltier --sysroot "$(fixture lab-region-online)" tiers -j
+    assert_success
+    json=$output
+    q() { jq -c "$1" <<<"$json"; }
+    [[ $(q '[.nodes[] | [.node, .memory_tier, .has_cpu]]') == '[[0,4,true],[1,8,false]]' ]]
+    [[ $(q '.nodes[1].access0 | [.read_latency_ns, .write_latency_ns, .read_bandwidth_mbps, .write_bandwidth_mbps]') == '[17300,17400,16000,16000]' ]]
+    [[ $(q '.nodes[1].cxl | [.memdevs, .regions, .dax_devices]') == '[["mem0"],["region0"],["dax0.0"]]' ]]
+    [[ $(q '.nodes[1].cdat | [.read_latency_ns, .write_latency_ns, .read_bandwidth_mbps]') == '[150,250,16000]' ]]
+    [[ $(q '.nodes[0].demotion_targets') == '[1]' ]]
+    [[ $(q '.nodes[1] | has("demotion_targets")') == false ]]
+    [[ $(q '.tiers') == '[{"id":4,"abstract_distance_min":512,"abstract_distance_max":639,"nodes":[0]},{"id":8,"abstract_distance_min":1024,"abstract_distance_max":1151,"nodes":[1]}]' ]]
+    [[ $(q '.settings | [.demotion_enabled, .numa_balancing_mode, .promote_rate_limit_mbps]') == '[false,"disabled",65536]' ]]
+}
+
+@test "lab: the same as a table" {
+    run cxltier --sysroot "$(fixture lab-region-online)" tiers
+    assert_success
+    assert_line --index 0 --regexp '^NODE +CPUS +SIZE +ZONES +TIER +SLIT +RD-LAT +RD-BW +CXL +CDAT-LAT +CDAT-BW +DEMOTES-TO +RANK +BY'
+    assert_line --index 2 --regexp '^ +1 none +1G +8 0:20 +17300 16000 mem0,region0 +150 +16000 +2 hmat$'
+    assert_output --regexp 'DEMOTION +NUMA-BALANCING'
+}
+
+@test "two sockets: demotion targets as the kernel logged them (0->2, 1->2, 2->3)" {
+    run cxltier --sysroot "$(fixture lab-two-socket)" tiers -j
+    assert_success
+    run jq -c '[.nodes[] | [.node, .memory_tier, (.demotion_targets // []), (.demotion_allowed // [])]]' <<<"$output"
+    assert_output '[[0,4,[2],[2,3]],[1,4,[2],[2,3]],[2,5,[3],[3]],[3,1000,[],[]]]'
+}
+
+@test "two sockets: ranking from node 0 and from node 1, with the source of each" {
+    root=$(fixture lab-two-socket)
+    run cxltier --sysroot "$root" tiers -j --from 0
+    run jq -c '[.nodes[] | [.node, .ranking.rank, .ranking.source]]' <<<"$output"
+    assert_output '[[0,1,"hmat"],[1,3,"slit"],[2,2,"hmat"],[3,4,"hmat"]]'
+    run cxltier --sysroot "$root" tiers -j --from node1
+    run jq -c '[.nodes[] | [.node, .ranking.rank, .ranking.effective_distance]]' <<<"$output"
+    assert_output '[[0,2,21],[1,1,10],[2,3,28],[3,4,1732]]'
+}
+
+@test "two sockets: where the tiers and SLIT disagree with the ranking" {
+    run cxltier --sysroot "$(fixture lab-two-socket)" tiers --from 0
+    assert_success
+    assert_output --partial "node2 ranks closer than node1 from node0 (hmat), but the kernel puts it in a slower tier (5 > 4)"
+}
+
+@test "--matrix: CPU nodes first, memory-only nodes marked" {
+    run cxltier --sysroot "$(fixture lab-two-socket)" tiers --matrix
+    assert_success
+    assert_line --index 0 --regexp '^FROM +node0 +node1 +node2\* +node3\*$'
+    assert_line --index 1 --regexp '^node0 +10 +21 +17 +20$'
+    assert_line --index 4 --regexp '^node3\* +20 +20 +20 +10$'
+}
+
+@test "single node, memory tiers but no HMAT: SLIT only, access keys absent" {
+    run cxltier --sysroot "$(fixture host-nocxl)" tiers -j
+    assert_success
+    run jq -c '[(.nodes | length), (.nodes[0] | [.memory_tier, has("access0"), has("cxl"), .ranking.source])]' <<<"$output"
+    assert_output '[1,[4,false,false,"slit"]]'
+}
+
+@test "an old kernel (no memory tiers, no access figures): sources absent, not errors" {
+    root=$(fixture host-nocxl)
+    cp -a "$root" "$BATS_TEST_TMPDIR/old"
+    rm -rf "$BATS_TEST_TMPDIR/old/sys/devices/virtual/memory_tiering" "$BATS_TEST_TMPDIR/old/sys/kernel/mm/numa"
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/old" tiers -j
+    assert_success
+    [[ $(jq -c '[.tiers, (.nodes[0] | has("memory_tier")), (.settings | has("demotion_enabled"))]' <<<"$output") == '[[],false,false]' ]]
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/old" tiers
+    assert_success
+    [[ $stderr == *"no memory tiers"* ]]
+}
+
+@test "--from an unknown node is a usage error" {
+    run cxltier --sysroot "$(fixture lab-two-socket)" tiers --from 7
+    assert_failure 2
+    assert_output --partial "--from 7: no such online NUMA node"
+}
+
+@test "a kernel without NUMA sysfs: exit 77" {
+    mkdir -p "$BATS_TEST_TMPDIR/nonuma/sys/devices/system"
+    run cxltier --sysroot "$BATS_TEST_TMPDIR/nonuma" tiers
+    assert_failure 77
+}
