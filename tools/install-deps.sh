@@ -11,7 +11,7 @@ PKGS=(
     # docs
     asciidoctor
     # tests
-    bats bats-assert bats-support jq valgrind bash-completion
+    bats bats-assert bats-support jq valgrind bash-completion bc
     # VM tier: guest tools copied into the initramfs
     ndctl daxctl busybox-static numactl kmod cpio pciutils xxd python3 udev
     ipxe-qemu
