@@ -18,6 +18,8 @@ const struct cmd commands[] = {
 
 	{ "cdat", cmd_cdat, "decode the CDAT tables of CXL devices (or of a file)" },
 	{ "tiers", cmd_tiers, "memory nodes with their tier, distances, performance and demotion targets" },
+	{ "online", cmd_online, "online memory blocks into ZONE_MOVABLE (dax, region, memdev, node, blocks)" },
+	{ "offline", cmd_offline, "offline memory blocks, with bounded retries when busy" },
 	{ "help", cmd_help, "show a command's manual (or its usage)" },
 	{ "version", cmd_version, "print the version" },
 };

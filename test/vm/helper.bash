@@ -27,3 +27,19 @@ kernel_demotion_targets() {
     done
     echo "$out"
 }
+
+# state and zone of every block of a dax device: "memory34=online:Movable ..."
+blocks_state() {
+    local b
+    for b in $(vm_blocks_of "$1"); do
+        printf '%s=%s:%s ' "$b" "$(cat $MEMSYS/$b/state)" "$(cat $MEMSYS/$b/valid_zones | tr ' ' ,)"
+    done
+}
+
+# every block of a dax device offline
+offline_all() {
+    local b
+    for b in $(vm_blocks_of "$1"); do
+        [ "$(cat $MEMSYS/$b/state)" = offline ] || echo offline > $MEMSYS/$b/state
+    done
+}

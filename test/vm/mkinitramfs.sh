@@ -48,7 +48,8 @@ for a in $("$BB" --list); do
     [[ $a == busybox ]] || ln -sf busybox "$ROOT/usr/bin/$a"
 done
 for b in /usr/bin/bash /usr/bin/kmod /usr/bin/cxl /usr/bin/daxctl /usr/bin/numactl \
-         /usr/bin/migratepages /usr/bin/jq /usr/bin/python3 /usr/bin/xxd /usr/bin/setpci /usr/bin/strace; do
+         /usr/bin/migratepages /usr/bin/jq /usr/bin/xxd /usr/bin/setpci /usr/bin/strace /usr/bin/flock \
+         /usr/bin/setpriv /usr/bin/timeout; do
     if [[ -x $b ]]; then put_bin "$b"; fi
 done
 for l in modprobe insmod rmmod lsmod modinfo depmod; do

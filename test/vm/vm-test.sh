@@ -31,7 +31,9 @@ rm -rf "$WORK"; mkdir -p "$WORK"
 INITRD=$WORK/initrd.gz
 ADDS=(-a "$BUILD/cxltier:/usr/bin/cxltier" -a "$HERE:/tests"
       -a "$SRC/test/capture-sysfs.sh:/usr/bin/capture-sysfs")
-for extra in "$BUILD"/test/vm-helpers/*; do [[ -x $extra ]] && ADDS+=(-a "$extra:/usr/bin/$(basename "$extra")"); done
+for helper in pin-pages mkcdat; do
+    [[ -x $BUILD/test/$helper ]] && ADDS+=(-a "$BUILD/test/$helper:/usr/bin/$helper")
+done
 "$HERE/mkinitramfs.sh" -o "$INITRD" "${ADDS[@]}" || { echo "vm-test: initramfs failed" >&2; exit 1; }
 
 declare -A GROUP=()

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* blocks-change.c - shared by `cxltier online` and `cxltier offline` */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+#include "blocks-change.h"
+#include "json-build.h"
+#include "../lib/context.h"
+#include "../lib/lock.h"
+
+static volatile sig_atomic_t stop_flag;
+static volatile sig_atomic_t timer_fired;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGALRM)
+		timer_fired = 1;
+	else
+		stop_flag = 1;
+}
+
+static void arm_timer(unsigned ms)
+{
+	struct itimerval it = { { 0, 0 }, { ms / 1000, (long)(ms % 1000) * 1000 } };
+
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+static void install_handlers(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: a blocked state write returns EINTR */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGALRM, &sa, NULL);
+}
+
+static void restore_handlers(void)
+{
+	arm_timer(0);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGALRM, SIG_DFL);
+}
+
+static const char *const levels[] = { "blocks", NULL };
+static void fmt_from(json_object *rec, char *buf, size_t len);
+static void fmt_now(json_object *rec, char *buf, size_t len);
+static const struct out_column columns[] = {
+	{ "BLOCK", "block", OUT_STR, 0.1, 0, "memory block", NULL },
+	{ "NODE", "node", OUT_NUM, 0.1, 0, "NUMA node", NULL },
+	{ "DEVICE", "device", OUT_STR, 0.1, 0, "the dax device it belongs to", NULL },
+	{ "FROM", "from_state", OUT_STR, 0.1, 0, "state and zone(s) before", fmt_from },
+	{ "ACTION", "action", OUT_STR, 0.1, 0, "what cxltier does (or would do)", NULL },
+	{ "RESULT", "result", OUT_STR, 0.1, 0, "done, unchanged, failed, raced, refused, rolled_back, interrupted, planned", NULL },
+	{ "NOW", "state", OUT_STR, 0.1, 0, "state and zone after", fmt_now },
+	{ "NOTE", "note", OUT_STR, 0.1, 0, "why, when it did not go as asked", NULL },
+};
+static const struct out_table table = {
+	levels, NULL, columns, sizeof(columns) / sizeof(columns[0]), "BLOCK,NODE,DEVICE,FROM,ACTION,RESULT,NOW,NOTE",
+};
+
+static void zones_str(json_object *z, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; z && i < json_object_array_length(z) && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%s", i ? "," : "", json_object_get_string(json_object_array_get_idx(z, i)));
+}
+
+static void fmt_state(json_object *rec, const char *skey, const char *zkey, char *buf, size_t len)
+{
+	json_object *st = out_lookup(rec, skey);
+	char z[64];
+
+	zones_str(out_lookup(rec, zkey), z, sizeof(z));
+	snprintf(buf, len, "%s%s%s%s", st ? json_object_get_string(st) : "", z[0] ? " (" : "", z, z[0] ? ")" : "");
+}
+
+static void fmt_from(json_object *rec, char *buf, size_t len)
+{
+	fmt_state(rec, "from_state", "from_zones", buf, len);
+}
+
+static void fmt_now(json_object *rec, char *buf, size_t len)
+{
+	fmt_state(rec, "state", "zones", buf, len);
+}
+
+static json_object *zones_json(const struct ct_block *b)
+{
+	json_object *a = json_object_new_array();
+
+	for (unsigned i = 0; i < b->nzones; i++)
+		json_object_array_add(a, json_object_new_string(ct_zone_name(b->zones[i])));
+	return a;
+}
+
+static json_object *op_json(const struct ct_block_op *op, bool dry)
+{
+	json_object *o = json_object_new_object();
+	char name[32];
+
+	snprintf(name, sizeof(name), "memory%llu", (unsigned long long)op->before.id);
+	jb_str(o, "block", name);
+	jb_u64(o, "id", op->before.id);
+	jb_int_known(o, "node", op->node);
+	jb_str(o, "device", op->owner);
+	jb_str(o, "from_state", ct_block_state_name(op->before.state));
+	json_object_object_add(o, "from_zones", zones_json(&op->before));
+	jb_str(o, "action", ct_action_name(op->action));
+	jb_str(o, "result", ct_result_name(op->result));
+	if (!dry) {
+		jb_str(o, "state", ct_block_state_name(op->after.state));
+		json_object_object_add(o, "zones", zones_json(&op->after));
+	}
+	if (op->err) {
+		jb_int(o, "errno", op->err);
+		jb_str(o, "error", strerror(op->err));
+	}
+	jb_str(o, "note", op->note);
+	return o;
+}
+
+void change_warn_auto_online(struct cmd_env *env)
+{
+	char v[64], cmdline[4096];
+
+	if (ct_sysfs_read_str(&env->ctx->sys, "/sys/devices/system/memory/auto_online_blocks", v, sizeof(v)) == 0 &&
+	    strcmp(v, "offline") && strcmp(v, "online_movable"))
+		cmd_warn(env, "the kernel onlines hot-added memory itself (auto_online_blocks=%s): new CXL memory can land "
+			 "in ZONE_NORMAL before cxltier runs and then never be removable; set it to offline "
+			 "(memhp_default_state=offline on the kernel command line)", v);
+	if (ct_sysfs_read_str(&env->ctx->sys, "/proc/cmdline", cmdline, sizeof(cmdline)) == 0 &&
+	    strstr(cmdline, "movable_node"))
+		cmd_info(env, 1, "movable_node is on the kernel command line");
+	ct_error_clear(&env->ctx->err);
+}
+
+int change_run(struct cmd_env *env, struct ct_plan *plan, const struct change_opts *o)
+{
+	struct ct_exec_opts eo = { o->rollback, o->timeout_s * 1000, &stop_flag, &timer_fired, arm_timer };
+	json_object *root, *arr;
+	size_t done = 0, unchanged = 0, bad = 0, rolled = 0;
+	uint64_t bytes = 0, bs = 0;
+	char err[256];
+	int lockfd = -1, rc;
+
+	if (o->dry_run) {
+		ct_plan_decide(plan, o->want, o->reonline);
+	} else {
+		stop_flag = 0;
+		install_handlers();
+		/* decide under the lock, on states read under it */
+		rc = ct_lock_acquire(&env->ctx->sys, o->timeout_s * 1000, &stop_flag, &lockfd);
+		if (!rc)
+			rc = ct_plan_refresh(&env->ctx->sys, plan);
+		if (rc) {
+			ct_lock_release(lockfd);
+			restore_handlers();
+			cmd_err(env, "%s", ct_context_message(env->ctx));
+			return EXIT_FAIL;
+		}
+		ct_plan_decide(plan, o->want, o->reonline);
+		ct_plan_execute(&env->ctx->sys, plan, &eo);
+		ct_lock_release(lockfd);
+		restore_handlers();
+	}
+	ct_block_size(&env->ctx->sys, &bs);
+	ct_error_clear(&env->ctx->err);
+	root = json_object_new_object();
+	arr = jb_arr(root, "blocks");
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct ct_block_op *op = &plan->op[i];
+		json_object_array_add(arr, op_json(op, o->dry_run));
+		switch (op->result) {
+		case CT_RES_DONE: done++; bytes += bs; break;
+		case CT_RES_UNCHANGED: unchanged++; break;
+		case CT_RES_PLANNED: break;
+		case CT_RES_ROLLED_BACK: rolled++; break;
+		default:
+			bad++;
+			cmd_err(env, "memory%llu%s%s%s: %s%s%s", (unsigned long long)op->before.id,
+				op->owner[0] ? " (" : "", op->owner, op->owner[0] ? ")" : "", ct_result_name(op->result),
+				op->note[0] ? ": " : "", op->note);
+		}
+	}
+	if (out_print(&env->out, &table, root, err, sizeof(err))) {
+		cmd_err(env, "%s", err);
+		json_object_put(root);
+		return EXIT_USAGE;
+	}
+	json_object_put(root);
+	if (o->dry_run) {
+		size_t change = 0;
+		for (size_t i = 0; i < plan->n; i++)
+			change += plan->op[i].action != CT_ACT_NONE && plan->op[i].action != CT_ACT_REFUSE;
+		fprintf(stderr, "cxltier %s: dry run: %zu of %zu blocks would change; nothing was changed\n",
+			env->cmd, change, plan->n);
+		return bad ? EXIT_FAIL : EXIT_OK;
+	}
+	{
+		char hs[32];
+		fprintf(stderr, "cxltier %s: %zu blocks changed (%s), %zu already as asked, %zu not%s%s\n", env->cmd,
+			done, out_human_size(bytes, hs, sizeof(hs)), unchanged, bad + rolled,
+			rolled ? "; rolled back: " : "", rolled ? "every block that had changed" : "");
+	}
+	if (stop_flag)
+		cmd_err(env, "stopped by a signal before every block was handled");
+	if (done && (bad || rolled) && !rolled)
+		cmd_err(env, "memory left partly %s: see the blocks named above", o->want == CT_WANT_OFFLINE ? "offlined" : "onlined");
+	if (!bad)
+		return EXIT_OK;
+	if (rolled)
+		return EXIT_FAIL;	/* nothing changed in the end */
+	return done ? EXIT_PARTIAL : EXIT_FAIL;
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* blocks-change.h - what `online` and `offline` share: signals, the lock,
+ * the plan, its execution and the report */
+#ifndef CXLTIER_BLOCKS_CHANGE_H
+#define CXLTIER_BLOCKS_CHANGE_H
+
+#include <stdbool.h>
+#include "cmd.h"
+#include "../lib/hotplug.h"
+
+struct change_opts {
+	enum ct_want want;
+	bool reonline, dry_run, rollback;
+	unsigned timeout_s;
+};
+
+/* lock, decide, execute (or only show, with dry_run), report; an exit code */
+int change_run(struct cmd_env *env, struct ct_plan *plan, const struct change_opts *o);
+/* before onlining: say so when the kernel onlines new memory by itself */
+void change_warn_auto_online(struct cmd_env *env);
+
+#endif

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* cmd-offline.c - `cxltier offline`: take memory blocks offline, with
+ * bounded EBUSY retries, so the memory can be removed */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "blocks-change.h"
+#include "../lib/context.h"
+
+static void usage(void)
+{
+	printf("usage: cxltier offline TARGET... [--dry-run] [--rollback] [--timeout SEC]\n\n"
+	       "Offline memory blocks. TARGET: daxX.Y, regionN, memN, nodeN, memoryN, memoryN-M, or\n"
+	       "all (every CXL-backed block). A busy block (pages being migrated away, or\n"
+	       "pinned) is retried with back-off until --timeout, then reported.\n\n"
+	       "      --dry-run      show what would change, change nothing\n"
+	       "      --rollback     when a block cannot be offlined, online again those that were\n"
+	       "      --timeout SEC  give up after SEC seconds (default 30); SIGINT stops cleanly\n"
+	       "  -j, -o, -n, -v, --sysroot DIR   as for every command\n"
+	       "Exit: 0 all offline, 64 partial (each busy block named), 1 failure, 77 no memory hotplug.\n");
+}
+
+int cmd_offline(int argc, char **argv, struct cmd_env *env)
+{
+	enum { OPT_DRY = 0x4101, OPT_ROLLBACK, OPT_TIMEOUT };
+	static const struct option opts[] = {
+		{ "dry-run", no_argument, NULL, OPT_DRY },
+		{ "rollback", no_argument, NULL, OPT_ROLLBACK },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		COMMON_LONG_OPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct change_opts co = { CT_WANT_OFFLINE, false, false, false, 30 };
+	struct ct_topology t = { 0 };
+	struct ct_plan plan = { 0 };
+	int c, rc = EXIT_OK;
+
+	env->opts = opts;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTS, opts, NULL)) != -1) {
+		if (c == OPT_DRY)
+			co.dry_run = true;
+		else if (c == OPT_ROLLBACK)
+			co.rollback = true;
+		else if (c == OPT_TIMEOUT) {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (*end || v < 0 || v > 86400) {
+				cmd_err(env, "--timeout %s: give seconds (0-86400)", optarg);
+				return EXIT_USAGE;
+			}
+			co.timeout_s = (unsigned)v;
+		} else if ((rc = cmd_common_opt(env, c, optarg, argc, argv, usage)))
+			return cmd_exit_code(rc);
+	}
+	if (optind >= argc) {
+		cmd_err(env, "what to offline? give a target (daxX.Y, regionN, memN, nodeN, memoryN[-M], all)");
+		return EXIT_USAGE;
+	}
+	if ((rc = cmd_context(env)))
+		return rc;
+	if (!ct_sysfs_exists(&env->ctx->sys, "/sys/devices/system/memory/block_size_bytes")) {
+		cmd_err(env, "this kernel has no memory hotplug (no /sys/devices/system/memory)");
+		return EXIT_UNSUPPORTED;
+	}
+	if (ct_topology_load(env->ctx, &t)) {
+		cmd_err(env, "%s", ct_context_message(env->ctx));
+		return EXIT_FAIL;
+	}
+	for (int i = optind; i < argc; i++) {
+		rc = ct_plan_add_target(&env->ctx->sys, &t, &plan, argv[i], NULL);
+		if (rc) {
+			cmd_err(env, "%s", ct_context_message(env->ctx));
+			rc = rc == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+			goto out;
+		}
+	}
+	rc = change_run(env, &plan, &co);
+out:
+	ct_plan_free(&plan);
+	ct_topology_free(&t);
+	return rc;
+}

@@ -1,0 +1,173 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# vm-topology: default
+# `cxltier online` / `offline` against the real kernel's memory hotplug.
+# The tests run in order and share the region; each starts from all-offline.
+load helper
+
+setup_file() {
+    r=$(ensure_region)
+    echo "$r" > "$BATS_FILE_TMPDIR/region"
+}
+
+setup() {
+    R=$(cat "$BATS_FILE_TMPDIR/region")
+    D=$(vm_dax_of "$R")
+    offline_all "$D"
+}
+
+@test "online REGION: every block online with valid_zones Movable, exit 0" {
+    run cxltier online "$R"
+    assert_success
+    for b in $(vm_blocks_of "$D"); do
+        assert_equal "$(cat $MEMSYS/$b/state)" online
+        assert_equal "$(cat $MEMSYS/$b/valid_zones)" Movable
+    done
+}
+
+@test "offline REGION: every block offline, exit 0" {
+    vm_online_movable "$D"
+    run cxltier offline "$R"
+    assert_success
+    for b in $(vm_blocks_of "$D"); do assert_equal "$(cat $MEMSYS/$b/state)" offline; done
+}
+
+@test "online then online again: the second run changes nothing and says so" {
+    cxltier online "$D"
+    run --separate-stderr cxltier online "$D" -j
+    assert_success
+    [[ $(jq -r '[.blocks[].result] | unique | join(",")' <<<"$output") == unchanged ]]
+}
+
+@test "--dry-run changes nothing (state compared before and after) and shows the plan" {
+    before=$(blocks_state "$D")
+    run --separate-stderr cxltier online "$R" --dry-run -j
+    assert_success
+    assert_equal "$(blocks_state "$D")" "$before"
+    [[ $(jq -r '[.blocks[] | .action + "/" + .result] | unique | join(",")' <<<"$output") == online_movable/planned ]]
+    [[ $stderr == *"nothing was changed"* ]]
+    vm_online_movable "$D"
+    before=$(blocks_state "$D")
+    run cxltier offline "$R" --dry-run
+    assert_success
+    assert_equal "$(blocks_state "$D")" "$before"
+}
+
+@test "memdev, node, block and range targets resolve to the same blocks" {
+    a=$(cxltier online mem0 --dry-run -j | jq -c '[.blocks[].id]')
+    b=$(cxltier online "$D" --dry-run -j | jq -c '[.blocks[].id]')
+    first=$(vm_blocks_of "$D" | head -1); last=$(vm_blocks_of "$D" | tail -1)
+    c=$(cxltier online "${first}-${last#memory}" --dry-run -j | jq -c '[.blocks[].id]')
+    node=$(cat /sys/bus/dax/devices/$D/target_node)
+    d=$(cxltier online "node$node" --dry-run -j | jq -c '[.blocks[].id] | sort')
+    e=$(cxltier online all --dry-run -j | jq -c '[.blocks[].id]')
+    assert_equal "$a" "$b"; assert_equal "$a" "$c"; assert_equal "$a" "$d"; assert_equal "$a" "$e"
+}
+
+@test "a block someone put in ZONE_NORMAL: named, the rest onlined, exit 64" {
+    b=$(vm_blocks_of "$D" | sed -n 3p)
+    echo online_kernel > $MEMSYS/$b/state
+    run --separate-stderr cxltier online "$R"
+    assert_failure 64
+    [[ $stderr == *"$b ($D): refused: online in ZONE_NORMAL"* ]]
+    for x in $(vm_blocks_of "$D"); do
+        [[ $x == "$b" ]] && continue
+        assert_equal "$(cat $MEMSYS/$x/valid_zones)" Movable
+    done
+}
+
+@test "--reonline moves a ZONE_NORMAL block to ZONE_MOVABLE" {
+    b=$(vm_blocks_of "$D" | sed -n 3p)
+    echo online_kernel > $MEMSYS/$b/state
+    run cxltier online "$R" --reonline
+    assert_success
+    assert_equal "$(cat $MEMSYS/$b/valid_zones)" Movable
+}
+
+@test "--rollback returns the blocks that changed when one fails: exit 1, all offline again" {
+    b=$(vm_blocks_of "$D" | sed -n 5p)
+    echo online_kernel > $MEMSYS/$b/state
+    run --separate-stderr cxltier online "$R" --rollback -j
+    assert_failure 1
+    [[ $(jq '[.blocks[] | select(.result == "rolled_back")] | length' <<<"$output") == 7 ]]
+    for x in $(vm_blocks_of "$D"); do
+        [[ $x == "$b" ]] && continue
+        assert_equal "$(cat $MEMSYS/$x/state)" offline
+    done
+}
+
+@test "--zone normal needs --force, and then warns" {
+    run cxltier online "$R" --zone normal
+    assert_failure 2
+    assert_output --partial "--force"
+    run --separate-stderr cxltier online "$R" --zone normal --force
+    assert_success
+    [[ $stderr == *"never be removed"* ]]
+    assert_equal "$(cat $MEMSYS/$(vm_blocks_of "$D" | head -1)/valid_zones)" Normal
+}
+
+@test "two concurrent runs never interleave: both succeed, every block movable" {
+    cxltier online "$R" > /tmp/a.out 2>&1 & a=$!
+    cxltier online "$R" > /tmp/b.out 2>&1 & b=$!
+    ra=0; rb=0
+    wait $a || ra=$?
+    wait $b || rb=$?
+    cat /tmp/a.out /tmp/b.out >&3
+    assert_equal "$ra/$rb" 0/0
+    for x in $(vm_blocks_of "$D"); do assert_equal "$(cat $MEMSYS/$x/valid_zones)" Movable; done
+    # the second waited for the first: between them every block was changed once
+    changed=$(grep -ho '[0-9]* blocks changed' /tmp/a.out /tmp/b.out | awk '{s += $1} END {print s}')
+    assert_equal "$changed" 8
+}
+
+@test "a held lock: a run waits, then gives up naming the holder" {
+    mkdir -p /run/lock
+    ( exec 9>/run/lock/cxltier.lock; flock 9; echo 4242 >&9; sleep 4 ) &
+    sleep 0.5
+    run cxltier online "$R" --timeout 1
+    assert_failure 1
+    assert_output --partial "another cxltier (pid 4242)"
+    wait
+}
+
+@test "auto_online_blocks=online is reported before onlining" {
+    echo online > $MEMSYS/auto_online_blocks
+    run cxltier online "$R" --dry-run
+    echo offline > $MEMSYS/auto_online_blocks
+    assert_output --partial "auto_online_blocks=online"
+}
+
+@test "unknown targets: exit 1 or 2 with the name" {
+    run cxltier online region9
+    assert_failure 1
+    assert_output --partial "no region 'region9'"
+    run cxltier online bogus
+    assert_failure 2
+    run cxltier offline memory99999
+    assert_failure 1
+    assert_output --partial "memory99999 does not exist"
+}
+
+@test "a busy block (pinned pages): --rollback undoes the rest (exit 1); without it the others go offline (exit 64)" {
+    # last in this file: migrating pages off the emulated CXL memory is slow
+    vm_online_movable "$D"
+    node=$(cat /sys/bus/dax/devices/$D/target_node)
+    coproc PIN { exec numactl --membind="$node" pin-pages; }
+    read -r line <&"${PIN[0]}"
+    assert_equal "$line" ready
+    run --separate-stderr cxltier offline "$R" --timeout 4 --rollback -j
+    rb_status=$status rb_out=$output
+    start=$(date +%s)
+    run --separate-stderr cxltier offline "$R" --timeout 4 -j
+    kill "$PIN_PID"; wait "$PIN_PID" 2>/dev/null || true
+    # with --rollback: nothing changed in the end
+    assert_equal "$rb_status" 1
+    [[ $(jq '[.blocks[] | select(.result == "rolled_back")] | length' <<<"$rb_out") -ge 1 ]]
+    # without: the busy block named, the others offline
+    assert_failure 64
+    (( $(date +%s) - start < 30 ))
+    [[ $(jq '[.blocks[] | select(.result == "failed")] | length' <<<"$output") -ge 1 ]]
+    [[ $(jq '[.blocks[] | select(.result == "done")] | length' <<<"$output") -ge 1 ]]
+    [[ $stderr == *"still busy when its time ran out (--timeout)"* ]]
+    [[ $stderr == *"memory left partly offlined"* ]]
+}
