@@ -183,7 +183,13 @@ int change_run(struct cmd_env *env, struct ct_plan *plan, const struct change_op
 		switch (op->result) {
 		case CT_RES_DONE: done++; bytes += bs; break;
 		case CT_RES_UNCHANGED: unchanged++; break;
-		case CT_RES_PLANNED: break;
+		case CT_RES_PLANNED:
+			if (op->action != CT_ACT_REFUSE)
+				break;
+			bad++;
+			cmd_err(env, "memory%llu%s%s%s: refused: %s", (unsigned long long)op->before.id,
+				op->owner[0] ? " (" : "", op->owner, op->owner[0] ? ")" : "", op->note);
+			break;
 		case CT_RES_ROLLED_BACK: rolled++; break;
 		default:
 			bad++;
@@ -204,7 +210,8 @@ int change_run(struct cmd_env *env, struct ct_plan *plan, const struct change_op
 			change += plan->op[i].action != CT_ACT_NONE && plan->op[i].action != CT_ACT_REFUSE;
 		fprintf(stderr, "cxltier %s: dry run: %zu of %zu blocks would change; nothing was changed\n",
 			env->cmd, change, plan->n);
-		return bad ? EXIT_FAIL : EXIT_OK;
+		/* the status the real run would have */
+		return !bad ? EXIT_OK : change ? EXIT_PARTIAL : EXIT_FAIL;
 	}
 	{
 		char hs[32];

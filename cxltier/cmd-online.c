@@ -278,11 +278,8 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 			goto out;
 		}
 		co.want = movable ? CT_WANT_MOVABLE : CT_WANT_KERNEL;
-		if (!plan.n) {
+		if (!plan.n)
 			cmd_info(env, 1, "nothing for the policy to online");
-			rc = EXIT_OK;
-			goto out;
-		}
 	} else {
 		for (int i = optind; i < argc; i++) {
 			const struct ct_dax *devdax = NULL;

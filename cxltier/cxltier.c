@@ -20,6 +20,7 @@ const struct cmd commands[] = {
 	{ "tiers", cmd_tiers, "memory nodes with their tier, distances, performance and demotion targets" },
 	{ "online", cmd_online, "online memory blocks into ZONE_MOVABLE (dax, region, memdev, node, blocks)" },
 	{ "offline", cmd_offline, "offline memory blocks, with bounded retries when busy" },
+	{ "doctor", cmd_doctor, "explain why CXL memory is missing, offline, in the wrong zone or tier" },
 	{ "help", cmd_help, "show a command's manual (or its usage)" },
 	{ "version", cmd_version, "print the version" },
 };

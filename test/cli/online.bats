@@ -1,0 +1,171 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# `cxltier online` / `offline` / `doctor` planning on captured trees (the
+# real changes are tested against the kernel in test/vm/online.bats).
+load helper
+
+@test "online --dry-run on the offline lab tree: 8 blocks, online_movable each" {
+    run --separate-stderr cxltier --sysroot "$(fixture lab-region-offline)" online region0 --dry-run -j
+    assert_success
+    [[ $(jq -c '[.blocks[] | [.block, .from_state, .action, .result, .device, .node]] | .[0]' <<<"$output") == \
+       '["memory34","offline","online_movable","planned","dax0.0",1]' ]]
+    [[ $(jq '.blocks | length' <<<"$output") == 8 ]]
+    [[ $stderr == *"8 of 8 blocks would change; nothing was changed"* ]]
+}
+
+@test "--dry-run writes nothing to the tree" {
+    root=$(fixture lab-region-offline)
+    before=$(cat "$root"/sys/devices/system/memory/memory3[4-9]/state | md5sum)
+    cxltier --sysroot "$root" online all --dry-run >/dev/null 2>&1
+    [[ $(cat "$root"/sys/devices/system/memory/memory3[4-9]/state | md5sum) == "$before" ]]
+}
+
+@test "offline --dry-run on the onlined tree; online there changes nothing" {
+    root=$(fixture lab-region-online)
+    run --separate-stderr cxltier --sysroot "$root" offline dax0.0 --dry-run -j
+    [[ $(jq -r '[.blocks[].action] | unique | join(",")' <<<"$output") == offline ]]
+    run --separate-stderr cxltier --sysroot "$root" online dax0.0 --dry-run -j
+    [[ $(jq -r '[.blocks[].action] | unique | join(",")' <<<"$output") == none ]]
+}
+
+@test "a block in ZONE_NORMAL is refused, named, with what to do" {
+    root=$(fixture lab-region-online)
+    cp -a "$root" "$BATS_TEST_TMPDIR/t"
+    echo Normal > "$BATS_TEST_TMPDIR/t/sys/devices/system/memory/memory36/valid_zones"
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" online region0 --dry-run
+    assert_failure 1
+    [[ $stderr == *"memory36 (dax0.0): refused: online in ZONE_NORMAL, not movable"*"--reonline"* ]]
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" online region0 --dry-run --reonline -j
+    assert_success
+    [[ $(jq -r '.blocks[] | select(.block == "memory36") | .action' <<<"$output") == reonline_movable ]]
+}
+
+@test "a block the kernel offers no Movable for is refused" {
+    root=$(fixture lab-region-offline)
+    cp -a "$root" "$BATS_TEST_TMPDIR/t"
+    echo Normal > "$BATS_TEST_TMPDIR/t/sys/devices/system/memory/memory40/valid_zones"
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" online dax0.0 --dry-run
+    assert_failure 64
+    [[ $stderr == *"memory40"*"does not offer ZONE_MOVABLE"* ]]
+}
+
+@test "targets: range, node, memdev and all give the same blocks" {
+    root=$(fixture lab-region-offline)
+    for t in memory34-41 node1 mem0 all dax0.0; do
+        run --separate-stderr cxltier --sysroot "$root" online "$t" --dry-run -j
+        assert_success
+        [[ $(jq -c '[.blocks[].id]' <<<"$output") == '[34,35,36,37,38,39,40,41]' ]] || fail "$t: $output"
+    done
+}
+
+@test "bad targets: usage or failure, each named" {
+    root=$(fixture lab-region-offline)
+    run cxltier --sysroot "$root" online frob
+    assert_failure 2
+    assert_output --partial "'frob' is not a target"
+    run cxltier --sysroot "$root" online region4
+    assert_failure 1
+    assert_output --partial "no region 'region4'"
+    run cxltier --sysroot "$root" online memory41-34
+    assert_failure 2
+    run cxltier --sysroot "$root" online memory900
+    assert_failure 1
+    assert_output --partial "memory900 does not exist"
+    run cxltier --sysroot "$root" online
+    assert_failure 2
+}
+
+@test "a devdax device: says to use --convert" {
+    root=$(fixture lab-region-offline)
+    cp -a "$root" "$BATS_TEST_TMPDIR/t"
+    ln -sfn ../../../../../../../../bus/dax/drivers/device_dax \
+        "$BATS_TEST_TMPDIR/t/sys/devices/platform/ACPI0017:00/root0/decoder0.0/region0/dax_region0/dax0.0/driver"
+    run cxltier --sysroot "$BATS_TEST_TMPDIR/t" online dax0.0
+    assert_failure 1
+    assert_output --partial "dax0.0 is in devdax mode"
+    assert_output --partial "--convert"
+}
+
+@test "--zone normal without --force is refused" {
+    run cxltier --sysroot "$(fixture lab-region-offline)" online region0 --zone normal
+    assert_failure 2
+    assert_output --partial "--force"
+    run cxltier --sysroot "$(fixture lab-region-offline)" online region0 --zone fast
+    assert_failure 2
+}
+
+@test "auto_online_blocks=online is warned about" {
+    root=$(fixture lab-region-offline)
+    cp -a "$root" "$BATS_TEST_TMPDIR/t"
+    echo online > "$BATS_TEST_TMPDIR/t/sys/devices/system/memory/auto_online_blocks"
+    run cxltier --sysroot "$BATS_TEST_TMPDIR/t" online region0 --dry-run
+    assert_output --partial "auto_online_blocks=online"
+}
+
+@test "--policy: a serial the policy leaves offline is left alone" {
+    printf '[device serial=0x1234]\nonline = no\n' > "$BATS_TEST_TMPDIR/p.conf"
+    run --separate-stderr cxltier --sysroot "$(fixture lab-region-offline)" online --policy --config "$BATS_TEST_TMPDIR/p.conf" --dry-run -j
+    assert_success
+    [[ $stderr == *"dax0.0: the policy (a [device] section) says leave it offline"* ]]
+}
+
+@test "--policy: matched by host, by region, default movable" {
+    root=$(fixture lab-region-offline)
+    printf '[device host=0000:0d:00.0]\nzone = movable\n' > "$BATS_TEST_TMPDIR/p.conf"
+    run --separate-stderr cxltier --sysroot "$root" online --policy --config "$BATS_TEST_TMPDIR/p.conf" memory36 --dry-run -j
+    assert_success
+    [[ $(jq -r '[.blocks[].action] | unique | join(",")' <<<"$output") == online_movable ]]
+    printf '[device region=region0]\nonline = no\n[device any]\nonline = yes\n' > "$BATS_TEST_TMPDIR/p.conf"
+    run --separate-stderr cxltier --sysroot "$root" online --policy --config "$BATS_TEST_TMPDIR/p.conf" --dry-run -j
+    assert_success
+    [[ $(jq '.blocks | length' <<<"$output") == 0 ]]
+}
+
+@test "--policy: a memory block that is not CXL memory is left alone, exit 0" {
+    run --separate-stderr cxltier --sysroot "$(fixture lab-region-offline)" online --policy --config /dev/null memory3 --dry-run -j
+    assert_success
+    [[ $(jq '.blocks | length' <<<"$output") == 0 ]]
+}
+
+@test "--policy: a malformed policy names file and line, exit 1" {
+    printf '[defaults]\nzone = fastest\n' > "$BATS_TEST_TMPDIR/p.conf"
+    run cxltier --sysroot "$(fixture lab-region-offline)" online --policy --config "$BATS_TEST_TMPDIR/p.conf"
+    assert_failure 1
+    assert_output --partial "p.conf:2: zone = fastest"
+}
+
+@test "doctor: offline blocks are a problem with the fix; exit 1" {
+    run --separate-stderr cxltier --sysroot "$(fixture lab-region-offline)" doctor -j
+    assert_failure 1
+    [[ $(jq -c '.findings[] | select(.check == "blocks") | [.object, .status, .fix]' <<<"$output") == '["dax0.0","problem","cxltier online dax0.0"]' ]]
+}
+
+@test "doctor: the onlined lab tree is healthy; --all lists what passed" {
+    run --separate-stderr cxltier --sysroot "$(fixture lab-region-online)" doctor --all -j
+    assert_success
+    [[ $(jq -r '.findings[] | select(.check == "dax") | .finding' <<<"$output") == "8 blocks online movable on node 1" ]]
+}
+
+@test "doctor: devdax mode, ZONE_NORMAL blocks, auto-online, a memdev in no region" {
+    root=$(fixture lab-region-online)
+    cp -a "$root" "$BATS_TEST_TMPDIR/t"
+    echo Normal > "$BATS_TEST_TMPDIR/t/sys/devices/system/memory/memory35/valid_zones"
+    echo online > "$BATS_TEST_TMPDIR/t/sys/devices/system/memory/auto_online_blocks"
+    run cxltier --sysroot "$BATS_TEST_TMPDIR/t" doctor -j
+    assert_failure 1
+    [[ $(jq -r '.findings[] | select(.check == "zone") | .fix' <<<"$output") == "cxltier online dax0.0 --reonline" ]]
+    [[ $(jq -r '.findings[] | select(.check == "auto-online") | .status' <<<"$output") == problem ]]
+    ln -sfn ../../../../../../../../bus/dax/drivers/device_dax \
+        "$BATS_TEST_TMPDIR/t/sys/devices/platform/ACPI0017:00/root0/decoder0.0/region0/dax_region0/dax0.0/driver"
+    run cxltier --sysroot "$BATS_TEST_TMPDIR/t" doctor -j
+    [[ $(jq -r '.findings[] | select(.check == "dax") | .fix' <<<"$output") == "cxltier online dax0.0 --convert" ]]
+    rm -rf "$BATS_TEST_TMPDIR/t/sys/bus/cxl/devices/region0"
+    run cxltier --sysroot "$BATS_TEST_TMPDIR/t" doctor -j
+    [[ $(jq -r '.findings[] | select(.check == "memdev") | .finding' <<<"$output") == *"in no region"* ]]
+}
+
+@test "doctor without CXL: says the bus is missing and how to load it" {
+    run cxltier --sysroot "$(fixture host-nocxl)" doctor -j
+    assert_failure 1
+    [[ $(jq -r '.findings[0].fix' <<<"$output") == "modprobe cxl_acpi" ]]
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# vm-topology: default
+# `cxltier doctor` on deliberately broken setups, and `online --convert` and
+# `online --policy` against the real kernel and libdaxctl.
+load helper
+
+setup_file() {
+    ensure_region > "$BATS_FILE_TMPDIR/region"
+}
+
+setup() {
+    R=$(cat "$BATS_FILE_TMPDIR/region")
+    D=$(vm_dax_of "$R")
+}
+
+@test "offline blocks: doctor names them with the fix, exit 1" {
+    offline_all "$D"
+    run --separate-stderr cxltier doctor -j
+    assert_failure 1
+    assert_equal "$(jq -r '.findings[] | select(.check == "blocks") | .fix' <<<"$output")" "cxltier online $D"
+}
+
+@test "devdax mode: doctor says --convert; online --convert switches it through libdaxctl and onlines movable" {
+    offline_all "$D"
+    daxctl reconfigure-device --mode=devdax "$D" >/dev/null 2>&1
+    [[ $(basename "$(readlink /sys/bus/dax/devices/$D/driver)") == device_dax ]]
+    run --separate-stderr cxltier doctor -j
+    assert_failure 1
+    assert_equal "$(jq -r '.findings[] | select(.check == "dax") | .fix' <<<"$output")" "cxltier online $D --convert"
+    run cxltier online "$D"
+    assert_failure 1
+    assert_output --partial "devdax mode"
+    run --separate-stderr cxltier online "$D" --convert
+    assert_success
+    [[ $stderr == *"now in system-ram mode"* ]]
+    [[ $(basename "$(readlink /sys/bus/dax/devices/$D/driver)") == kmem ]]
+    for b in $(vm_blocks_of "$D"); do assert_equal "$(cat $MEMSYS/$b/valid_zones)" Movable; done
+}
+
+@test "a healthy setup: doctor exit 0, the modules checked through libkmod" {
+    vm_online_movable "$D"
+    run --separate-stderr cxltier doctor --all -j
+    assert_success
+    assert_equal "$(jq -r '.findings[] | select(.check == "module" and .object == "kmem") | .finding' <<<"$output")" loaded
+    assert_equal "$(jq -r '.findings[] | select(.check == "module" and .object == "cxl_port") | .status' <<<"$output")" ok
+}
+
+@test "ZONE_NORMAL blocks and auto-onlining: both found" {
+    offline_all "$D"
+    b=$(vm_blocks_of "$D" | head -1)
+    echo online_kernel > $MEMSYS/$b/state
+    echo online > $MEMSYS/auto_online_blocks
+    run --separate-stderr cxltier doctor -j
+    echo offline > $MEMSYS/auto_online_blocks
+    assert_failure 1
+    assert_equal "$(jq -r '.findings[] | select(.check == "zone") | .fix' <<<"$output")" "cxltier online $D --reonline"
+    assert_equal "$(jq -r '.findings[] | select(.check == "auto-online") | .status' <<<"$output")" problem
+}
+
+@test "online --policy (what the udev unit runs): a serial left offline stays offline; the default onlines movable" {
+    offline_all "$D"
+    serial=$(cat $CXL/mem0/serial)
+    printf '[device serial=%s]\nonline = no\n' "$serial" > /tmp/p.conf
+    b=$(vm_blocks_of "$D" | head -1)
+    run --separate-stderr cxltier online --policy --config /tmp/p.conf "$b"
+    assert_success
+    assert_equal "$(cat $MEMSYS/$b/state)" offline
+    printf '[defaults]\nzone = movable\n' > /tmp/p.conf
+    run --separate-stderr cxltier online --policy --config /tmp/p.conf "$D"
+    assert_success
+    for x in $(vm_blocks_of "$D"); do assert_equal "$(cat $MEMSYS/$x/valid_zones)" Movable; done
+}
