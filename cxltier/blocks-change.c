@@ -9,6 +9,7 @@
 #include "blocks-change.h"
 #include "json-build.h"
 #include "../lib/context.h"
+#include "../lib/memblock.h"
 #include "../lib/lock.h"
 
 static volatile sig_atomic_t stop_flag;
@@ -129,6 +130,14 @@ static json_object *op_json(const struct ct_block_op *op, bool dry)
 	return o;
 }
 
+bool needs_full_topology(char **targets, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!strncmp(targets[i], "mem", 3) && strncmp(targets[i], "memory", 6))
+			return true;
+	return false;
+}
+
 void change_warn_auto_online(struct cmd_env *env)
 {
 	char v[64], cmdline[4096];
@@ -144,6 +153,31 @@ void change_warn_auto_online(struct cmd_env *env)
 	ct_error_clear(&env->ctx->err);
 }
 
+static int lockfd = -1;
+
+int change_begin(struct cmd_env *env, const struct change_opts *o)
+{
+	if (o->dry_run)
+		return EXIT_OK;
+	stop_flag = 0;
+	install_handlers();
+	if (ct_lock_acquire(&env->ctx->sys, o->timeout_s * 1000, &stop_flag, &lockfd)) {
+		restore_handlers();
+		cmd_err(env, "%s", ct_context_message(env->ctx));
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+void change_end(void)
+{
+	if (lockfd >= 0) {
+		ct_lock_release(lockfd);
+		lockfd = -1;
+		restore_handlers();
+	}
+}
+
 int change_run(struct cmd_env *env, struct ct_plan *plan, const struct change_opts *o)
 {
 	struct ct_exec_opts eo = { o->rollback, o->timeout_s * 1000, &stop_flag, &timer_fired, arm_timer };
@@ -151,29 +185,13 @@ int change_run(struct cmd_env *env, struct ct_plan *plan, const struct change_op
 	size_t done = 0, unchanged = 0, bad = 0, rolled = 0;
 	uint64_t bytes = 0, bs = 0;
 	char err[256];
-	int lockfd = -1, rc;
 
-	if (o->dry_run) {
-		ct_plan_decide(plan, o->want, o->reonline);
-	} else {
-		stop_flag = 0;
-		install_handlers();
-		/* decide under the lock, on states read under it */
-		rc = ct_lock_acquire(&env->ctx->sys, o->timeout_s * 1000, &stop_flag, &lockfd);
-		if (!rc)
-			rc = ct_plan_refresh(&env->ctx->sys, plan);
-		if (rc) {
-			ct_lock_release(lockfd);
-			restore_handlers();
-			cmd_err(env, "%s", ct_context_message(env->ctx));
-			return EXIT_FAIL;
-		}
-		ct_plan_decide(plan, o->want, o->reonline);
+	ct_plan_decide(plan, o->want, o->reonline);
+	if (!o->dry_run) {
 		ct_plan_execute(&env->ctx->sys, plan, &eo);
-		ct_lock_release(lockfd);
-		restore_handlers();
+		change_end();
 	}
-	ct_block_size(&env->ctx->sys, &bs);
+	ct_block_size_cached(env->ctx, &bs);
 	ct_error_clear(&env->ctx->err);
 	root = json_object_new_object();
 	arr = jb_arr(root, "blocks");

@@ -14,8 +14,15 @@ struct change_opts {
 	unsigned timeout_s;
 };
 
-/* lock, decide, execute (or only show, with dry_run), report; an exit code */
+/* before reading any block: signal handlers and the lock (not for a dry
+ * run), so that the plan is made on states no other cxltier is changing */
+int change_begin(struct cmd_env *env, const struct change_opts *o);
+/* decide, execute (or only show, with dry_run), report, unlock; an exit code */
 int change_run(struct cmd_env *env, struct ct_plan *plan, const struct change_opts *o);
+/* unlock when the run ends before change_run */
+void change_end(void);
+/* memdev targets need memdevs (libcxl); the rest only dax devices (libdaxctl) */
+bool needs_full_topology(char **targets, int n);
 /* before onlining: say so when the kernel onlines new memory by itself */
 void change_warn_auto_online(struct cmd_env *env);
 

@@ -64,8 +64,12 @@ int cmd_offline(int argc, char **argv, struct cmd_env *env)
 		cmd_err(env, "this kernel has no memory hotplug (no /sys/devices/system/memory)");
 		return EXIT_UNSUPPORTED;
 	}
-	if (ct_topology_load(env->ctx, &t)) {
+	if ((rc = change_begin(env, &co)))
+		return rc;
+	if (needs_full_topology(argv + optind, argc - optind) ? ct_topology_load(env->ctx, &t)
+							       : ct_topology_load_dax(env->ctx, &t)) {
 		cmd_err(env, "%s", ct_context_message(env->ctx));
+		change_end();
 		return EXIT_FAIL;
 	}
 	for (int i = optind; i < argc; i++) {
@@ -78,6 +82,7 @@ int cmd_offline(int argc, char **argv, struct cmd_env *env)
 	}
 	rc = change_run(env, &plan, &co);
 out:
+	change_end();
 	ct_plan_free(&plan);
 	ct_topology_free(&t);
 	return rc;

@@ -170,7 +170,7 @@ static int policy_plan(struct cmd_env *env, const struct ct_topology *t, const s
 			}
 			if (ct_plan_add_target(&env->ctx->sys, t, &one, d->name, NULL) == 0)
 				for (size_t b = 0; b < one.n; b++)
-					ct_plan_add(&env->ctx->sys, plan, one.op[b].before.id, d->name);
+					ct_plan_add(&env->ctx->sys, plan, one.op[b].before.id, d->name, d->target_node);
 			ct_plan_free(&one);
 			if (dec.movable)
 				movable_n++;
@@ -265,8 +265,12 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 		cmd_err(env, "this kernel has no memory hotplug (no /sys/devices/system/memory)");
 		return EXIT_UNSUPPORTED;
 	}
-	if (ct_topology_load(env->ctx, &t)) {
+	if ((rc = change_begin(env, &co)))
+		return rc;
+	if (policy || needs_full_topology(argv + optind, argc - optind) ? ct_topology_load(env->ctx, &t)
+									 : ct_topology_load_dax(env->ctx, &t)) {
 		cmd_err(env, "%s", ct_context_message(env->ctx));
+		change_end();
 		return EXIT_FAIL;
 	}
 	change_warn_auto_online(env);
@@ -290,7 +294,7 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 				if ((rc = convert_to_ram(env, name, force)))
 					goto out;
 				ct_topology_free(&t);
-				if (ct_topology_load(env->ctx, &t)) {
+				if (ct_topology_load_dax(env->ctx, &t)) {
 					cmd_err(env, "%s", ct_context_message(env->ctx));
 					rc = EXIT_FAIL;
 					goto out;
@@ -307,6 +311,7 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 	}
 	rc = change_run(env, &plan, &co);
 out:
+	change_end();
 	ct_policy_free(&pol);
 	ct_plan_free(&plan);
 	ct_topology_free(&t);

@@ -5,6 +5,7 @@
 #define CXLTIER_CONTEXT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include "error.h"
 #include "sysfs.h"
 
@@ -17,6 +18,7 @@ struct ct_context {
 	bool live;			/* root is "/": libcxl and libdaxctl may be used */
 	struct cxl_ctx *cxl;		/* opened on first use */
 	struct daxctl_ctx *dax;
+	uint64_t block_size;		/* memory block size, once read */
 };
 
 int ct_context_new(struct ct_context **ctx, const char *root);
@@ -24,5 +26,7 @@ void ct_context_free(struct ct_context *ctx);
 int ct_context_cxl(struct ct_context *ctx, struct cxl_ctx **out);
 int ct_context_daxctl(struct ct_context *ctx, struct daxctl_ctx **out);
 const char *ct_context_message(const struct ct_context *ctx);
+/* the memory block size, read once per context */
+int ct_block_size_cached(struct ct_context *ctx, uint64_t *bytes);
 
 #endif

@@ -36,7 +36,7 @@ static int block_node(struct ct_sysfs *s, uint64_t id)
 	return node;
 }
 
-int ct_plan_add(struct ct_sysfs *s, struct ct_plan *p, uint64_t id, const char *owner)
+int ct_plan_add(struct ct_sysfs *s, struct ct_plan *p, uint64_t id, const char *owner, int node)
 {
 	struct ct_block_op *op;
 	int rc;
@@ -56,23 +56,12 @@ int ct_plan_add(struct ct_sysfs *s, struct ct_plan *p, uint64_t id, const char *
 			       (unsigned long long)id);
 	if (rc)
 		return rc;
-	op->node = block_node(s, id);
+	op->node = node >= 0 ? node : block_node(s, id);
 	ct_error_clear(s->err);
 	if (owner)
 		ct_strlcpy(op->owner, owner, sizeof(op->owner));
 	op->after = op->before;
 	p->n++;
-	return 0;
-}
-
-int ct_plan_refresh(struct ct_sysfs *s, struct ct_plan *p)
-{
-	for (size_t i = 0; i < p->n; i++) {
-		int rc = ct_block_read(s, p->op[i].before.id, &p->op[i].before);
-		if (rc)
-			return rc;
-		p->op[i].after = p->op[i].before;
-	}
 	return 0;
 }
 
@@ -233,7 +222,6 @@ static bool same_as_planned(const struct ct_block *a, const struct ct_block *b)
 
 static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_exec_opts *o)
 {
-	struct ct_block now;
 	int rc;
 
 	if (op->action == CT_ACT_NONE) {
@@ -248,15 +236,6 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
 		op->result = CT_RES_INTERRUPTED;
 		return;
 	}
-	/* someone else (udev, the kernel's auto-online) may have got there first */
-	if (ct_block_read(s, op->before.id, &now) == 0 && !same_as_planned(&now, &op->before)) {
-		op->after = now;
-		op->result = CT_RES_RACED;
-		snprintf(op->note, sizeof(op->note), "changed by someone else while cxltier ran: now %s%s%s",
-			 ct_block_state_name(now.state), now.state == CT_BLOCK_ONLINE && now.nzones ? " in " : "",
-			 now.state == CT_BLOCK_ONLINE && now.nzones ? ct_zone_name(now.zones[0]) : "");
-		return;
-	}
 	if (op->action == CT_ACT_REONLINE) {
 		rc = change(s, op, "offline", o);
 		if (!rc)
@@ -268,10 +247,12 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
 	ct_error_clear(s->err);
 	if (rc) {
 		op->err = -rc;
+		/* someone else (udev, the kernel's auto-online) got there first */
 		if (rc == -EINVAL && !same_as_planned(&op->after, &op->before)) {
 			op->result = CT_RES_RACED;
-			snprintf(op->note, sizeof(op->note), "changed by someone else while cxltier ran: now %s",
-				 ct_block_state_name(op->after.state));
+			snprintf(op->note, sizeof(op->note), "changed by someone else while cxltier ran: now %s%s%s",
+				 ct_block_state_name(op->after.state), op->after.state == CT_BLOCK_ONLINE && op->after.nzones ? " in " : "",
+				 op->after.state == CT_BLOCK_ONLINE && op->after.nzones ? ct_zone_name(op->after.zones[0]) : "");
 			return;
 		}
 		op->result = rc == -EINTR ? CT_RES_INTERRUPTED : CT_RES_FAILED;
@@ -359,7 +340,7 @@ static int add_dax(struct ct_sysfs *s, uint64_t bs, struct ct_plan *p, const str
 	}
 	ct_block_range(d->resource, d->size, bs, &first, &count);
 	for (unsigned i = 0; i < count; i++) {
-		rc = ct_plan_add(s, p, first + i, d->name);
+		rc = ct_plan_add(s, p, first + i, d->name, d->target_node);
 		if (rc == -ENOENT)
 			continue;	/* kmem skips what it could not add */
 		if (rc)
@@ -448,7 +429,7 @@ int ct_plan_add_target(struct ct_sysfs *s, const struct ct_topology *t, struct c
 				continue;
 			id = strtoull(names[i] + 6, NULL, 10);
 			d = find_dax_of_block(t, id, bs);
-			rc = ct_plan_add(s, p, id, d ? d->name : NULL);
+			rc = ct_plan_add(s, p, id, d ? d->name : NULL, (int)node);
 		}
 		ct_strv_free(names, n);
 		return rc;
@@ -463,7 +444,7 @@ int ct_plan_add_target(struct ct_sysfs *s, const struct ct_topology *t, struct c
 			return ct_fail(s->err, EINVAL, "'%s' is not a block name or range (memory34, memory34-41)", target);
 		for (unsigned long long id = a; id <= b && !rc; id++) {
 			const struct ct_dax *d = find_dax_of_block(t, id, bs);
-			rc = ct_plan_add(s, p, id, d ? d->name : NULL);
+			rc = ct_plan_add(s, p, id, d ? d->name : NULL, d ? d->target_node : -1);
 		}
 		return rc;
 	}

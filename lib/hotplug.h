@@ -62,11 +62,8 @@ struct ct_exec_opts {
 	void (*arm_timer)(unsigned ms);	/* the caller's one-shot timer (0 disarms); NULL: none */
 };
 
-/* add a block (kept once; the first owner wins) */
-int ct_plan_add(struct ct_sysfs *s, struct ct_plan *p, uint64_t id, const char *owner);
-/* read every block's state again (after taking the lock: another run may
- * have changed them since the plan was made) */
-int ct_plan_refresh(struct ct_sysfs *s, struct ct_plan *p);
+/* add a block (kept once; the first owner wins); node < 0: look it up */
+int ct_plan_add(struct ct_sysfs *s, struct ct_plan *p, uint64_t id, const char *owner, int node);
 /* choose each block's action for what is wanted; reonline: move blocks
  * online in another zone to ZONE_MOVABLE through offline */
 void ct_plan_decide(struct ct_plan *p, enum ct_want want, bool reonline);

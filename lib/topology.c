@@ -40,7 +40,7 @@ int ct_topology_finish(struct ct_context *ctx, struct ct_topology *t)
 	int rc;
 
 	if (ct_sysfs_exists(&ctx->sys, "/sys/devices/system/memory/block_size_bytes")) {
-		rc = ct_block_size(&ctx->sys, &t->block_size);
+		rc = ct_block_size_cached(ctx, &t->block_size);
 		if (rc)
 			return rc;
 	}
