@@ -18,6 +18,8 @@ const struct cmd commands[] = {
 
 	{ "cdat", cmd_cdat, "decode the CDAT tables of CXL devices (or of a file)" },
 	{ "tiers", cmd_tiers, "memory nodes with their tier, distances, performance and demotion targets" },
+	{ "health", cmd_health, "device health and alert configuration (Get Health Info), also for Prometheus" },
+	{ "events", cmd_events, "CXL event records (media, DRAM, module, poison) drained by the kernel, decoded" },
 	{ "online", cmd_online, "online memory blocks into ZONE_MOVABLE (dax, region, memdev, node, blocks)" },
 	{ "offline", cmd_offline, "offline memory blocks, with bounded retries when busy" },
 	{ "doctor", cmd_doctor, "explain why CXL memory is missing, offline, in the wrong zone or tier" },

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * health.h - CXL device health: Get Health Info (opcode 0x4200, 18 bytes)
+ * and Get Alert Configuration (0x4201, 16 bytes), CXL 3.1 §8.2.9.9.3.
+ * Filled from libcxl's getters on a live device, or decoded from payload
+ * bytes (captured payloads, Memory Module event records).
+ */
+#ifndef CXLTIER_HEALTH_H
+#define CXLTIER_HEALTH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CT_HEALTH_LEN 18
+#define CT_ALERT_LEN 16
+
+/* health status bits */
+#define CT_HEALTH_MAINTENANCE_NEEDED (1u << 0)
+#define CT_HEALTH_PERFORMANCE_DEGRADED (1u << 1)
+#define CT_HEALTH_HW_REPLACEMENT_NEEDED (1u << 2)
+#define CT_HEALTH_CAPACITY_DEGRADED (1u << 3)
+
+struct ct_health {
+	uint8_t health_status;		/* bits above */
+	uint8_t media_status;		/* 0 normal ... 9 all data loss imminent */
+	uint8_t life_used_state;	/* additional status: 0 normal, 1 warning, 2 critical */
+	uint8_t temperature_state;	/* same */
+	bool corrected_volatile_warning, corrected_persistent_warning;
+	bool has_life_used, has_temperature;
+	uint8_t life_used;		/* percent */
+	int16_t temperature;		/* degrees C, signed */
+	uint32_t dirty_shutdowns, corrected_volatile_errors, corrected_persistent_errors;
+};
+
+/* alert bits (valid and programmable masks) */
+#define CT_ALERT_LIFE_USED (1u << 0)
+#define CT_ALERT_OVER_TEMP (1u << 1)
+#define CT_ALERT_UNDER_TEMP (1u << 2)
+#define CT_ALERT_CORRECTED_VOLATILE (1u << 3)
+#define CT_ALERT_CORRECTED_PERSISTENT (1u << 4)
+
+struct ct_alert_config {
+	uint8_t valid, programmable;
+	uint8_t life_used_critical, life_used_warning;
+	int16_t over_temp_critical, under_temp_critical, over_temp_warning, under_temp_warning;
+	uint16_t corrected_volatile_warning, corrected_persistent_warning;
+};
+
+/* 0, or -EBADMSG when len is short */
+int ct_health_decode(const uint8_t *p, size_t len, struct ct_health *h);
+int ct_alert_config_decode(const uint8_t *p, size_t len, struct ct_alert_config *a);
+const char *ct_media_status_name(uint8_t s);	/* "normal", ... "unknown" */
+const char *ct_level_name(uint8_t s);		/* "normal", "warning", "critical", "reserved" */
+
+#endif

@@ -1,0 +1,85 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# `cxltier health` and `cxltier events` on captured payloads and records.
+load helper
+
+P=$CXLTIER_SRC/test/fixtures/payloads
+
+@test "health --file: every field of a payload that crossed its thresholds" {
+    run cxltier health --file "$P/health-warning.bin" --alert-file "$P/alert-config.bin" -j
+    assert_success
+    run jq -c '.memdevs[0].health | [.status, .media_status, .life_used_state, .temperature_state, .life_used_percent, .temperature_celsius, .dirty_shutdowns, .corrected_volatile_errors, .corrected_persistent_errors, .corrected_volatile_warning]' <<<"$output"
+    assert_output '[["maintenance_needed","hw_replacement_needed"],"write_persistency_loss_imminent","critical","warning",97,-5,10000,4294967295,1,true]'
+}
+
+@test "health --file: the alert configuration" {
+    run cxltier health --file "$P/health-normal.bin" --alert-file "$P/alert-config.bin" -j
+    assert_success
+    run jq -c '.memdevs[0].alert_config | [.valid, .programmable, .life_used_critical_percent, .over_temperature_critical_celsius, .under_temperature_critical_celsius, .corrected_volatile_errors_warning]' <<<"$output"
+    assert_output '[["life_used","over_temperature","under_temperature","corrected_volatile_errors","corrected_persistent_errors"],["life_used","over_temperature","corrected_volatile_errors"],95,85,-10,10000]'
+}
+
+@test "health --file: a table, healthy device reads ok" {
+    run cxltier health --file "$P/health-normal.bin"
+    assert_success
+    assert_line --index 1 --regexp 'health-normal.bin +ok +normal +3 +38 +1 +7 +0'
+}
+
+@test "health --format prometheus: metric families, labels, values" {
+    run cxltier health --file "$P/health-warning.bin" --format prometheus
+    assert_success
+    assert_line '# TYPE cxl_health_temperature_celsius gauge'
+    assert_line --regexp '^cxl_health_temperature_celsius\{memdev=".*health-warning.bin",serial="0x0"\} -5$'
+    assert_line '# TYPE cxl_health_dirty_shutdowns_total counter'
+    # every sample line: name{labels} number; every family has HELP and TYPE
+    while IFS= read -r l; do
+        [[ $l == '# HELP '* || $l == '# TYPE '* || $l =~ ^[a-z_]+\{memdev=\"[^\"]*\",serial=\"0x[0-9a-f]+\"\}\ -?[0-9.e+]+$ ]] || fail "bad line: $l"
+    done <<<"$output"
+    if command -v promtool >/dev/null; then
+        promtool check metrics <<<"$output"
+    fi
+}
+
+@test "health --file: a short payload is an error naming it" {
+    printf 'abc' > "$BATS_TEST_TMPDIR/short.bin"
+    run cxltier health --file "$BATS_TEST_TMPDIR/short.bin"
+    assert_failure 1
+    assert_output --partial "short.bin: 3 bytes, a payload needs 18"
+}
+
+@test "health on a captured tree: not possible, says why (exit 77)" {
+    run cxltier health --sysroot "$(fixture lab-region-online)"
+    assert_failure 77
+    assert_output --partial "mailboxes"
+}
+
+@test "events --file: records decoded like the tracepoints" {
+    rec=$BATS_TEST_TMPDIR/rec.bin
+    { printf '\xfb\xcd\x0a\x77\xc2\x60\x41\x7f\x85\xa9\x08\x8b\x16\x21\xeb\xa6'    # General Media
+      printf '\x80\x06\x00\x00\x34\x12\x00\x00'                                    # len, flags, handles
+      printf '\x00\x00\x00\x00\x00\x00\x00\x00'                                    # timestamp
+      head -c 16 /dev/zero
+      printf '\x01\x10\x00\x00\x00\x00\x00\x00\x01\x00\x01\x05\x00\x03\x00\x09\x00\x00'
+      head -c 62 /dev/zero; } > "$rec"
+    [[ $(stat -c %s "$rec") == 128 ]]
+    run cxltier events --file "$rec" -j
+    assert_success
+    assert_equal "$(jq -c '.events[0] | [.kind, .severity, .permanent, .handle, .dpa, .dpa_flags, .descriptor, .transaction_type, .channel, .device]' <<<"$output")" \
+        '["general_media","failure",true,4660,4096,["volatile"],["uncorrectable"],"host_read",3,9]'
+}
+
+@test "events --file: a truncated record names its offset" {
+    head -c 200 /dev/zero > "$BATS_TEST_TMPDIR/bad.bin"
+    run cxltier events --file "$BATS_TEST_TMPDIR/bad.bin"
+    assert_failure 1
+    assert_output --partial "record 0 at byte 0"
+}
+
+@test "events: bad filters are usage errors" {
+    run cxltier events --severity loud
+    assert_failure 2
+    run cxltier events --type bogus
+    assert_failure 2
+    run cxltier events --since yesterday
+    assert_failure 2
+}
