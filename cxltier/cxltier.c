@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <json-c/json.h>
 #include "cmd.h"
 #include "../lib/context.h"
 #include "config.h"
@@ -20,6 +21,7 @@ const struct cmd commands[] = {
 	{ "tiers", cmd_tiers, "memory nodes with their tier, distances, performance and demotion targets" },
 	{ "health", cmd_health, "device health and alert configuration (Get Health Info), also for Prometheus" },
 	{ "events", cmd_events, "CXL event records (media, DRAM, module, poison) drained by the kernel, decoded" },
+	{ "migrate", cmd_migrate, "move chosen processes' pages to a node or tier, once, with a report" },
 	{ "online", cmd_online, "online memory blocks into ZONE_MOVABLE (dax, region, memdev, node, blocks)" },
 	{ "offline", cmd_offline, "offline memory blocks, with bounded retries when busy" },
 	{ "doctor", cmd_doctor, "explain why CXL memory is missing, offline, in the wrong zone or tier" },
@@ -101,6 +103,9 @@ int main(int argc, char **argv)
 	struct cmd_env env = { 0 };
 	const struct cmd *c;
 	int i, rc;
+
+	/* JSON numbers as people write them: 46.1, not 46.100000000000001 */
+	json_c_set_serialization_double_format("%.10g", JSON_C_OPTION_GLOBAL);
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];

@@ -17,6 +17,7 @@ done
 [[ -n $OUT ]] || { echo "usage: $0 -o OUT [-a SRC[:DST]]..." >&2; exit 2; }
 
 ROOT=$(mktemp -d /tmp/cxltier-initramfs.XXXXXX)
+chmod 755 "$ROOT"   # the guest's /: non-root tests must traverse it
 trap 'rm -rf "$ROOT"' EXIT
 mkdir -p "$ROOT"/usr/{bin,sbin,lib,lib64} "$ROOT"/{dev,proc,sys,tmp,run,share,root,etc,var/lock}
 for d in bin sbin lib lib64; do ln -s "usr/$d" "$ROOT/$d"; done

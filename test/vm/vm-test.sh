@@ -31,7 +31,7 @@ rm -rf "$WORK"; mkdir -p "$WORK"
 INITRD=$WORK/initrd.gz
 ADDS=(-a "$BUILD/cxltier:/usr/bin/cxltier" -a "$HERE:/tests"
       -a "$SRC/test/capture-sysfs.sh:/usr/bin/capture-sysfs")
-for helper in pin-pages mkcdat; do
+for helper in pin-pages mkcdat hog; do
     [[ -x $BUILD/test/$helper ]] && ADDS+=(-a "$BUILD/test/$helper:/usr/bin/$helper")
 done
 "$HERE/mkinitramfs.sh" -o "$INITRD" "${ADDS[@]}" || { echo "vm-test: initramfs failed" >&2; exit 1; }
