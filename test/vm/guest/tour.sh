@@ -1,18 +1,23 @@
 # SPDX-License-Identifier: GPL-2.0
 # tour.sh - the main job inside the VM guest: set up a RAM region the way an
-# administrator would, then show what cxltier sees. Output goes to the console.
+# administrator would, then what cxltier does with it. Output on the console.
 . /usr/share/cxltier-vm/lib.sh
 export COLUMNS=160   # the serial console is an 80-column tty; tables would wrap
 run() { echo; echo "# $*"; "$@"; echo "# exit status $?"; }
 r=$(vm_create_ram_region mem0) || { echo "tour: could not create a RAM region"; exit 1; }
+d=$(vm_dax_of "$r")
 run cxltier list
-for c in $(cxltier --list-cmds); do
-    case $c in
-        online) run cxltier online "$r" ;;
-    esac
-done
-command -v cxltier >/dev/null && cxltier --list-cmds | grep -qx online || vm_online_movable "$(vm_dax_of "$r")"
+run cxltier doctor
+run cxltier online "$r" --dry-run
+run cxltier online "$r"
 run cxltier list
 run cxltier cdat mem0
-cxltier --list-cmds | grep -qx tiers && run cxltier tiers
+run cxltier tiers
+run cxltier events
+. /usr/share/cxltier-vm/lib.sh
+host_qmp '{"execute":"cxl-inject-general-media-event","arguments":{"path":"/machine/peripheral/cxl-mem0","log":"warning","flags":1,"dpa":4096,"descriptor":1,"type":0,"transaction-type":1}}' >/dev/null
+sleep 2
+run cxltier events
+run cxltier health
+run cxltier offline "$r"
 exit 0
