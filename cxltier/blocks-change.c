@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -128,6 +129,34 @@ static json_object *op_json(const struct ct_block_op *op, bool dry)
 	}
 	jb_str(o, "note", op->note);
 	return o;
+}
+
+int change_parse_timeout(struct cmd_env *env, const char *arg, struct change_opts *o)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (*end || end == arg || v < 0 || v > 86400) {
+		cmd_err(env, "--timeout %s: give seconds (0-86400)", arg);
+		return EXIT_USAGE;
+	}
+	o->timeout_s = (unsigned)v;
+	return EXIT_OK;
+}
+
+int change_begin_load(struct cmd_env *env, const struct change_opts *o, char **targets, int n, bool full,
+		      struct ct_topology *t)
+{
+	int rc = change_begin(env, o);
+
+	if (rc)
+		return rc;
+	if (full || needs_full_topology(targets, n) ? ct_topology_load(env->ctx, t) : ct_topology_load_dax(env->ctx, t)) {
+		cmd_err(env, "%s", ct_context_message(env->ctx));
+		change_end();
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
 }
 
 bool needs_full_topology(char **targets, int n)

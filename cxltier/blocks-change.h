@@ -19,6 +19,12 @@ struct change_opts {
 int change_begin(struct cmd_env *env, const struct change_opts *o);
 /* decide, execute (or only show, with dry_run), report, unlock; an exit code */
 int change_run(struct cmd_env *env, struct ct_plan *plan, const struct change_opts *o);
+/* --timeout SEC into o; an exit code (EXIT_USAGE with a message) */
+int change_parse_timeout(struct cmd_env *env, const char *arg, struct change_opts *o);
+/* begin (lock), then the topology the targets need: memdevs (or full) need
+ * libcxl, the rest only dax devices; an exit code */
+int change_begin_load(struct cmd_env *env, const struct change_opts *o, char **targets, int n, bool full,
+		      struct ct_topology *t);
 /* unlock when the run ends before change_run */
 void change_end(void);
 /* memdev targets need memdevs (libcxl); the rest only dax devices (libdaxctl) */

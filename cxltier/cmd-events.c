@@ -15,6 +15,7 @@
 #include <event-parse.h>
 #include "cmd.h"
 #include "filter.h"
+#include "health-json.h"
 #include "json-build.h"
 #include "../lib/event.h"
 
@@ -104,28 +105,6 @@ static void iso_time(uint64_t ns, char *buf, size_t len)
 		 tm.tm_hour, tm.tm_min, tm.tm_sec, (uint64_t)(ns % 1000000000ULL));
 }
 
-static json_object *health_obj(const struct ct_health *h)
-{
-	json_object *o = json_object_new_object();
-
-	jb_bool(o, "maintenance_needed", h->health_status & CT_HEALTH_MAINTENANCE_NEEDED);
-	jb_bool(o, "performance_degraded", h->health_status & CT_HEALTH_PERFORMANCE_DEGRADED);
-	jb_bool(o, "hw_replacement_needed", h->health_status & CT_HEALTH_HW_REPLACEMENT_NEEDED);
-	jb_str(o, "media_status", ct_media_status_name(h->media_status));
-	jb_str(o, "life_used_state", ct_level_name(h->life_used_state));
-	jb_str(o, "temperature_state", ct_level_name(h->temperature_state));
-	jb_bool(o, "corrected_volatile_warning", h->corrected_volatile_warning);
-	jb_bool(o, "corrected_persistent_warning", h->corrected_persistent_warning);
-	if (h->has_life_used)
-		jb_int(o, "life_used_percent", h->life_used);
-	if (h->has_temperature)
-		jb_int(o, "temperature_celsius", h->temperature);
-	jb_u64(o, "dirty_shutdowns", h->dirty_shutdowns);
-	jb_u64(o, "corrected_volatile_errors", h->corrected_volatile_errors);
-	jb_u64(o, "corrected_persistent_errors", h->corrected_persistent_errors);
-	return o;
-}
-
 static json_object *event_json(const struct ct_event *e, json_object *o)
 {
 	char t[64];
@@ -190,7 +169,7 @@ static json_object *event_json(const struct ct_event *e, json_object *o)
 	if (e->kind == CT_EV_MEMORY_MODULE) {
 		jb_int(o, "device_event_type_id", e->device_event_type);
 		jb_str(o, "device_event_type", ct_module_event_type_name(e->device_event_type));
-		json_object_object_add(o, "health", health_obj(&e->health));
+		json_object_object_add(o, "health", health_json(&e->health));
 	}
 	if (e->has_hpa)
 		jb_u64(o, "hpa", e->hpa);

@@ -232,16 +232,10 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 		case OPT_ROLLBACK: co.rollback = true; break;
 		case OPT_POLICY: policy = true; break;
 		case OPT_CONFIG: config = optarg; break;
-		case OPT_TIMEOUT: {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (*end || v < 0 || v > 86400) {
-				cmd_err(env, "--timeout %s: give seconds (0-86400)", optarg);
-				return EXIT_USAGE;
-			}
-			co.timeout_s = (unsigned)v;
+		case OPT_TIMEOUT:
+			if ((rc = change_parse_timeout(env, optarg, &co)))
+				return rc;
 			break;
-		}
 		default:
 			if ((rc = cmd_common_opt(env, c, optarg, argc, argv, usage)))
 				return cmd_exit_code(rc);
@@ -265,14 +259,8 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 		cmd_err(env, "this kernel has no memory hotplug (no /sys/devices/system/memory)");
 		return EXIT_UNSUPPORTED;
 	}
-	if ((rc = change_begin(env, &co)))
+	if ((rc = change_begin_load(env, &co, argv + optind, argc - optind, policy, &t)))
 		return rc;
-	if (policy || needs_full_topology(argv + optind, argc - optind) ? ct_topology_load(env->ctx, &t)
-									 : ct_topology_load_dax(env->ctx, &t)) {
-		cmd_err(env, "%s", ct_context_message(env->ctx));
-		change_end();
-		return EXIT_FAIL;
-	}
 	change_warn_auto_online(env);
 	if (policy) {
 		bool movable;
