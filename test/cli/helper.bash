@@ -2,6 +2,7 @@
 # Shared setup of the CLI tests: the binary under test and fixture trees.
 load /usr/lib/bats/bats-support/load
 load /usr/lib/bats/bats-assert/load
+bats_require_minimum_version 1.5.0   # run --separate-stderr
 
 CXLTIER=${CXLTIER:-$BATS_TEST_DIRNAME/../../build/cxltier}
 CXLTIER_SRC=${CXLTIER_SRC:-$BATS_TEST_DIRNAME/../..}

@@ -2,6 +2,7 @@
 # Shared setup of the VM tests (run inside the guest).
 load /usr/lib/bats/bats-support/load
 load /usr/lib/bats/bats-assert/load
+bats_require_minimum_version 1.5.0   # run --separate-stderr
 . /usr/share/cxltier-vm/lib.sh
 export CXLTIER_NO_MAN=1
 
