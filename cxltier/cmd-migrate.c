@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "json-build.h"
 #include "../lib/context.h"
+#include "../lib/damon.h"
 #include "../lib/migrate.h"
 #include "../lib/tiers.h"
 
@@ -53,8 +54,9 @@ static void usage(void)
 	       "      --max-bytes SIZE  move at most this much per process (K, M, G suffixes)\n"
 	       "      --rate MB/S       at most this fast, so the process is not stalled\n"
 	       "      --dry-run         show what would move, move nothing\n"
-	       "      --hot, --cold     only pages accessed (or not) during --interval: not in this\n"
-	       "                        version (needs DAMON classification); exit 77\n"
+	       "      --hot, --cold     only pages accessed (or not) during --interval, as DAMON's\n"
+	       "                        virtual-address monitoring sees them (never someone else's DAMON)\n"
+	       "      --interval SEC    how long to watch for --hot/--cold (default 5)\n"
 	       "Exit: 0 all moved, 64 some pages or processes failed (each named), 1 failure.\n");
 	out_columns_help(&table);
 }
@@ -226,18 +228,21 @@ static void on_stop(int sig)
 
 int cmd_migrate(int argc, char **argv, struct cmd_env *env)
 {
-	enum { OPT_PID = 0x8001, OPT_COMM, OPT_CGROUP, OPT_TO, OPT_TO_TIER, OPT_FROM, OPT_MAX, OPT_RATE, OPT_DRY, OPT_HOT, OPT_COLD };
+	enum { OPT_PID = 0x8001, OPT_COMM, OPT_CGROUP, OPT_TO, OPT_TO_TIER, OPT_FROM, OPT_MAX, OPT_RATE, OPT_DRY, OPT_HOT, OPT_COLD,
+	       OPT_INTERVAL };
 	static const struct option opts[] = {
 		{ "pid", required_argument, NULL, OPT_PID }, { "comm", required_argument, NULL, OPT_COMM },
 		{ "cgroup", required_argument, NULL, OPT_CGROUP }, { "to", required_argument, NULL, OPT_TO },
 		{ "to-tier", required_argument, NULL, OPT_TO_TIER }, { "from", required_argument, NULL, OPT_FROM },
 		{ "max-bytes", required_argument, NULL, OPT_MAX }, { "rate", required_argument, NULL, OPT_RATE },
 		{ "dry-run", no_argument, NULL, OPT_DRY }, { "hot", no_argument, NULL, OPT_HOT },
-		{ "cold", no_argument, NULL, OPT_COLD },
+		{ "cold", no_argument, NULL, OPT_COLD }, { "interval", required_argument, NULL, OPT_INTERVAL },
 		COMMON_LONG_OPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ct_migrate_opts mo = { .to = -1, .stop = &stop };
+	int select = 0;			/* 1 hot pages, -1 cold pages, 0 all */
+	unsigned interval_ms = 5000;
 	const char *to_tier = NULL, *from = NULL;
 	char **comms = NULL, **cgroups = NULL, err[256];
 	size_t ncomm = 0, ncg = 0, npid = 0, ok = 0, bad = 0;
@@ -289,11 +294,16 @@ int cmd_migrate(int argc, char **argv, struct cmd_env *env)
 			}
 			break;
 		case OPT_DRY: mo.dry_run = true; break;
-		case OPT_HOT: case OPT_COLD:
-			cmd_err(env, "--hot/--cold need page access classification (DAMON), which this version does not have; "
-				"move whole processes, or limit with --max-bytes/--from");
-			rc = EXIT_UNSUPPORTED;
-			goto out;
+		case OPT_HOT: select = 1; break;
+		case OPT_COLD: select = -1; break;
+		case OPT_INTERVAL:
+			interval_ms = (unsigned)(strtod(optarg, &end) * 1000);
+			if (*end || !interval_ms || interval_ms > 3600000) {
+				cmd_err(env, "--interval %s: seconds, e.g. 5 or 0.5", optarg);
+				rc = EXIT_USAGE;
+				goto out;
+			}
+			break;
 		default:
 			if ((rc = cmd_common_opt(env, c, optarg, argc, argv, usage))) {
 				rc = cmd_exit_code(rc);
@@ -361,9 +371,55 @@ int cmd_migrate(int argc, char **argv, struct cmd_env *env)
 	root = json_object_new_object();
 	arr = jb_arr(root, "processes");
 	for (size_t i = 0; i < npid && !stop; i++) {
-		struct ct_migrate_result r;
+		struct ct_migrate_result r = { 0 };
 		json_object *o = json_object_new_object();
-		int mrc = ct_migrate_process(&env->ctx->sys, pids[i], &mo, &r);
+		struct ct_access_region *reg = NULL;
+		struct ct_vrange *ranges = NULL;
+		size_t nreg = 0, nranges = 0;
+		int mrc = 0;
+
+		if (select) {
+			/* which pages were touched during the interval (DAMON) */
+			mrc = ct_damon_sample(&env->ctx->sys, pids[i], interval_ms, &stop, &reg, &nreg);
+			if (mrc == -EOPNOTSUPP || mrc == -EBUSY) {
+				cmd_err(env, "%s", ct_context_message(env->ctx));
+				json_object_put(o);
+				rc = mrc == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_FAIL;
+				goto out;
+			}
+			ranges = calloc(nreg ? nreg : 1, sizeof(*ranges));
+			json_object *sel = jb_obj(o, "selection"), *ra = NULL;
+			uint64_t sel_bytes = 0;
+			jb_str(sel, "pages", select > 0 ? "hot" : "cold");
+			jb_str(sel, "source", "damon");
+			jb_int(sel, "interval_ms", interval_ms);
+			ra = jb_arr(sel, "ranges");
+			for (size_t k = 0; !mrc && ranges && k < nreg; k++) {
+				if ((select > 0) != (reg[k].nr_accesses > 0))
+					continue;
+				ranges[nranges].start = reg[k].start;
+				ranges[nranges++].end = reg[k].end;
+				sel_bytes += reg[k].end - reg[k].start;
+				json_object *x = json_object_new_object();
+				jb_u64(x, "start", reg[k].start);
+				jb_u64(x, "end", reg[k].end);
+				jb_int(x, "nr_accesses", reg[k].nr_accesses);
+				json_object_array_add(ra, x);
+			}
+			jb_u64(sel, "bytes", sel_bytes);
+			free(reg);
+			mo.only = ranges;
+			mo.nonly = nranges;
+			if (!mrc && !nranges) {	/* nothing of that kind: move nothing */
+				mo.only = &(struct ct_vrange){ 0, 0 };
+				mo.nonly = 1;
+			}
+		}
+		if (!mrc)
+			mrc = ct_migrate_process(&env->ctx->sys, pids[i], &mo, &r);
+		free(ranges);
+		mo.only = NULL;
+		mo.nonly = 0;
 
 		jb_int(o, "pid", pids[i]);
 		jb_str(o, "comm", r.comm);

@@ -110,6 +110,16 @@ static int whole(struct ct_sysfs *s, int pid, const struct ct_migrate_opts *o, s
 	return rc;
 }
 
+static bool in_ranges(const struct ct_migrate_opts *o, uint64_t addr)
+{
+	if (!o->nonly)
+		return true;
+	for (size_t k = 0; k < o->nonly; k++)
+		if (addr >= o->only[k].start && addr < o->only[k].end)
+			return true;
+	return false;
+}
+
 /* less than 1 % or 8 MiB free: allocations there fail */
 static bool node_nearly_full(struct ct_sysfs *s, int node)
 {
@@ -162,6 +172,21 @@ static int by_page(struct ct_sysfs *s, int pid, const struct ct_migrate_opts *o,
 		char perms[8];
 		if (sscanf(line, "%llx-%llx %7s", &a, &b, perms) != 3 || perms[0] != 'r' || strstr(line, "[vsyscall]"))
 			continue;
+		if (o->nonly) {	/* the part of this mapping inside the chosen ranges */
+			unsigned long long lo = b, hi = a;
+			for (size_t k = 0; k < o->nonly; k++) {
+				unsigned long long s0 = o->only[k].start > a ? o->only[k].start : a;
+				unsigned long long e0 = o->only[k].end < b ? o->only[k].end : b;
+				if (s0 < e0) {
+					lo = s0 < lo ? s0 : lo;
+					hi = e0 > hi ? e0 : hi;
+				}
+			}
+			if (lo >= hi)
+				continue;
+			a = lo & ~((unsigned long long)psz - 1);
+			b = hi;
+		}
 		for (unsigned long long addr = a; addr < b && !r->exited;) {
 			unsigned long cnt = 0, want = 0;
 			for (; addr < b && cnt < BATCH; addr += (unsigned long long)psz)
@@ -180,7 +205,7 @@ static int by_page(struct ct_sysfs *s, int pid, const struct ct_migrate_opts *o,
 				continue;	/* a VMA that went away: the next one */
 			}
 			for (unsigned long i = 0; i < cnt; i++)
-				if (status[i] >= 0 && from_node(o, status[i])) {
+				if (status[i] >= 0 && from_node(o, status[i]) && in_ranges(o, (uintptr_t)pages[i])) {
 					if (o->max_bytes && (r->pages_to_move + 1) * (uint64_t)psz > o->max_bytes)
 						break;
 					pages[want] = pages[i];
@@ -260,7 +285,7 @@ int ct_migrate_process(struct ct_sysfs *s, int pid, const struct ct_migrate_opts
 	if ((rc = ct_process_node_bytes(s, pid, r->before)))
 		return rc;
 	t0 = now();
-	if (!o->max_bytes && o->rate_mbps <= 0 && !o->dry_run)
+	if (!o->max_bytes && o->rate_mbps <= 0 && !o->dry_run && !o->nonly)
 		rc = whole(s, pid, o, r);
 	else
 		rc = by_page(s, pid, o, r);

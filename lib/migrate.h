@@ -19,6 +19,10 @@
 
 enum ct_mig_err { CT_MIG_EFAULT, CT_MIG_ENOENT, CT_MIG_EACCES, CT_MIG_EBUSY, CT_MIG_ENOMEM, CT_MIG_OTHER, CT_MIG_NERR };
 
+struct ct_vrange {
+	uint64_t start, end;
+};
+
 struct ct_migrate_opts {
 	int to;				/* target node */
 	struct ct_nodeset from;		/* source nodes; empty: every node but the target */
@@ -26,6 +30,8 @@ struct ct_migrate_opts {
 	double rate_mbps;		/* 0: no limit */
 	bool dry_run;
 	volatile sig_atomic_t *stop;
+	const struct ct_vrange *only;	/* only these address ranges (hot or cold pages) */
+	size_t nonly;
 };
 
 struct ct_migrate_result {

@@ -34,6 +34,15 @@ echo "BENCH migratepages_us \$(( m / (2 * $ROUNDS) ))"
 echo "BENCH data \$check"
 numactl --membind=0 hog --memcpy $MIB | sed 's/^/BENCH /'
 kill \$HOG_PID
+# --cold on a known hot set: 25 % of 64 MiB read in a loop
+coproc HOT { exec numactl --membind=0 hog --hot 25 64; }
+read -r _ <&"\${HOT[0]}"; read -r _ <&"\${HOT[0]}"
+cxltier migrate --pid \$HOT_PID --to \$N --cold --interval 3 >/dev/null 2>&1
+kill -USR2 \$HOT_PID
+read -r _ h0 h1 h2 h3 _ <&"\${HOT[0]}"; read -r _ c0 c1 c2 c3 _ <&"\${HOT[0]}"
+hot=(\$h0 \$h1 \$h2 \$h3); cold=(\$c0 \$c1 \$c2 \$c3)
+echo "BENCH cold_moved \${cold[\$N]}"; echo "BENCH hot_moved \${hot[\$N]}"; echo "BENCH cold_total \$((c0 + c1 + c2 + c3))"
+kill \$HOT_PID
 GUEST
 "$VM/run.sh" -i "$work/initrd.gz" -S "$work/share" --ram-node $((MIB * 2 + 256))M -m 2G >/dev/null || { tail -20 "$work/share/console.log"; exit 1; }
 awk -v mib="$MIB" '/^BENCH /{v[$2]=$3} END {
@@ -41,4 +50,6 @@ awk -v mib="$MIB" '/^BENCH /{v[$2]=$3} END {
     printf "whole-process migration of %d MiB between node 0 and a RAM node (TCG guest, mean of both directions):\n", mib
     printf "  cxltier migrate   %8.1f MB/s\n  migratepages      %8.1f MB/s\n  memcpy            %8.1f MB/s\n", c, m, v["memcpy_mbps"]
     printf "  cxltier / migratepages: %.2fx   cxltier / memcpy: %.2fx   data after all moves: %s\n", c / m, c / v["memcpy_mbps"], v["data"]
+    p = v["cold_moved"] / (v["cold_moved"] + v["hot_moved"]); r = v["cold_moved"] / v["cold_total"]
+    printf "--cold on a 64 MiB process with a 25 %% hot set (3 s of DAMON): precision %.1f %%, recall %.1f %%\n", 100 * p, 100 * r
 }' "$work/share/console.log"

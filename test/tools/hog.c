@@ -2,6 +2,9 @@
 /* hog - a workload for migration tests: allocate MiB of memory, fill it
  * with a pattern, say "ready", then on SIGUSR1 check the pattern and say
  * "intact" or "corrupt"; SIGTERM ends it.
+ * hog --hot PCT MiB: the same, then keep reading the first PCT % of it (the
+ * hot set) in a loop; prints "range START HOT_END END" before "ready";
+ * SIGUSR2 prints where the hot and the cold pages are ("hot N0..N7", "cold N0..N7").
  * hog --memcpy MiB: time a plain copy of that much memory (the copy limit
  * migration is compared with) and print "memcpy_mbps N". */
 #include <signal.h>
@@ -9,10 +12,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t check, done;
+static volatile sig_atomic_t check, done, where;
 static void on_usr1(int s) { (void)s; check = 1; }
+static void on_usr2(int s) { (void)s; where = 1; }
+
+/* pages per node (0..7) of [a, a+len), asked of the kernel with move_pages */
+static void node_pages(unsigned char *a, size_t len, unsigned long counts[8])
+{
+	for (size_t off = 0; off < len; off += 4096) {
+		void *pg = a + off;
+		int st = -1;
+		syscall(SYS_move_pages, 0, 1UL, &pg, NULL, &st, 0);
+		if (st >= 0 && st < 8)
+			counts[st]++;
+	}
+}
 static void on_term(int s) { (void)s; done = 1; }
 
 int main(int argc, char **argv)
@@ -34,17 +51,47 @@ int main(int argc, char **argv)
 		printf("memcpy_mbps %.1f\n", len / 1e6 / ((t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9));
 		return b[len / 2] != 1;
 	}
-	p = malloc(len);
-	if (!p)
+	size_t hot = 0;
+	if (argc > 3 && !strcmp(argv[1], "--hot")) {
+		mib = strtoul(argv[3], NULL, 10);
+		len = mib << 20;
+		hot = len / 100 * strtoul(argv[2], NULL, 10);
+	}
+	/* page-aligned, so that the hot set is whole pages */
+	if (posix_memalign((void **)&p, 2u << 20, len))
 		return 1;
 	for (size_t i = 0; i < len; i++)
 		p[i] = (unsigned char)(i * 7 + 3);
 	signal(SIGUSR1, on_usr1);
 	signal(SIGTERM, on_term);
+	signal(SIGUSR2, on_usr2);
+	if (hot)
+		printf("range %p %p %p\n", (void *)p, (void *)(p + hot), (void *)(p + len));
 	printf("ready\n");
 	fflush(stdout);
 	while (!done) {
-		pause();
+		if (hot) {
+			volatile unsigned char sink = 0;
+			for (size_t i = 0; i < hot && !check && !done && !where; i += 4096)
+				sink += p[i];
+			(void)sink;
+		} else {
+			pause();
+		}
+		if (where) {	/* "hot N0 .. N7" and "cold N0 .. N7": where the two sets are */
+			unsigned long h[8] = { 0 }, c[8] = { 0 };
+			node_pages(p, hot, h);
+			node_pages(p + hot, len - hot, c);
+			printf("hot");
+			for (int n = 0; n < 8; n++)
+				printf(" %lu", h[n]);
+			printf("\ncold");
+			for (int n = 0; n < 8; n++)
+				printf(" %lu", c[n]);
+			printf("\n");
+			fflush(stdout);
+			where = 0;
+		}
 		if (check) {
 			size_t bad = 0;
 			for (size_t i = 0; i < len; i++)
