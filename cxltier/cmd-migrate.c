@@ -158,21 +158,13 @@ static int pids_by_comm(struct cmd_env *env, const char *name, int **pids, size_
 static int pids_by_cgroup(struct cmd_env *env, const char *cg, int **pids, size_t *n)
 {
 	char path[4096], *text, *save;
-	uint8_t *buf;
-	size_t len;
 
 	snprintf(path, sizeof(path), "%s%s/cgroup.procs", cg[0] == '/' && !strncmp(cg, "/sys/fs/cgroup", 14) ? "" : "/sys/fs/cgroup/",
 		 cg[0] == '/' && !strncmp(cg, "/sys/fs/cgroup", 14) ? cg : cg + (cg[0] == '/'));
-	if (ct_sysfs_read_bin(&env->ctx->sys, path, &buf, &len)) {
+	if (ct_sysfs_read_text(&env->ctx->sys, path, &text)) {
 		cmd_err(env, "cgroup %s: %s", cg, ct_context_message(env->ctx));
 		return -ENOENT;
 	}
-	text = realloc(buf, len + 1);
-	if (!text) {
-		free(buf);
-		return -ENOMEM;
-	}
-	text[len] = '\0';
 	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
 		add_pid(pids, n, atoi(l));
 	free(text);

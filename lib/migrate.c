@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "migrate.h"
+#include "numa.h"
 #include "numamaps.h"
 
 #define BATCH 4096
@@ -41,19 +42,8 @@ static double now(void)
 static int read_text(struct ct_sysfs *s, int pid, const char *file, char **text)
 {
 	char path[64];
-	uint8_t *buf;
-	size_t len;
-	int rc = ct_sysfs_read_bin(s, ct_path(path, sizeof(path), "/proc/%d/%s", pid, file), &buf, &len);
 
-	if (rc)
-		return rc;
-	*text = realloc(buf, len + 1);
-	if (!*text) {
-		free(buf);
-		return ct_fail(s->err, ENOMEM, "out of memory");
-	}
-	(*text)[len] = '\0';
-	return 0;
+	return ct_sysfs_read_text(s, ct_path(path, sizeof(path), "/proc/%d/%s", pid, file), text);
 }
 
 int ct_process_node_bytes(struct ct_sysfs *s, int pid, uint64_t bytes[CT_MIG_MAX_NODES])
@@ -123,25 +113,13 @@ static bool in_ranges(const struct ct_migrate_opts *o, uint64_t addr)
 /* less than 1 % or 8 MiB free: allocations there fail */
 static bool node_nearly_full(struct ct_sysfs *s, int node)
 {
-	char path[96], *text = NULL, *p;
-	uint8_t *buf;
-	size_t len;
-	unsigned long long total = 0, free_kb = 0;
+	uint64_t total, free_bytes;
 
-	if (ct_sysfs_read_bin(s, ct_path(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", node), &buf, &len))
-		return false;
-	text = realloc(buf, len + 1);
-	if (!text) {
-		free(buf);
+	if (ct_node_meminfo(s, node, &total, &free_bytes)) {
+		ct_error_clear(s->err);
 		return false;
 	}
-	text[len] = '\0';
-	if ((p = strstr(text, "MemTotal:")))
-		sscanf(p, "MemTotal: %llu", &total);
-	if ((p = strstr(text, "MemFree:")))
-		sscanf(p, "MemFree: %llu", &free_kb);
-	free(text);
-	return free_kb < 8192 || free_kb * 100 < total;
+	return free_bytes < (8u << 20) || free_bytes * 100 < total;
 }
 
 /* page by page, in batches: per-page status, limits, dry run */

@@ -73,32 +73,21 @@ int ct_zoneinfo_parse(const char *text, struct ct_numa *n, uint64_t page_size)
 	return 0;
 }
 
-static void read_meminfo(struct ct_sysfs *s, struct ct_node *nd)
+int ct_node_meminfo(struct ct_sysfs *s, int node, uint64_t *total, uint64_t *free_bytes)
 {
-	char path[128], *text = NULL, *line;
-	uint8_t *buf;
-	size_t len;
+	char path[128], *text, *p;
+	unsigned long long kb;
+	int rc = ct_sysfs_read_text(s, ct_path(path, sizeof(path), NODEDIR "/node%d/meminfo", node), &text);
 
-	if (ct_sysfs_read_bin(s, ct_path(path, sizeof(path), NODEDIR "/node%d/meminfo", nd->id), &buf, &len))
-		return;
-	text = realloc(buf, len + 1);
-	if (!text) {
-		free(buf);
-		return;
-	}
-	text[len] = '\0';
-	for (char *save, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		unsigned long long kb;
-		line = strstr(l, "MemTotal:");
-		if (line && sscanf(line, "MemTotal: %llu", &kb) == 1) {
-			nd->mem_total = kb * 1024;
-			nd->has_meminfo = true;
-		}
-		line = strstr(l, "MemFree:");
-		if (line && sscanf(line, "MemFree: %llu", &kb) == 1)
-			nd->mem_free = kb * 1024;
-	}
+	if (rc)
+		return rc;
+	*total = *free_bytes = 0;
+	if ((p = strstr(text, "MemTotal:")) && sscanf(p, "MemTotal: %llu", &kb) == 1)
+		*total = kb * 1024;
+	if ((p = strstr(text, "MemFree:")) && sscanf(p, "MemFree: %llu", &kb) == 1)
+		*free_bytes = kb * 1024;
 	free(text);
+	return 0;
 }
 
 static int read_access(struct ct_sysfs *s, struct ct_node *nd)
@@ -153,7 +142,7 @@ int ct_numa_load(struct ct_sysfs *s, struct ct_numa *n)
 		nd->has_memory = ct_nodeset_has(&mem, id);
 		ct_sysfs_read_str(s, ct_path(path, sizeof(path), NODEDIR "/node%d/cpulist", id),
 				  nd->cpulist, sizeof(nd->cpulist));
-		read_meminfo(s, nd);
+		nd->has_meminfo = ct_node_meminfo(s, id, &nd->mem_total, &nd->mem_free) == 0;
 		rc = read_access(s, nd);
 		if (rc)
 			goto fail;
@@ -177,18 +166,11 @@ int ct_numa_load(struct ct_sysfs *s, struct ct_numa *n)
 	}
 	ct_error_clear(s->err);
 	if (ct_sysfs_exists(s, "/proc/zoneinfo")) {
-		uint8_t *z;
-		size_t zl;
-		if (ct_sysfs_read_bin(s, "/proc/zoneinfo", &z, &zl) == 0) {
-			char *text = realloc(z, zl + 1);
-			if (text) {
-				text[zl] = '\0';
-				long ps = sysconf(_SC_PAGESIZE);
-				ct_zoneinfo_parse(text, n, ps > 0 ? (uint64_t)ps : 4096);
-				free(text);
-			} else {
-				free(z);
-			}
+		char *text;
+		if (ct_sysfs_read_text(s, "/proc/zoneinfo", &text) == 0) {
+			long ps = sysconf(_SC_PAGESIZE);
+			ct_zoneinfo_parse(text, n, ps > 0 ? (uint64_t)ps : 4096);
+			free(text);
 		}
 	}
 	ct_error_clear(s->err);

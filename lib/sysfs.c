@@ -124,6 +124,23 @@ int ct_sysfs_read_bin(struct ct_sysfs *s, const char *path, uint8_t **out, size_
 	return 0;
 }
 
+int ct_sysfs_read_text(struct ct_sysfs *s, const char *path, char **text)
+{
+	uint8_t *buf;
+	size_t len;
+	int rc = ct_sysfs_read_bin(s, path, &buf, &len);
+
+	if (rc)
+		return rc;
+	*text = realloc(buf, len + 1);
+	if (!*text) {
+		free(buf);
+		return ct_fail(s->err, ENOMEM, "out of memory reading %s", path);
+	}
+	(*text)[len] = '\0';
+	return 0;
+}
+
 int ct_sysfs_read_u64(struct ct_sysfs *s, const char *path, int base, uint64_t *v)
 {
 	char buf[64], *end;

@@ -26,6 +26,8 @@ void ct_sysfs_close(struct ct_sysfs *s);
 int ct_sysfs_read_str(struct ct_sysfs *s, const char *path, char *buf, size_t len);
 /* whole file up to EOF (binary attributes report size 0): *buf is malloc'd */
 int ct_sysfs_read_bin(struct ct_sysfs *s, const char *path, uint8_t **buf, size_t *len);
+/* whole file up to EOF as a NUL-terminated string: *text is malloc'd */
+int ct_sysfs_read_text(struct ct_sysfs *s, const char *path, char **text);
 /* integers: base 0 accepts 0x... and decimal; base 16 for "%lx" files */
 int ct_sysfs_read_u64(struct ct_sysfs *s, const char *path, int base, uint64_t *v);
 int ct_sysfs_read_s64(struct ct_sysfs *s, const char *path, int64_t *v);
