@@ -444,6 +444,24 @@ static int explain_missing(struct cmd_env *env, const struct source *s)
 	return EXIT_UNSUPPORTED;
 }
 
+/* one region's or node's access figures, when the kernel published them */
+static void add_figure(struct ct_context *ctx, json_object *figs, const char *object, int access, const char *dir)
+{
+	struct ct_access acc;
+	json_object *f;
+
+	if (ct_access_read(&ctx->sys, dir, &acc) || !acc.present)
+		return;
+	f = json_object_new_object();
+	jb_str(f, "object", object);
+	jb_int(f, "access", access);
+	jb_u64(f, "read_latency_ns", acc.read_latency);
+	jb_u64(f, "write_latency_ns", acc.write_latency);
+	jb_u64(f, "read_bandwidth_mbps", acc.read_bandwidth);
+	jb_u64(f, "write_bandwidth_mbps", acc.write_bandwidth);
+	json_object_array_add(figs, f);
+}
+
 static void add_kernel_view(struct cmd_env *env, json_object *tab, const struct source *s,
 			    const struct ct_topology *topo)
 {
@@ -466,36 +484,15 @@ static void add_kernel_view(struct cmd_env *env, json_object *tab, const struct 
 		if (!ct_region_has_memdev(r, s->memdev))
 			continue;
 		for (int a = 0; a < 2; a++) {
-			struct ct_access acc;
-			ct_path(path, sizeof(path), CXLDEV "/%s/access%d", r->name, a);
-			if (ct_access_read(&ctx->sys, path, &acc) || !acc.present)
-				continue;
-			json_object *f = json_object_new_object();
-			jb_str(f, "object", r->name);
-			jb_int(f, "access", a);
-			jb_u64(f, "read_latency_ns", acc.read_latency);
-			jb_u64(f, "write_latency_ns", acc.write_latency);
-			jb_u64(f, "read_bandwidth_mbps", acc.read_bandwidth);
-			jb_u64(f, "write_bandwidth_mbps", acc.write_bandwidth);
-			json_object_array_add(figs, f);
+			add_figure(ctx, figs, r->name, a, ct_path(path, sizeof(path), CXLDEV "/%s/access%d", r->name, a));
 		}
 		for (size_t d = 0; d < r->ndax; d++) {
 			int node = r->dax[d].target_node;
 			for (int a = 0; node >= 0 && a < 2; a++) {
-				struct ct_access acc;
 				char name[32];
-				ct_path(path, sizeof(path), "/sys/devices/system/node/node%d/access%d/initiators", node, a);
-				if (ct_access_read(&ctx->sys, path, &acc) || !acc.present)
-					continue;
-				json_object *f = json_object_new_object();
 				snprintf(name, sizeof(name), "node%d", node);
-				jb_str(f, "object", name);
-				jb_int(f, "access", a);
-				jb_u64(f, "read_latency_ns", acc.read_latency);
-				jb_u64(f, "write_latency_ns", acc.write_latency);
-				jb_u64(f, "read_bandwidth_mbps", acc.read_bandwidth);
-				jb_u64(f, "write_bandwidth_mbps", acc.write_bandwidth);
-				json_object_array_add(figs, f);
+				add_figure(ctx, figs, name, a,
+					   ct_path(path, sizeof(path), "/sys/devices/system/node/node%d/access%d/initiators", node, a));
 			}
 		}
 	}

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "cmd.h"
 #include "filter.h"
+#include "json-build.h"
 #include "../lib/context.h"
 #include "../lib/topology.h"
 
@@ -62,31 +63,26 @@ struct filters {
 	struct name_filter memdev, region, dax, node;
 };
 
-static void add_u64(json_object *o, const char *k, uint64_t v)
-{
-	json_object_object_add(o, k, json_object_new_uint64(v));
-}
-
 static json_object *dax_json(const struct ct_dax *d)
 {
 	json_object *o = json_object_new_object(), *b;
 
-	json_object_object_add(o, "name", json_object_new_string(d->name));
-	json_object_object_add(o, "mode", json_object_new_string(d->mode));
-	add_u64(o, "size", d->size);
-	add_u64(o, "resource", d->resource);
+	jb_str(o, "name", d->name);
+	jb_str(o, "mode", d->mode);
+	jb_u64(o, "size", d->size);
+	jb_u64(o, "resource", d->resource);
 	if (d->target_node >= 0)
-		json_object_object_add(o, "target_node", json_object_new_int(d->target_node));
+		jb_int(o, "target_node", d->target_node);
 	if (d->memory_tier >= 0)
-		json_object_object_add(o, "memory_tier", json_object_new_int(d->memory_tier));
+		jb_int(o, "memory_tier", d->memory_tier);
 	if (d->blocks.total) {
 		b = json_object_new_object();
-		add_u64(b, "first", d->blocks.first);
-		json_object_object_add(b, "total", json_object_new_int(d->blocks.total));
-		json_object_object_add(b, "online", json_object_new_int(d->blocks.online));
-		json_object_object_add(b, "offline", json_object_new_int(d->blocks.offline));
-		json_object_object_add(b, "movable", json_object_new_int(d->blocks.movable));
-		json_object_object_add(b, "normal", json_object_new_int(d->blocks.normal));
+		jb_u64(b, "first", d->blocks.first);
+		jb_int(b, "total", d->blocks.total);
+		jb_int(b, "online", d->blocks.online);
+		jb_int(b, "offline", d->blocks.offline);
+		jb_int(b, "movable", d->blocks.movable);
+		jb_int(b, "normal", d->blocks.normal);
 		json_object_object_add(o, "memory_blocks", b);
 	}
 	return o;
@@ -110,23 +106,23 @@ static json_object *region_json(const struct ct_region *r, struct filters *f)
 {
 	json_object *o = json_object_new_object(), *decs = json_object_new_array(), *daxes;
 
-	json_object_object_add(o, "name", json_object_new_string(r->name));
+	jb_str(o, "name", r->name);
 	if (r->mode[0])
-		json_object_object_add(o, "mode", json_object_new_string(r->mode));
-	add_u64(o, "size", r->size);
+		jb_str(o, "mode", r->mode);
+	jb_u64(o, "size", r->size);
 	if (r->resource)
-		add_u64(o, "resource", r->resource);
-	json_object_object_add(o, "interleave_ways", json_object_new_int(r->ways));
+		jb_u64(o, "resource", r->resource);
+	jb_int(o, "interleave_ways", r->ways);
 	if (r->granularity)
-		json_object_object_add(o, "interleave_granularity", json_object_new_int(r->granularity));
+		jb_int(o, "interleave_granularity", r->granularity);
 	for (unsigned i = 0; i < r->ntargets; i++)
 		json_object_array_add(decs, json_object_new_string(r->targets[i]));
 	json_object_object_add(o, "decoders", decs);
 	if (r->root_decoder[0])
-		json_object_object_add(o, "root_decoder", json_object_new_string(r->root_decoder));
-	json_object_object_add(o, "committed", json_object_new_boolean(r->committed));
-	json_object_object_add(o, "enabled", json_object_new_boolean(r->enabled));
-	json_object_object_add(o, "state", json_object_new_string(region_state(r)));
+		jb_str(o, "root_decoder", r->root_decoder);
+	jb_bool(o, "committed", r->committed);
+	jb_bool(o, "enabled", r->enabled);
+	jb_str(o, "state", region_state(r));
 	daxes = json_object_new_array();
 	for (size_t i = 0; i < r->ndax; i++) {
 		const struct ct_dax *d = &r->dax[i];
@@ -144,21 +140,21 @@ static json_object *memdev_json(const struct ct_memdev *m)
 {
 	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "name", json_object_new_string(m->name));
+	jb_str(o, "name", m->name);
 	if (m->has_serial)
-		add_u64(o, "serial", m->serial);
+		jb_u64(o, "serial", m->serial);
 	if (m->host[0])
-		json_object_object_add(o, "host", json_object_new_string(m->host));
-	add_u64(o, "ram_size", m->ram_size);
-	add_u64(o, "pmem_size", m->pmem_size);
+		jb_str(o, "host", m->host);
+	jb_u64(o, "ram_size", m->ram_size);
+	jb_u64(o, "pmem_size", m->pmem_size);
 	if (m->firmware[0])
-		json_object_object_add(o, "firmware_version", json_object_new_string(m->firmware));
+		jb_str(o, "firmware_version", m->firmware);
 	if (m->numa_node >= 0)
-		json_object_object_add(o, "numa_node", json_object_new_int(m->numa_node));
+		jb_int(o, "numa_node", m->numa_node);
 	if (m->endpoint[0])
-		json_object_object_add(o, "endpoint", json_object_new_string(m->endpoint));
-	json_object_object_add(o, "enabled", json_object_new_boolean(m->enabled));
-	json_object_object_add(o, "state", json_object_new_string(m->enabled ? "enabled" : "disabled"));
+		jb_str(o, "endpoint", m->endpoint);
+	jb_bool(o, "enabled", m->enabled);
+	jb_str(o, "state", m->enabled ? "enabled" : "disabled");
 	return o;
 }
 

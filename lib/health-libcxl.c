@@ -57,9 +57,8 @@ static uint8_t media_status(struct cxl_cmd *c)
 	return 0xff;
 }
 
-static uint8_t level(int normal, int warning, int critical)
+static uint8_t level(int warning, int critical)
 {
-	(void)normal;
 	return critical > 0 ? 2 : warning > 0 ? 1 : 0;
 }
 
@@ -90,11 +89,9 @@ int ct_health_read(struct ct_context *ctx, const char *memdev, struct ct_health 
 				   (cxl_cmd_health_info_get_performance_degraded(cmd) > 0 ? CT_HEALTH_PERFORMANCE_DEGRADED : 0) |
 				   (cxl_cmd_health_info_get_hw_replacement_needed(cmd) > 0 ? CT_HEALTH_HW_REPLACEMENT_NEEDED : 0);
 		h->media_status = media_status(cmd);
-		h->life_used_state = level(cxl_cmd_health_info_get_ext_life_used_normal(cmd),
-					   cxl_cmd_health_info_get_ext_life_used_warning(cmd),
+		h->life_used_state = level(cxl_cmd_health_info_get_ext_life_used_warning(cmd),
 					   cxl_cmd_health_info_get_ext_life_used_critical(cmd));
-		h->temperature_state = level(cxl_cmd_health_info_get_ext_temperature_normal(cmd),
-					     cxl_cmd_health_info_get_ext_temperature_warning(cmd),
+		h->temperature_state = level(cxl_cmd_health_info_get_ext_temperature_warning(cmd),
 					     cxl_cmd_health_info_get_ext_temperature_critical(cmd));
 		h->corrected_volatile_warning = cxl_cmd_health_info_get_ext_corrected_volatile_warning(cmd) > 0;
 		h->corrected_persistent_warning = cxl_cmd_health_info_get_ext_corrected_persistent_warning(cmd) > 0;

@@ -75,7 +75,7 @@ static int section(char *hdr, const char *name, unsigned line, struct ct_policy 
 int ct_policy_parse(const char *text, const char *name, struct ct_policy *p, struct ct_error *err)
 {
 	struct ct_policy_rule *cur = NULL;
-	char *copy = strdup(text), *save = NULL;
+	char *copy = strdup(text);
 	unsigned line = 0;
 	int rc = 0;
 
@@ -124,7 +124,6 @@ int ct_policy_parse(const char *text, const char *name, struct ct_policy *p, str
 		} else {
 			rc = ct_fail(err, EINVAL, "%s:%u: unknown key '%s' (online, zone)", name, line, k);
 		}
-		(void)save;
 	}
 	free(copy);
 	if (rc)
