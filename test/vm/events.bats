@@ -14,6 +14,12 @@ setup_file() {
     cxltier events >/dev/null 2>&1 || true
 }
 
+teardown() {
+    local f=$BATS_FILE_TMPDIR/follower
+    [[ -f $f ]] && { kill "$(cat "$f")" 2>/dev/null || true; rm -f "$f"; }
+    return 0
+}
+
 inject() { host_qmp "{\"execute\":\"$1\",\"arguments\":$2}" >/dev/null; }
 
 # wait until `cxltier events -j` (consuming) shows N events of KIND; prints them
@@ -71,10 +77,12 @@ events_of() {
 }
 
 @test "--follow prints an event injected while it runs, within 2 s, and removes its instance" {
-    cxltier events --follow -j > /tmp/follow.out 2>/tmp/follow.err &
+    # fd 3 closed: a follower left behind must not keep bats waiting
+    cxltier events --follow -j > /tmp/follow.out 2>/tmp/follow.err 3>&- &
     pid=$!
-    sleep 1
-    ls /sys/kernel/tracing/instances | grep -q "^cxltier-follow-$pid$"
+    echo "$pid" > "$BATS_FILE_TMPDIR/follower"
+    wait_for 60 "the follower's tracefs instance cxltier-follow-$pid" \
+        test -d "/sys/kernel/tracing/instances/cxltier-follow-$pid"
     t0=$EPOCHREALTIME
     inject cxl-inject-general-media-event "{\"path\":\"$DEV\",\"log\":\"informational\",\"flags\":1,\"dpa\":12288,\"descriptor\":0,\"type\":1,\"transaction-type\":3}"
     seen=

@@ -44,3 +44,18 @@ offline_all() {
         [ "$(cat $MEMSYS/$b/state)" = offline ] || echo offline > $MEMSYS/$b/state
     done
 }
+
+# wait_for SECONDS WHAT CMD...: poll CMD until it succeeds; on timeout fail
+# saying what was waited for (no fixed sleep stands in for synchronisation)
+wait_for() {
+    local secs=$1 what=$2 deadline
+    shift 2
+    deadline=$(( $(date +%s%N) + secs * 1000000000 ))
+    until "$@"; do
+        if (( $(date +%s%N) > deadline )); then
+            echo "timed out after ${secs}s waiting for $what" >&2
+            return 1
+        fi
+        sleep 0.05
+    done
+}
