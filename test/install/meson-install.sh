@@ -74,12 +74,19 @@ wrong mode: ${badmode[*]}"
 if [[ -z ${CXLTIER_MANDIR:-} ]]; then
     tap_skip "man pages" "not built in this configuration (asciidoctor missing or -Ddocs=disabled)"
 else
-    bad=()
+    # rendered as lintian does, but in 80 columns: no groff warning
+    bad=() warn=""
     for c in cxltier $(printf 'cxltier-%s ' $cmds); do
-        grep -q '^\.TH "' "$dest$CXLTIER_MANDIR/$c.1" 2>/dev/null || bad+=("$c.1")
+        page=$dest$CXLTIER_MANDIR/$c.1
+        grep -q '^\.TH "' "$page" 2>/dev/null || { bad+=("$c.1"); continue; }
+        command -v man >/dev/null || continue
+        warn+=$(LC_ALL=C.UTF-8 MANROFFSEQ= MANWIDTH=80 man --warnings -E UTF-8 -l -Tutf8 -Z "$page" 2>&1 >/dev/null |
+                sed "s|^|$c.1: |")
     done
-    [[ ${#bad[@]} == 0 ]] && tap_ok "a man page for cxltier and each of its $(wc -w <<<"$cmds") commands" ||
-        tap_fail "man pages" <<<"missing or not roff: ${bad[*]}"
+    [[ ${#bad[@]} == 0 && -z $warn ]] &&
+        tap_ok "a man page for cxltier and each of its $(wc -w <<<"$cmds") commands, no groff warning" ||
+        tap_fail "man pages" <<<"missing or not roff: ${bad[*]}
+$warn"
 fi
 
 # 6: the completion loads and completes cxltier
