@@ -85,7 +85,8 @@ changes=$(ls "$work"/cxltier_"$deb_version"_*.changes)
 
 say "lintian"
 cd "$work"
-lintian=(lintian --fail-on error,warning --display-info "cxltier_$deb_version.dsc" "$changes")
+# findings are shown even with -q, overridden ones too (O:)
+lintian=(lintian --fail-on error,warning --display-info --show-overrides "cxltier_$deb_version.dsc" "$changes")
 if [[ $(id -u) == 0 ]] && command -v setpriv >/dev/null; then
     # lintian unpacks and inspects; it need not be root to do that
     chmod 755 "$work"
@@ -94,6 +95,7 @@ fi
 run lintian "${lintian[@]}" ||
     die "lintian found errors or warnings (fix them, or override each with its reason in debian/cxltier.lintian-overrides or debian/source/lintian-overrides)"
 
+[[ $quiet == 0 ]] || cat "$work/lintian.log" >&2
 cp "$deb" "$OUT/"
 say "built $OUT/$(basename "$deb")"
 echo "$OUT/$(basename "$deb")"

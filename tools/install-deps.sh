@@ -10,6 +10,8 @@ PKGS=(
     libtracefs-dev libtraceevent-dev libnuma-dev
     # docs
     asciidoctor
+    # Debian package (tools/build-deb.sh, test/install/deb.sh)
+    debhelper dpkg-dev lintian systemd
     # tests
     bats bats-assert bats-support jq valgrind bash-completion bc
     # VM tier: guest tools copied into the initramfs

@@ -30,6 +30,10 @@ tier "build (-Werror) and unit + CLI tests"
 if build build -Dwerror=true && meson test -C build --suite unit --suite cli --print-errorlogs; then :; else status=1; fi
 count_meson build
 
+tier "installation: meson install tree; the Debian package built, lintian, installed and purged"
+if meson test -C build --suite install --print-errorlogs; then :; else status=1; fi
+count_meson build
+
 tier "ASan/UBSan build: unit + CLI tests"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 if build build-asan -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false &&
