@@ -7,7 +7,7 @@
 #      systemd and bash-completion (their .pc files) and Debian expect them;
 #   3. tools/deb-extract.sh lays it out for a merged-/usr root (the VM tier's
 #      guest) and the binary runs from there;
-#   4. it is installed with dpkg into a throw-away root (an overlay of this
+#   4. it is installed with apt into a throw-away root (an overlay of this
 #      system in a private mount namespace, chrooted: nothing reaches the
 #      host), checked and run there, then purged and checked gone.
 # Needs root, dpkg-buildpackage, debhelper, lintian, unshare and overlayfs;
@@ -104,8 +104,9 @@ export PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninte
 deb=$1
 res() { if [[ $1 == 0 ]]; then echo "ok - $2"; else echo "not ok - $2"; sed 's/^/# /' "${3:-/dev/null}" | tail -30; fi; }
 dpkg --purge cxltier >/dev/null 2>&1  # a copy of this host's database: no cxltier before
-dpkg -i "$deb" >/tmp/install.log 2>&1
-res $? "dpkg -i in a throw-away root" /tmp/install.log
+# as the README says (apt resolves the dependencies, all present: no network)
+apt-get install -y -q --no-install-recommends "$deb" >/tmp/install.log 2>&1
+res $? "apt install ./$(basename "$deb") in a throw-away root" /tmp/install.log
 [[ $(dpkg-query -W -f='${Status}' cxltier 2>/dev/null) == "install ok installed" ]]
 res $? "dpkg: install ok installed"
 missing=$(dpkg -L cxltier | while read -r f; do [[ -e $f ]] || echo "$f"; done)
@@ -123,7 +124,7 @@ out=$(bash -c '. /usr/share/bash-completion/bash_completion; __load_completion c
 enabled=$(find /etc/systemd/system -name 'cxltier*' 2>/dev/null)
 [[ -z $enabled && ! -e /etc/cxltier.conf ]]; res $? "no unit enabled, no /etc/cxltier.conf"
 files=$(dpkg -L cxltier | while read -r f; do [[ -f $f ]] && echo "$f"; done)
-dpkg --purge cxltier >/tmp/purge.log 2>&1; res $? "dpkg --purge" /tmp/purge.log
+apt-get purge -y -q cxltier >/tmp/purge.log 2>&1; res $? "apt purge cxltier" /tmp/purge.log
 left=$(for f in $files; do [[ -e $f ]] && echo "$f"; done
        [[ -e /usr/share/doc/cxltier ]] && echo /usr/share/doc/cxltier
        grep -rl cxltier /var/lib/systemd/deb-systemd-helper-enabled /var/lib/systemd/deb-systemd-helper-masked 2>/dev/null
