@@ -27,6 +27,18 @@ bool ct_kernel_at_least(const struct ct_kernel_release *r, int major, int minor)
 	return r->major > major || (r->major == major && r->minor >= minor);
 }
 
+bool ct_kernel_has_cdat_attr(const struct ct_kernel_release *r, bool switch_port)
+{
+	if (!r->major)
+		return true;
+	return ct_kernel_at_least(r, 6, switch_port ? 8 : 0);
+}
+
+bool ct_kernel_has_cxl_perf(const struct ct_kernel_release *r)
+{
+	return ct_kernel_at_least(r, 6, 9);
+}
+
 /* the value of "key=" on the command line, "" when absent */
 static void cmdline_value(const char *cmdline, const char *key, char *buf, size_t len)
 {

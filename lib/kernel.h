@@ -22,6 +22,13 @@ int ct_kernel_release(struct ct_context *ctx, struct ct_kernel_release *r);
 /* true when the release is at least major.minor (false when unknown) */
 bool ct_kernel_at_least(const struct ct_kernel_release *r, int major, int minor);
 
+/* does the kernel publish the CDAT of an endpoint (6.0) or of a switch
+ * port (6.8) in sysfs; true when the release is unknown */
+bool ct_kernel_has_cdat_attr(const struct ct_kernel_release *r, bool switch_port);
+/* does it have what CXL memory needs: regions, CDAT-derived performance
+ * (6.9) and memory tiers (6.1) */
+bool ct_kernel_has_cxl_perf(const struct ct_kernel_release *r);
+
 /* how the kernel onlines hot-added memory on its own */
 struct ct_auto_online {
 	char blocks[32];	/* /sys/devices/system/memory/auto_online_blocks, "" unknown */
