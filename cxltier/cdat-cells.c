@@ -10,6 +10,7 @@ static void fmt_dpa(json_object *rec, char *buf, size_t len);
 static void fmt_figure(json_object *rec, char *buf, size_t len);
 static void fmt_checksum(json_object *rec, char *buf, size_t len);
 static void fmt_name(json_object *rec, char *buf, size_t len);
+static void fmt_source(json_object *rec, char *buf, size_t len);
 
 static const char *const levels[] = { "tables", "structures", NULL };
 static const struct out_column columns[] = {
@@ -38,10 +39,13 @@ static const struct out_column kcolumns[] = {
 	{ "RD-BW", "read_bandwidth_mbps", OUT_NUM, 0.1, 0, "read bandwidth (MB/s)", NULL },
 	{ "WR-BW", "write_bandwidth_mbps", OUT_NUM, 0.1, 0, "write bandwidth (MB/s)", NULL },
 	{ "QOS", "kernel.ram_qos_class", OUT_NUM, 0.1, 0, "memdev ram/qos_class", NULL },
+	{ "SOURCE", "source", OUT_STR, 0.1, 0, "who published the figures: the object, or for a node without any its region's", fmt_source },
+	{ "LAT-CHECK", "latency_check.verdict", OUT_STR, 0.1, 0,
+	  "the latency against the device's CDAT: plausible, or link_latency_ps_as_ns (the 6.12 bug)", NULL },
 };
 const struct out_table cdat_kernel_out_table = {
 	klevels, NULL, kcolumns, sizeof(kcolumns) / sizeof(kcolumns[0]),
-	"NAME,QOS,ACCESS,RD-LAT,WR-LAT,RD-BW,WR-BW",
+	"NAME,QOS,ACCESS,SOURCE,RD-LAT,WR-LAT,RD-BW,WR-BW,LAT-CHECK",
 };
 
 static uint64_t jget_u64(json_object *rec, const char *key, bool *found)
@@ -66,6 +70,16 @@ static void fmt_name(json_object *rec, char *buf, size_t len)
 	snprintf(buf, len, "%s", v ? json_object_get_string(v) : "");
 	for (char *p = buf; *p; p++)
 		*p = (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
+}
+
+/* "node", "region", or "region0" for a node's figures taken from it */
+static void fmt_source(json_object *rec, char *buf, size_t len)
+{
+	json_object *r = out_lookup(rec, "region"), *s = out_lookup(rec, "source");
+
+	if (out_lookup(rec, "device"))
+		s = NULL;	/* a table's row: its "source" is the CDAT's path */
+	snprintf(buf, len, "%s", r ? json_object_get_string(r) : s ? json_object_get_string(s) : "");
 }
 
 static void fmt_dpa(json_object *rec, char *buf, size_t len)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdat-render.h"
+#include "figures-json.h"
 #include "json-build.h"
 #include "../lib/access.h"
 #include "../lib/cdat.h"
@@ -222,10 +223,13 @@ void cdat_kernel_json(json_object *tab, const struct ct_memdev_view *v)
 		json_object *f = json_object_new_object();
 		jb_str(f, "object", x->object);
 		jb_int(f, "access", x->access);
+		jb_str(f, "source", ct_figure_source_name(x->source));
+		jb_str(f, "region", x->region);
 		jb_u64(f, "read_latency_ns", x->acc.read_latency);
 		jb_u64(f, "write_latency_ns", x->acc.write_latency);
 		jb_u64(f, "read_bandwidth_mbps", x->acc.read_bandwidth);
 		jb_u64(f, "write_bandwidth_mbps", x->acc.write_bandwidth);
+		latency_check_json(f, &x->check);
 		json_object_array_add(figs, f);
 	}
 }

@@ -30,13 +30,16 @@ static void usage(void)
 
 /* the kernel's qos_class and figures beside a memdev's table */
 static void add_kernel_view(struct cmd_env *env, json_object *tab, const struct ct_cdat_source *s,
-			    const struct ct_topology *topo)
+			    const struct ct_topology *topo, const struct cdat_table *t)
 {
 	struct ct_memdev_view v;
+	struct ct_access perf;
 
 	if (!s->memdev[0])
 		return;
-	if (ct_memdev_view_load(&env->ctx->sys, topo, s->memdev, &v))
+	if (!cdat_volatile_perf(t, &perf))
+		perf.read_latency = 0;
+	if (ct_memdev_view_load(env->ctx, topo, s->memdev, perf.read_latency, &v))
 		cmd_warn(env, "%s: %s", s->memdev, ct_context_message(env->ctx));
 	cdat_kernel_json(tab, &v);
 	ct_memdev_view_free(&v);
@@ -72,7 +75,7 @@ static int decode_one(struct cmd_env *env, const struct ct_cdat_source *s, bool 
 		jb_str(*tab, "source", s->path);
 		jb_bool(*tab, "valid", rc == 0);
 		if (!s->is_file)
-			add_kernel_view(env, *tab, s, topo);
+			add_kernel_view(env, *tab, s, topo, &t);
 	}
 	cdat_free(&t);
 	free(buf);
@@ -114,7 +117,7 @@ static int show(struct cmd_env *env, json_object *root, bool raw)
 {
 	json_object *tables = out_lookup(root, "tables"), *k;
 	char err[256];
-	bool any = false;
+	bool any = false, bug = false;
 
 	if (out_print(&env->out, &cdat_out_table, root, err, sizeof(err))) {
 		cmd_err(env, "%s", err);
@@ -123,11 +126,18 @@ static int show(struct cmd_env *env, json_object *root, bool raw)
 	if (env->out.json)
 		return EXIT_OK;
 	for (size_t i = 0; i < json_object_array_length(tables); i++)
-		any |= (k = out_lookup(json_object_array_get_idx(tables, i), "kernel.figures")) &&
-		       json_object_array_length(k);
+		for (size_t j = 0; (k = out_lookup(json_object_array_get_idx(tables, i), "kernel.figures")) &&
+				   j < json_object_array_length(k); j++) {
+			json_object *v = out_lookup(json_object_array_get_idx(k, j), "latency_check.verdict");
+			any = true;
+			bug |= v && !strcmp(json_object_get_string(v), "link_latency_ps_as_ns");
+		}
 	if (any && !env->out.columns) {
 		printf("\nWhat the kernel derived (qos_class; region and node access figures, ns and MB/s):\n");
 		out_print(&env->out, &cdat_kernel_out_table, root, err, sizeof(err));
+		if (bug)
+			printf("link_latency_ps_as_ns: the kernel adds the PCIe link latency in picoseconds to nanoseconds "
+			       "(Linux 6.12): trust the CDAT latency\n");
 	}
 	for (size_t i = 0; raw && i < json_object_array_length(tables); i++)
 		cdat_print_hexdump(json_object_array_get_idx(tables, i));

@@ -16,6 +16,7 @@ static void fmt_zones(json_object *rec, char *buf, size_t len);
 static void fmt_dist(json_object *rec, char *buf, size_t len);
 static void fmt_adist(json_object *rec, char *buf, size_t len);
 static void fmt_cxl(json_object *rec, char *buf, size_t len);
+static void fmt_figs(json_object *rec, char *buf, size_t len);
 
 static const char *const levels[] = { "nodes", NULL };
 static const struct out_column columns[] = {
@@ -27,6 +28,8 @@ static const struct out_column columns[] = {
 	{ "TIER", "memory_tier", OUT_NUM, 0.1, 0, "kernel memory tier (smaller is faster)", NULL },
 	{ "ADIST", "abstract_distance", OUT_STR, 0.1, 0, "the tier's abstract-distance band", fmt_adist },
 	{ "SLIT", "distances", OUT_STR, 0.1, 0, "SLIT distance from each CPU node", fmt_dist },
+	{ "FIGS", "access0.source", OUT_STR, 0.1, 0,
+	  "whose access figures: node, or region (a CXL node the kernel gave none); * the latency is the 6.12 link-latency bug", fmt_figs },
 	{ "RD-LAT", "access0.read_latency_ns", OUT_NUM, 0.1, 0, "access0 read latency (ns)", NULL },
 	{ "WR-LAT", "access0.write_latency_ns", OUT_NUM, 0.1, 0, "access0 write latency (ns)", NULL },
 	{ "RD-BW", "access0.read_bandwidth_mbps", OUT_NUM, 0.1, 0, "access0 read bandwidth (MB/s)", NULL },
@@ -39,11 +42,11 @@ static const struct out_column columns[] = {
 	{ "DEMOTES-TO", "demotion_targets", OUT_STR, 0.1, 0, "preferred demotion targets", NULL },
 	{ "RANK", "ranking.rank", OUT_NUM, 0.1, 0, "order by effective distance from --from", NULL },
 	{ "EFFECTIVE", "ranking.effective_distance", OUT_NUM, 0.1, 0, "effective distance (SLIT scale, 10 = local)", NULL },
-	{ "BY", "ranking.source", OUT_STR, 0.1, 0, "what decided it: hmat, cdat+local, slit", NULL },
+	{ "BY", "ranking.source", OUT_STR, 0.1, 0, "what decided it: hmat, region, cdat+local, slit", NULL },
 };
 static const struct out_table table = {
 	levels, NULL, columns, sizeof(columns) / sizeof(columns[0]),
-	"NODE,CPUS,SIZE,ZONES,TIER,SLIT,RD-LAT,RD-BW,CXL,CDAT-LAT,CDAT-BW,DEMOTES-TO,RANK,BY",
+	"NODE,CPUS,SIZE,ZONES,TIER,SLIT,FIGS,RD-LAT,RD-BW,CXL,CDAT-LAT,CDAT-BW,DEMOTES-TO,RANK,BY",
 };
 
 static const char *const slevels[] = { "settings", NULL };
@@ -131,6 +134,20 @@ static void fmt_cxl(json_object *rec, char *buf, size_t len)
 		off += snprintf(buf + off, len - off, "%s%s", off ? "," : "", json_object_get_string(json_object_array_get_idx(r, i)));
 }
 
+static bool latency_bug(json_object *rec)
+{
+	json_object *v = out_lookup(rec, "access0.latency_check.verdict");
+
+	return v && !strcmp(json_object_get_string(v), "link_latency_ps_as_ns");
+}
+
+static void fmt_figs(json_object *rec, char *buf, size_t len)
+{
+	json_object *s = out_lookup(rec, "access0.source");
+
+	snprintf(buf, len, "%s%s", s ? json_object_get_string(s) : "", latency_bug(rec) ? "*" : "");
+}
+
 /* "3" or "node3"; -1 when neither */
 static int parse_node(const char *arg)
 {
@@ -150,6 +167,13 @@ static void print_more(struct cmd_env *env, json_object *root, size_t ntiers)
 	struct out_opts o = env->out;
 	char err[256];
 
+	json_object *nodes = out_lookup(root, "nodes");
+	bool bug = false;
+
+	for (size_t i = 0; i < json_object_array_length(nodes); i++)
+		bug |= latency_bug(json_object_array_get_idx(nodes, i));
+	if (bug)
+		printf("* the kernel counts the PCIe link latency in ps as ns (Linux 6.12): ranked without its latency\n");
 	o.columns = NULL;
 	printf("\n");
 	out_print(&o, &stable, root, err, sizeof(err));

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "figures-json.h"
 #include "json-build.h"
 #include "tiers-render.h"
 #include "../lib/tier-model.h"
@@ -40,15 +41,21 @@ static void figures_json(json_object *x, const struct ct_access *a)
 		jb_u64(x, "write_bandwidth_mbps", a->write_bandwidth);
 }
 
-static void access_json(json_object *o, const char *key, const struct ct_access *a, const struct ct_nodeset *ini)
+/* the figures speaking for the node, saying whose they are */
+static void access_json(json_object *o, const char *key, const struct ct_tier_figures *f)
 {
 	json_object *x;
 
-	if (!a->present)
+	if (f->source == CT_FIGURES_NONE)
 		return;
 	x = jb_obj(o, key);
-	json_object_object_add(x, "initiators", nodeset_json(ini));
-	figures_json(x, a);
+	jb_str(x, "source", ct_figure_source_name(f->source));
+	if (f->source == CT_FIGURES_REGION)
+		jb_str(x, "region", f->region);
+	else
+		json_object_object_add(x, "initiators", nodeset_json(&f->initiators));
+	figures_json(x, &f->acc);
+	latency_check_json(x, &f->check);
 }
 
 static json_object *node_json(const struct ct_tier_model *m, const struct ct_tier_node *x)
@@ -86,8 +93,8 @@ static json_object *node_json(const struct ct_tier_model *m, const struct ct_tie
 		jb_int(e, "distance", n->distance[j]);
 		json_object_array_add(d, e);
 	}
-	access_json(o, "access0", &n->access[0], &n->initiators[0]);
-	access_json(o, "access1", &n->access[1], &n->initiators[1]);
+	access_json(o, "access0", &x->access[0]);
+	access_json(o, "access1", &x->access[1]);
 	if (x->has_cxl) {
 		json_object *c = jb_obj(o, "cxl");
 		json_object_object_add(c, "memdevs", names_json(&x->memdevs));

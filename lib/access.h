@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "kernel.h"
 #include "sysfs.h"
 
 struct ct_access {
@@ -32,22 +33,20 @@ char *ct_node_access_dir(char *buf, size_t len, int node, int access);
  * 0, or -ENOENT when the kernel has none (before 6.8, or no QTG) */
 int ct_memdev_qos_class(struct ct_sysfs *s, const char *memdev, const char *partition, int64_t *qos);
 
-/* one published set of figures: regionN or nodeN, access class */
+/* one set of figures the kernel published for a memdev's memory */
 struct ct_figure {
-	char object[64];
+	char object[64];		/* regionN or nodeN */
 	int access;
 	struct ct_access acc;
+	/* who published them: the object itself, or (for a node that has
+	 * none: kernel.h's ct_kernel_figure_source) the region in `region` */
+	enum ct_figure_source source;
+	char region[64];
+	struct ct_latency_check check;	/* against the device's CDAT latency */
 };
 
 struct ct_topology;
-/*
- * The kernel's figures for a memdev's memory: for every region holding it,
- * the region's access0 and access1, then those of the node each of its dax
- * devices put the memory in. Only what the kernel published is listed.
- * *out is malloc'd (NULL when none); 0 or -ENOMEM.
- */
-int ct_memdev_figures(struct ct_sysfs *s, const struct ct_topology *t, const char *memdev,
-		      struct ct_figure **out, size_t *n);
+struct ct_context;
 
 /* what the kernel derived for a memdev: QoS classes and figures */
 struct ct_memdev_view {
@@ -57,9 +56,16 @@ struct ct_memdev_view {
 	size_t nfigures;
 };
 
-/* never fails for what is absent; 0 or -ENOMEM */
-int ct_memdev_view_load(struct ct_sysfs *s, const struct ct_topology *t, const char *memdev,
-			struct ct_memdev_view *v);
+/*
+ * For every region holding the memdev: the region's access0 and access1,
+ * then for the node each of its dax devices put the memory in, the node's
+ * figures, or the region's standing in for them when the node has none.
+ * Only what the kernel published is listed; each is checked against
+ * cdat_read_ns (the device's CDAT read latency, 0 unknown). Never fails for
+ * what is absent; 0 or -ENOMEM.
+ */
+int ct_memdev_view_load(struct ct_context *ctx, const struct ct_topology *t, const char *memdev,
+			uint64_t cdat_read_ns, struct ct_memdev_view *v);
 void ct_memdev_view_free(struct ct_memdev_view *v);
 
 #endif

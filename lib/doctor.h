@@ -43,7 +43,9 @@ const char *ct_finding_status_name(enum ct_finding_status s);	/* "ok", "info", "
 void ct_doctor_kernel(struct ct_context *ctx, const struct ct_topology *t, struct ct_findings *f);
 void ct_doctor_modules(struct ct_context *ctx, struct ct_findings *f);
 void ct_doctor_chain(const struct ct_topology *t, struct ct_findings *f);
+void ct_doctor_figures(struct ct_context *ctx, const struct ct_topology *t, struct ct_findings *f);
 void ct_doctor_policy(struct ct_context *ctx, struct ct_findings *f);
+void ct_doctor_damon(struct ct_context *ctx, struct ct_findings *f);
 
 void ct_finding_add(struct ct_findings *f, const char *check, const char *object, enum ct_finding_status status,
 		    const char *fix, const char *fmt, ...) __attribute__((format(printf, 6, 7)));

@@ -67,6 +67,44 @@ static int add_cxl(struct ct_context *ctx, const struct ct_topology *topo, struc
 	return rc ? ct_fail(&ctx->err, ENOMEM, "out of memory") : 0;
 }
 
+/* the initiator's own read latency for CPUs, 0 when it has none */
+static uint64_t local_latency(const struct ct_tier_model *m)
+{
+	const struct ct_node *f = ct_numa_node(&m->numa, m->from);
+
+	return f && f->access[1].present ? f->access[1].read_latency : 0;
+}
+
+/* the node's figures, or for a CXL node without any its first region's
+ * that has them; CXL figures checked against CDAT */
+static void pick_figures(struct ct_context *ctx, const struct ct_tier_model *m, const struct ct_kernel_release *rel,
+			 struct ct_tier_node *x)
+{
+	for (int a = 0; a < 2; a++) {
+		struct ct_tier_figures *f = &x->access[a];
+		struct ct_access region = { 0 };
+		size_t i;
+
+		for (i = 0; i < x->regions.n; i++) {
+			if (ct_region_access(&ctx->sys, x->regions.v[i], a, &region) == 0 && region.present)
+				break;
+			memset(&region, 0, sizeof(region));
+		}
+		ct_error_clear(&ctx->err);
+		f->source = ct_kernel_figure_source(&x->node->access[a], &region);
+		if (f->source == CT_FIGURES_NODE) {
+			f->acc = x->node->access[a];
+			f->initiators = x->node->initiators[a];
+		} else if (f->source == CT_FIGURES_REGION) {
+			f->acc = region;
+			ct_strlcpy(f->region, x->regions.v[i], sizeof(f->region));
+		}
+		if (x->has_cxl && f->source != CT_FIGURES_NONE)
+			ct_kernel_check_latency(rel, f->acc.read_latency, x->has_cdat ? x->cdat.read_latency : 0,
+						local_latency(m), &f->check);
+	}
+}
+
 static int numa_distance_cb(const void *numa, int from, int to)
 {
 	return ct_numa_distance(numa, from, to);
@@ -87,6 +125,11 @@ static int caller_node(const struct ct_numa *numa, bool live)
 
 static int load_nodes(struct ct_context *ctx, struct ct_tier_model *m)
 {
+	struct ct_kernel_release rel;
+
+	if (ct_kernel_release(ctx, &rel))
+		memset(&rel, 0, sizeof(rel));
+	ct_error_clear(&ctx->err);
 	m->nodes = calloc(m->numa.count ? m->numa.count : 1, sizeof(*m->nodes));
 	if (!m->nodes)
 		return ct_fail(&ctx->err, ENOMEM, "out of memory");
@@ -104,6 +147,7 @@ static int load_nodes(struct ct_context *ctx, struct ct_tier_model *m)
 		rc = add_cxl(ctx, m->have_topo ? &m->topo : NULL, x);
 		if (rc)
 			return rc;
+		pick_figures(ctx, m, &rel, x);
 		x->has_demotion = ct_tiers_demotion_targets(&m->tiers, n->id, numa_distance_cb, &m->numa,
 							    &x->demotion_preferred, &x->demotion_allowed) > 0;
 	}

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include "access.h"
+#include "kernel.h"
 #include "nodelist.h"
 #include "numa.h"
 #include "tiers.h"
@@ -23,10 +24,21 @@ struct ct_context;
 enum ct_rank_source {
 	CT_RANK_NONE,		/* nothing: the node is not ranked */
 	CT_RANK_HMAT,		/* the node's access1 figures over the initiator's */
+	CT_RANK_REGION,		/* a CXL node without figures: its region's access1 */
 	CT_RANK_CDAT_LOCAL,	/* CDAT device latency added to the local latency */
 	CT_RANK_SLIT,		/* the SLIT distance */
 };
-const char *ct_rank_source_name(enum ct_rank_source s);	/* "hmat", "cdat+local", "slit" */
+const char *ct_rank_source_name(enum ct_rank_source s);	/* "hmat", "region", "cdat+local", "slit" */
+
+/* the kernel's access figures that speak for a node (kernel.h decides
+ * which: the node's own, else for a CXL node its region's) */
+struct ct_tier_figures {
+	struct ct_access acc;		/* present false: none */
+	enum ct_figure_source source;
+	char region[CT_NAME];		/* when from a region */
+	struct ct_nodeset initiators;	/* the node's own figures: their initiators */
+	struct ct_latency_check check;	/* CXL nodes: the latency against CDAT */
+};
 
 struct ct_names {
 	char (*v)[CT_NAME];
@@ -36,6 +48,7 @@ struct ct_names {
 struct ct_tier_node {
 	const struct ct_node *node;	/* in ct_tier_model.numa */
 	int tier;			/* memory tier, -1 none */
+	struct ct_tier_figures access[2];	/* access0: any initiator, access1: CPUs */
 	/* the CXL memory on the node */
 	bool has_cxl;
 	struct ct_names memdevs, regions, daxes;

@@ -5,10 +5,13 @@
  * kernel's tiers disagree (see tier-model.h):
  *  hmat: 10 x latency / local latency, when the node and the initiator's
  *        own node both have access figures for CPUs;
+ *  region: the same with the region's figures, for a CXL node the kernel
+ *        published none for (7.x);
  *  cdat+local: for CXL nodes without them, the device's CDAT latency added
  *        to the local latency (the host path is assumed to cost what local
  *        DRAM does: a lower bound);
  *  slit: the SLIT distance otherwise.
+ * Kernel figures whose latency is the 6.12 link-latency bug are skipped.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -18,6 +21,7 @@ const char *ct_rank_source_name(enum ct_rank_source s)
 {
 	switch (s) {
 	case CT_RANK_HMAT: return "hmat";
+	case CT_RANK_REGION: return "region";
 	case CT_RANK_CDAT_LOCAL: return "cdat+local";
 	case CT_RANK_SLIT: return "slit";
 	default: return NULL;
@@ -36,11 +40,16 @@ static bool figures_for(const struct ct_node *n, int from)
 static void rank_one(const struct ct_tier_model *m, struct ct_tier_node *x)
 {
 	const struct ct_node *f = ct_numa_node(&m->numa, m->from), *n = x->node;
+	const struct ct_tier_figures *fig = &x->access[1];
 	uint64_t local = f && figures_for(f, m->from) ? f->access[1].read_latency : 0;
+	bool believable = fig->check.verdict != CT_LATENCY_LINK_PS_AS_NS;
 
-	if (local && figures_for(n, m->from)) {
+	if (local && believable && fig->source == CT_FIGURES_NODE && figures_for(n, m->from)) {
 		x->effective = 10.0 * n->access[1].read_latency / local;
 		x->rank_source = CT_RANK_HMAT;
+	} else if (local && believable && fig->source == CT_FIGURES_REGION && fig->acc.read_latency) {
+		x->effective = 10.0 * fig->acc.read_latency / local;
+		x->rank_source = CT_RANK_REGION;
 	} else if (local && x->has_cdat && x->cdat.read_latency) {
 		x->effective = 10.0 * (local + x->cdat.read_latency) / local;
 		x->rank_source = CT_RANK_CDAT_LOCAL;
