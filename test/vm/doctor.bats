@@ -70,18 +70,6 @@ setup() {
     fi
 }
 
-@test "ZONE_NORMAL blocks and auto-onlining: both found" {
-    offline_all "$D"
-    b=$(vm_blocks_of "$D" | head -1)
-    echo online_kernel > $MEMSYS/$b/state
-    echo online > $MEMSYS/auto_online_blocks
-    run --separate-stderr cxltier doctor -j
-    echo offline > $MEMSYS/auto_online_blocks
-    assert_failure 1
-    assert_equal "$(jq -r '.findings[] | select(.check == "zone") | .fix' <<<"$output")" "cxltier online $D --reonline"
-    assert_equal "$(jq -r '.findings[] | select(.check == "auto-online") | .status' <<<"$output")" problem
-}
-
 @test "online --policy (what the udev unit runs): a serial left offline stays offline; the default onlines movable" {
     offline_all "$D"
     serial=$(cat $CXL/mem0/serial)
@@ -94,4 +82,19 @@ setup() {
     run --separate-stderr cxltier online --policy --config /tmp/p.conf "$D"
     assert_success
     for x in $(vm_blocks_of "$D"); do assert_equal "$(cat $MEMSYS/$x/valid_zones)" Movable; done
+}
+
+# last: a block onlined into ZONE_NORMAL may take unmovable kernel
+# allocations and then never offline again (seen on 7.3)
+@test "ZONE_NORMAL blocks and auto-onlining: both found" {
+    offline_all "$D"
+    b=$(vm_blocks_of "$D" | head -1)
+    echo online_kernel > $MEMSYS/$b/state
+    echo online > $MEMSYS/auto_online_blocks
+    run --separate-stderr cxltier doctor -j
+    echo offline > $MEMSYS/auto_online_blocks
+    assert_failure 1
+    assert_equal "$(jq -r '.findings[] | select(.check == "zone") | .fix' <<<"$output")" "cxltier online $D --reonline"
+    assert_equal "$(jq -r '.findings[] | select(.check == "auto-online") | .status' <<<"$output")" problem
+    echo offline > $MEMSYS/$b/state || echo "# $b stays online in ZONE_NORMAL (unmovable pages)" >&3
 }
