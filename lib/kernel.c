@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* kernel.c - the running kernel's release and hotplug behaviour: see kernel.h */
+/* kernel.c - the running kernel's release and behaviour, and what the
+ * libcxl cxltier was built against can do: see kernel.h */
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "config.h"
+#include "access.h"
 #include "context.h"
 #include "kernel.h"
 
@@ -25,6 +30,18 @@ bool ct_kernel_at_least(const struct ct_kernel_release *r, int major, int minor)
 	if (!r->major)
 		return false;
 	return r->major > major || (r->major == major && r->minor >= minor);
+}
+
+bool ct_kernel_has_cdat_attr(const struct ct_kernel_release *r, bool switch_port)
+{
+	if (!r->major)
+		return true;
+	return ct_kernel_at_least(r, 6, switch_port ? 8 : 0);
+}
+
+bool ct_kernel_has_cxl_perf(const struct ct_kernel_release *r)
+{
+	return ct_kernel_at_least(r, 6, 9);
 }
 
 /* the value of "key=" on the command line, "" when absent */
@@ -54,8 +71,32 @@ static bool cmdline_flag(const char *cmdline, const char *flag)
 	return false;
 }
 
+/* the build option that makes auto_online_blocks what it is by default:
+ * CONFIG_MHP_DEFAULT_ONLINE_TYPE_* (a choice, 6.14) or the older boolean */
+static void build_option(const struct ct_kernel_release *r, const char *blocks, char *buf, size_t len)
+{
+	static const struct { const char *blocks, *option; } types[] = {
+		{ "offline", "CONFIG_MHP_DEFAULT_ONLINE_TYPE_OFFLINE" },
+		{ "online", "CONFIG_MHP_DEFAULT_ONLINE_TYPE_ONLINE_AUTO" },
+		{ "online_kernel", "CONFIG_MHP_DEFAULT_ONLINE_TYPE_ONLINE_KERNEL" },
+		{ "online_movable", "CONFIG_MHP_DEFAULT_ONLINE_TYPE_ONLINE_MOVABLE" },
+	};
+
+	buf[0] = 0;
+	if (!r->major)
+		return;
+	if (!ct_kernel_at_least(r, 6, 14)) {
+		snprintf(buf, len, "CONFIG_MEMORY_HOTPLUG_DEFAULT_ONLINE%s", strcmp(blocks, "offline") ? "=y" : " is not set");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (!strcmp(blocks, types[i].blocks))
+			snprintf(buf, len, "%s", types[i].option);
+}
+
 void ct_kernel_auto_online(struct ct_context *ctx, struct ct_auto_online *a)
 {
+	struct ct_kernel_release rel;
 	char cmdline[4096];
 
 	memset(a, 0, sizeof(*a));
@@ -69,7 +110,112 @@ void ct_kernel_auto_online(struct ct_context *ctx, struct ct_auto_online *a)
 			      sizeof(a->memhp_default_state));
 		a->movable_node = cmdline_flag(cmdline, "movable_node");
 	}
+	ct_sysfs_read_str(&ctx->sys, "/sys/module/memory_hotplug/parameters/online_policy", a->online_policy,
+			  sizeof(a->online_policy));
+	if (a->known && !a->memhp_default_state[0] && ct_kernel_release(ctx, &rel) == 0)
+		build_option(&rel, a->blocks, a->build_option, sizeof(a->build_option));
 	ct_error_clear(&ctx->err);
+}
+
+void ct_kernel_damon_state(struct ct_context *ctx, struct ct_kernel_damon *d)
+{
+	char v[32], path[64], comm[32], **names;
+	size_t n;
+	int64_t pid;
+
+	memset(d, 0, sizeof(*d));
+	d->stat_pid = -1;
+	if (ct_sysfs_read_str(&ctx->sys, "/sys/module/damon_stat/parameters/enabled", v, sizeof(v)) == 0) {
+		d->stat_known = true;
+		d->stat_enabled = v[0] == 'Y' || v[0] == 'y' || v[0] == '1';
+	}
+	if (d->stat_enabled && ct_sysfs_read_s64(&ctx->sys, "/sys/module/damon_stat/parameters/kdamond_pid", &pid) == 0)
+		d->stat_pid = pid > 0 ? (int)pid : -1;
+	if (ct_sysfs_list(&ctx->sys, "/proc", NULL, &names, &n) == 0) {
+		for (size_t i = 0; i < n; i++) {
+			if (!isdigit((unsigned char)names[i][0]))
+				continue;
+			if (ct_sysfs_read_str(&ctx->sys, ct_path(path, sizeof(path), "/proc/%s/comm", names[i]),
+					      comm, sizeof(comm)) == 0 && !strncmp(comm, "kdamond", 7))
+				d->kdamonds++;
+		}
+		ct_strv_free(names, n);
+	}
+	ct_error_clear(&ctx->err);
+}
+
+enum ct_figure_source ct_kernel_figure_source(const struct ct_access *node, const struct ct_access *region)
+{
+	if (node && node->present)
+		return CT_FIGURES_NODE;
+	if (region && region->present)
+		return CT_FIGURES_REGION;
+	return CT_FIGURES_NONE;
+}
+
+const char *ct_figure_source_name(enum ct_figure_source s)
+{
+	switch (s) {
+	case CT_FIGURES_NODE: return "node";
+	case CT_FIGURES_REGION: return "region";
+	default: return NULL;
+	}
+}
+
+/* a kernel figure this far above what CDAT and the local latency add up to
+ * is no host path: the link latency was added in ps as ns (+17000 per link
+ * at 32 GT/s, more at lower speeds) */
+#define LATENCY_RATIO_MAX 10
+#define LATENCY_EXCESS_MAX_NS 5000
+
+void ct_kernel_check_latency(const struct ct_kernel_release *r, uint64_t kernel_ns, uint64_t cdat_ns,
+			     uint64_t local_ns, struct ct_latency_check *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (!kernel_ns)
+		return;
+	if (cdat_ns) {
+		c->expected_ns = cdat_ns + local_ns;
+		c->by = CT_EVIDENCE_FIGURES;
+		c->verdict = kernel_ns > LATENCY_RATIO_MAX * c->expected_ns &&
+			     kernel_ns - c->expected_ns > LATENCY_EXCESS_MAX_NS ?
+			     CT_LATENCY_LINK_PS_AS_NS : CT_LATENCY_PLAUSIBLE;
+		return;
+	}
+	/* CXL-derived figures since 6.9: seen on 6.12, gone by 7.3 (7.0 is an
+	 * assumption: the lab had nothing between) */
+	if (r && ct_kernel_at_least(r, 6, 9) && !ct_kernel_at_least(r, 7, 0)) {
+		c->by = CT_EVIDENCE_RELEASE;
+		c->verdict = CT_LATENCY_LINK_PS_AS_NS;
+	}
+}
+
+const char *ct_latency_verdict_name(enum ct_latency_verdict v)
+{
+	switch (v) {
+	case CT_LATENCY_PLAUSIBLE: return "plausible";
+	case CT_LATENCY_LINK_PS_AS_NS: return "link_latency_ps_as_ns";
+	default: return NULL;
+	}
+}
+
+const char *ct_latency_evidence_name(enum ct_latency_evidence e)
+{
+	switch (e) {
+	case CT_EVIDENCE_FIGURES: return "figures";
+	case CT_EVIDENCE_RELEASE: return "release";
+	default: return NULL;
+	}
+}
+
+int ct_libcxl_version(void)
+{
+	return LIBCXL_VERSION;
+}
+
+bool ct_libcxl_can_create_ram_region(void)
+{
+	return LIBCXL_VERSION >= 77;
 }
 
 int ct_kernel_set_auto_online(struct ct_context *ctx, const char *value)

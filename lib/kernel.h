@@ -2,15 +2,20 @@
 /*
  * kernel.h - what the running kernel is and how it behaves, decided in one
  * place: its release, the memory hotplug auto-online policy and the command
- * line switches that change where hot-added memory lands. Commands ask here
- * instead of testing versions or reading /proc and /sys themselves.
+ * line switches that change where hot-added memory lands, which of its
+ * access figures speak for CXL memory and whether they can be believed, a
+ * DAMON context it may run by itself, and what the libcxl cxltier was built
+ * against can do. Commands ask here instead of testing versions or reading
+ * /proc and /sys themselves.
  */
 #ifndef CXLTIER_KERNEL_H
 #define CXLTIER_KERNEL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct ct_context;
+struct ct_access;
 
 struct ct_kernel_release {
 	char text[128];		/* osrelease as the kernel says it, "" unknown */
@@ -22,6 +27,13 @@ int ct_kernel_release(struct ct_context *ctx, struct ct_kernel_release *r);
 /* true when the release is at least major.minor (false when unknown) */
 bool ct_kernel_at_least(const struct ct_kernel_release *r, int major, int minor);
 
+/* does the kernel publish the CDAT of an endpoint (6.0) or of a switch
+ * port (6.8) in sysfs; true when the release is unknown */
+bool ct_kernel_has_cdat_attr(const struct ct_kernel_release *r, bool switch_port);
+/* does it have what CXL memory needs: regions, CDAT-derived performance
+ * (6.9) and memory tiers (6.1) */
+bool ct_kernel_has_cxl_perf(const struct ct_kernel_release *r);
+
 /* how the kernel onlines hot-added memory on its own */
 struct ct_auto_online {
 	char blocks[32];	/* /sys/devices/system/memory/auto_online_blocks, "" unknown */
@@ -30,12 +42,80 @@ struct ct_auto_online {
 	bool movable;		/* ... and into ZONE_MOVABLE (online_movable) */
 	char memhp_default_state[32];	/* from the command line, "" absent */
 	bool movable_node;	/* movable_node on the command line */
+	char online_policy[32];	/* memory_hotplug.online_policy: contig-zones, auto-movable; "" unknown */
+	/* where the policy comes from when the command line does not set it:
+	 * the build default (or a write since boot), named by the kernel
+	 * option that sets it on this release; "" when the command line does */
+	char build_option[64];
 };
 
 /* never fails: what cannot be read stays unknown (the error is cleared) */
 void ct_kernel_auto_online(struct ct_context *ctx, struct ct_auto_online *a);
 /* write auto_online_blocks ("offline", "online", "online_movable"...) */
 int ct_kernel_set_auto_online(struct ct_context *ctx, const char *value);
+
+/* DAMON contexts the kernel runs by itself (7.x: CONFIG_DAMON_STAT with
+ * CONFIG_DAMON_STAT_ENABLED_DEFAULT=y starts one at boot) */
+struct ct_kernel_damon {
+	bool stat_known;	/* the damon_stat module is there */
+	bool stat_enabled;	/* ... and running */
+	int stat_pid;		/* its kdamond, -1 unknown */
+	unsigned kdamonds;	/* kdamond threads running, whoever started them */
+};
+/* never fails: what cannot be read stays unknown */
+void ct_kernel_damon_state(struct ct_context *ctx, struct ct_kernel_damon *d);
+
+/*
+ * Which figures speak for a NUMA node holding CXL memory: the node's own
+ * accessN when the kernel published them (firmware HMAT, or 6.9 to 6.x where
+ * the CXL driver pushes its region's coordinates into the node), else those
+ * of the region whose memory is there (7.x keeps the coordinates on
+ * regionN/accessN and publishes none for a node the firmware described only
+ * as a generic port). region may be NULL.
+ */
+enum ct_figure_source {
+	CT_FIGURES_NONE,
+	CT_FIGURES_NODE,
+	CT_FIGURES_REGION,
+};
+enum ct_figure_source ct_kernel_figure_source(const struct ct_access *node, const struct ct_access *region);
+const char *ct_figure_source_name(enum ct_figure_source s);	/* "node", "region"; NULL for none */
+
+/*
+ * Can the kernel's CXL latency be believed? 6.12 adds the PCIe link latency,
+ * computed in picoseconds, to nanosecond figures: ~17000 ns where CDAT and
+ * the generic port's HMAT say ~300 (7.3 reports 302 ns for QEMU's default
+ * table). Judged from the figures when the device's CDAT latency is known
+ * (plus the initiator's local latency when known: the least a host path
+ * costs): a kernel figure more than ten times that and 5 us above it is the
+ * link latency in the wrong unit. Without CDAT, by release: the kernels that
+ * derive CXL figures (6.9) before 7.0.
+ */
+enum ct_latency_verdict {
+	CT_LATENCY_UNCHECKED,		/* nothing to judge by */
+	CT_LATENCY_PLAUSIBLE,
+	CT_LATENCY_LINK_PS_AS_NS,	/* the link latency counted in ps as ns */
+};
+enum ct_latency_evidence {
+	CT_EVIDENCE_NONE,
+	CT_EVIDENCE_FIGURES,		/* the kernel's figure against CDAT (+ local) */
+	CT_EVIDENCE_RELEASE,		/* the kernel release alone */
+};
+struct ct_latency_check {
+	enum ct_latency_verdict verdict;
+	enum ct_latency_evidence by;
+	uint64_t expected_ns;		/* CDAT + local latency judged against, 0 none */
+};
+/* kernel_ns: the kernel's read latency; cdat_ns, local_ns: 0 when unknown */
+void ct_kernel_check_latency(const struct ct_kernel_release *r, uint64_t kernel_ns, uint64_t cdat_ns,
+			     uint64_t local_ns, struct ct_latency_check *c);
+const char *ct_latency_verdict_name(enum ct_latency_verdict v);	/* "plausible", "link_latency_ps_as_ns"; NULL */
+const char *ct_latency_evidence_name(enum ct_latency_evidence e);	/* "figures", "release"; NULL */
+
+/* what the libcxl cxltier was built against (LIBCXL_VERSION) can do */
+int ct_libcxl_version(void);
+/* cxl_decoder_create_ram_region(): libcxl 77 and later */
+bool ct_libcxl_can_create_ram_region(void);
 
 /* is memory hotplug there at all (/sys/devices/system/memory) */
 bool ct_kernel_has_memory_hotplug(struct ct_context *ctx);

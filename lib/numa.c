@@ -97,7 +97,7 @@ static int read_access(struct ct_sysfs *s, struct ct_node *nd)
 		size_t count;
 		int rc;
 
-		ct_path(dir, sizeof(dir), NODEDIR "/node%d/access%d/initiators", nd->id, a);
+		ct_node_access_dir(dir, sizeof(dir), nd->id, a);
 		if (!ct_sysfs_exists(s, dir))
 			continue;	/* no HMAT (or kernel before 5.2) */
 		rc = ct_access_read(s, dir, &nd->access[a]);

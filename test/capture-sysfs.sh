@@ -54,8 +54,13 @@ copy_tree /sys/devices/virtual/memory_tiering
 copy_tree /sys/kernel/mm/numa
 for f in /proc/zoneinfo /proc/sys/kernel/numa_balancing /proc/sys/kernel/numa_balancing_promote_rate_limit_MBps \
          /sys/module/memory_hotplug/parameters/memmap_on_memory \
-         /sys/module/memory_hotplug/parameters/online_policy; do
-    [[ -e $f ]] && copy_file "$f"
+         /sys/module/memory_hotplug/parameters/online_policy \
+         /sys/module/damon_stat/parameters/enabled /sys/module/damon_stat/parameters/kdamond_pid; do
+    if [[ -e $f ]]; then copy_file "$f"; fi
+done
+# kernel DAMON threads (kdamond.N), e.g. DAMON_STAT's, by their comm
+for c in /proc/[0-9]*/comm; do
+    if [[ $(cat "$c" 2>/dev/null) == kdamond* ]]; then copy_file "$c"; fi
 done
 # what kernel this was
 mkdir -p "$T/proc/sys/kernel"

@@ -20,6 +20,33 @@ MKCDAT=${CXLTIER_BUILD:-$BATS_TEST_DIRNAME/../../build}/test/mkcdat
     assert_output '[0,["region0",0,17300,16000],["region0",1,17300,16000],["node1",0,17300,16000],["node1",1,17300,16000]]'
 }
 
+@test "6.12: every kernel figure is flagged as the link latency counted in ps as ns, judged against this CDAT" {
+    run cxltier --sysroot "$(fixture lab-region-online)" cdat mem0 -j
+    assert_success
+    run jq -c '[.tables[0].kernel.figures[] | [.object, .source, .latency_check.verdict, .latency_check.by, .latency_check.expected_read_latency_ns]] | unique' <<<"$output"
+    assert_output '[["node1","node","link_latency_ps_as_ns","figures",150],["region0","region","link_latency_ps_as_ns","figures",150]]'
+    run cxltier --sysroot "$(fixture lab-region-online)" cdat mem0
+    assert_output --regexp 'NAME +QOS +ACCESS +SOURCE +RD-LAT +WR-LAT +RD-BW +WR-BW +LAT-CHECK'
+    assert_output --regexp '`-node1 +1 node +17300 +17400 16000 16000 link_latency_ps_as_ns'
+    assert_output --partial 'link_latency_ps_as_ns: the kernel adds the PCIe link latency in picoseconds to nanoseconds (Linux 6.12)'
+}
+
+@test "7.x: the node has no figures of its own; the region's stand in for it, named" {
+    run cxltier --sysroot "$(fixture k7-region-online)" cdat mem0 -j
+    assert_success
+    run jq -c '.tables[0].kernel | [.ram_qos_class, (.figures[] | [.object, .access, .source, .region, .read_latency_ns, .write_latency_ns, .read_bandwidth_mbps, .latency_check.verdict])]' <<<"$output"
+    assert_output '[0,["region0",0,"region",null,302,402,16000,"plausible"],["region0",1,"region",null,302,402,16000,"plausible"],["node1",0,"region","region0",302,402,16000,"plausible"],["node1",1,"region","region0",302,402,16000,"plausible"]]'
+    run cxltier --sysroot "$(fixture k7-region-online)" cdat mem0
+    assert_output --regexp '`-node1 +1 region0 +302 +402 16000 16000 plausible'
+    refute_output --partial 'link_latency_ps_as_ns'
+}
+
+@test "7.x, region offline: no figures yet, the table as before" {
+    run cxltier --sysroot "$(fixture k7-region-offline)" cdat -j
+    assert_success
+    [[ $(jq -c '.tables[0] | [.device, .memdev, .valid, .kernel.figures]' <<<"$output") == '["endpoint2","mem0",true,[]]' ]]
+}
+
 @test "the table groups structures by DSMAD handle with their DPA range" {
     "$MKCDAT" "$BATS_TEST_TMPDIR/t.cdat" dsmas:0:0:0:0x1000 dsmas:1:4:0x1000:0x1000 \
         dslbis:1:0:1:1000:250 dslbis:0:0:5:1000:8

@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-only
 # `cxltier tiers` on trees captured from real kernels: the lab guest with a
-# CXL node, a two-socket guest with a cpu-less RAM node and a CXL node, and a
-# single-node machine with memory tiers but no HMAT.
+# CXL node (Linux 6.12 and 7.3), a two-socket guest with a cpu-less RAM node
+# and a CXL node, and a single-node machine with memory tiers but no HMAT.
 load helper
 
 @test "lab: the CXL node is in a slower tier than node 0, with its figures, memdev, region and CDAT" {
@@ -23,9 +23,68 @@ load helper
 @test "lab: the same as a table" {
     run cxltier --sysroot "$(fixture lab-region-online)" tiers
     assert_success
-    assert_line --index 0 --regexp '^NODE +CPUS +SIZE +ZONES +TIER +SLIT +RD-LAT +RD-BW +CXL +CDAT-LAT +CDAT-BW +DEMOTES-TO +RANK +BY'
-    assert_line --index 2 --regexp '^ +1 none +1G +8 0:20 +17300 16000 mem0,region0 +150 +16000 +2 hmat$'
+    assert_line --index 0 --regexp '^NODE +CPUS +SIZE +ZONES +TIER +SLIT +FIGS +RD-LAT +RD-BW +CXL +CDAT-LAT +CDAT-BW +DEMOTES-TO +RANK +BY'
+    assert_line --index 2 --regexp '^ +1 none +1G +8 0:20 node\* +17300 16000 mem0,region0 +150 +16000 +2 cdat\+local$'
+    assert_line --index 3 --partial '* the kernel counts the PCIe link latency in ps as ns (Linux 6.12)'
     assert_output --regexp 'DEMOTION +NUMA-BALANCING'
+}
+
+@test "6.12: the CXL node's latency is the link-latency bug (judged from the figures); ranked by CDAT instead" {
+    run cxltier --sysroot "$(fixture lab-region-online)" tiers -j
+    assert_success
+    json=$output
+    q() { jq -c "$1" <<<"$json"; }
+    [[ $(q '.nodes[1].access0 | [.source, .latency_check]') == '["node",{"verdict":"link_latency_ps_as_ns","by":"figures","expected_read_latency_ns":250}]' ]]
+    [[ $(q '.nodes[0].access0 | [.source, has("latency_check")]') == '["node",false]' ]]
+    [[ $(q '[.nodes[].ranking | [.rank, .effective_distance, .source]]') == '[[1,10,"hmat"],[2,25,"cdat+local"]]' ]]
+}
+
+@test "6.12 without CDAT (not root): the bug judged by release, ranked by SLIT" {
+    cp -a "$(fixture lab-region-online)" "$BATS_TEST_TMPDIR/t"
+    rm "$BATS_TEST_TMPDIR"/t/sys/devices/platform/ACPI0017:00/root0/port1/endpoint2/CDAT
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" tiers -j
+    assert_success
+    [[ $(jq -c '.nodes[1] | [.access1.latency_check.verdict, .access1.latency_check.by, .ranking.source, has("cdat")]' <<<"$output") == \
+       '["link_latency_ps_as_ns","release","slit",false]' ]]
+}
+
+@test "7.x: the CXL node has no figures; its region's stand in, named, and it ranks below DRAM by them" {
+    run cxltier --sysroot "$(fixture k7-region-online)" tiers -j
+    assert_success
+    json=$output
+    q() { jq -c "$1" <<<"$json"; }
+    [[ $(q '[.nodes[] | [.node, .memory_tier, .has_cpu]]') == '[[0,4,true],[1,8,false]]' ]]
+    for a in access0 access1; do
+        [[ $(q ".nodes[1].$a | [.source, .region, has(\"initiators\"), .read_latency_ns, .write_latency_ns, .read_bandwidth_mbps, .write_bandwidth_mbps]") == \
+           '["region","region0",false,302,402,16000,16000]' ]]
+        [[ $(q ".nodes[1].$a.latency_check | [.verdict, .by]") == '["plausible","figures"]' ]]
+    done
+    [[ $(q '.nodes[0].access1 | [.source, .initiators, .read_latency_ns]') == '["node",[0],100]' ]]
+    [[ $(q '[.nodes[].ranking | [.rank, .effective_distance, .source]]') == '[[1,10,"hmat"],[2,30.2,"region"]]' ]]
+    [[ $(q '.nodes[0].demotion_targets') == '[1]' ]]
+    [[ $(q '.disagreements') == '[]' ]]
+}
+
+@test "7.x: the table says the figures are the region's" {
+    run cxltier --sysroot "$(fixture k7-region-online)" tiers
+    assert_success
+    assert_line --index 2 --regexp '^ +1 none +1G +movable:1G +8 0:20 region +302 16000 mem0,region0 +150 +16000 +2 region$'
+    refute_output --partial 'link latency'
+}
+
+@test "7.x without CDAT: the region's figures unchecked, still ranked by them" {
+    cp -a "$(fixture k7-region-online)" "$BATS_TEST_TMPDIR/t"
+    rm "$BATS_TEST_TMPDIR"/t/sys/devices/platform/ACPI0017:00/root0/port1/endpoint2/CDAT
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" tiers -j
+    assert_success
+    [[ $(jq -c '.nodes[1] | [.access1.source, has("cdat"), (.access1 | has("latency_check")), .ranking.source, .ranking.effective_distance]' <<<"$output") == \
+       '["region",false,false,"region",30.2]' ]]
+}
+
+@test "7.x, region offline: its memory is on no node yet, nothing to rank" {
+    run cxltier --sysroot "$(fixture k7-region-offline)" tiers -j
+    assert_success
+    [[ $(jq -c '[.nodes[].node]' <<<"$output") == '[0]' ]]
 }
 
 @test "two sockets: demotion targets as the kernel logged them (0->2, 1->2, 2->3)" {
@@ -39,10 +98,10 @@ load helper
     root=$(fixture lab-two-socket)
     run cxltier --sysroot "$root" tiers -j --from 0
     run jq -c '[.nodes[] | [.node, .ranking.rank, .ranking.source]]' <<<"$output"
-    assert_output '[[0,1,"hmat"],[1,3,"slit"],[2,2,"hmat"],[3,4,"hmat"]]'
+    assert_output '[[0,1,"hmat"],[1,3,"slit"],[2,2,"hmat"],[3,4,"cdat+local"]]'
     run cxltier --sysroot "$root" tiers -j --from node1
     run jq -c '[.nodes[] | [.node, .ranking.rank, .ranking.effective_distance]]' <<<"$output"
-    assert_output '[[0,2,21],[1,1,10],[2,3,28],[3,4,1732]]'
+    assert_output '[[0,2,21],[1,1,10],[2,4,28],[3,3,25]]'
 }
 
 @test "two sockets: where the tiers and SLIT disagree with the ranking" {

@@ -46,16 +46,28 @@ setup() {
     assert_equal "$(jq -r '.findings[] | select(.check == "module" and .object == "cxl_port") | .status' <<<"$output")" ok
 }
 
-@test "ZONE_NORMAL blocks and auto-onlining: both found" {
-    offline_all "$D"
-    b=$(vm_blocks_of "$D" | head -1)
-    echo online_kernel > $MEMSYS/$b/state
-    echo online > $MEMSYS/auto_online_blocks
-    run --separate-stderr cxltier doctor -j
-    echo offline > $MEMSYS/auto_online_blocks
-    assert_failure 1
-    assert_equal "$(jq -r '.findings[] | select(.check == "zone") | .fix' <<<"$output")" "cxltier online $D --reonline"
-    assert_equal "$(jq -r '.findings[] | select(.check == "auto-online") | .status' <<<"$output")" problem
+@test "the kernel's CXL latency against CDAT: 6.12's link latency in ps is said, 7.x's figures pass" {
+    vm_online_movable "$D"
+    run --separate-stderr cxltier doctor --all -j
+    assert_success
+    # where the kernels genuinely differ: 6.12 adds the PCIe link latency in
+    # ps to its ns figures (~17300 ns against QEMU's 150 ns CDAT); 7.x does not
+    case $(uname -r) in
+    6.*) assert_equal "$(jq -c --arg r "$R" '.findings[] | select(.check == "latency" and .object == $r) | .status' <<<"$output")" '"info"'
+         [[ $(jq -r '.findings[] | select(.check == "latency") | .finding' <<<"$output") == *"adds the PCIe link latency in picoseconds"* ]] ;;
+    *)   assert_equal "$(jq -c --arg r "$R" '.findings[] | select(.check == "latency" and .object == $r) | .status' <<<"$output")" '"ok"' ;;
+    esac
+}
+
+@test "a DAMON context the kernel runs itself (DAMON_STAT) is named exactly when it runs" {
+    run --separate-stderr cxltier doctor --all -j
+    n=$(jq '[.findings[] | select(.check == "damon" and .object == "damon_stat")] | length' <<<"$output")
+    if [[ $(cat /sys/module/damon_stat/parameters/enabled 2>/dev/null) == Y ]]; then
+        assert_equal "$n" 1
+        [[ $(jq -r '.findings[] | select(.object == "damon_stat") | .finding' <<<"$output") == *"kdamond pid $(cat /sys/module/damon_stat/parameters/kdamond_pid);"* ]]
+    else
+        assert_equal "$n" 0
+    fi
 }
 
 @test "online --policy (what the udev unit runs): a serial left offline stays offline; the default onlines movable" {
@@ -70,4 +82,19 @@ setup() {
     run --separate-stderr cxltier online --policy --config /tmp/p.conf "$D"
     assert_success
     for x in $(vm_blocks_of "$D"); do assert_equal "$(cat $MEMSYS/$x/valid_zones)" Movable; done
+}
+
+# last: a block onlined into ZONE_NORMAL may take unmovable kernel
+# allocations and then never offline again (seen on 7.3)
+@test "ZONE_NORMAL blocks and auto-onlining: both found" {
+    offline_all "$D"
+    b=$(vm_blocks_of "$D" | head -1)
+    echo online_kernel > $MEMSYS/$b/state
+    echo online > $MEMSYS/auto_online_blocks
+    run --separate-stderr cxltier doctor -j
+    echo offline > $MEMSYS/auto_online_blocks
+    assert_failure 1
+    assert_equal "$(jq -r '.findings[] | select(.check == "zone") | .fix' <<<"$output")" "cxltier online $D --reonline"
+    assert_equal "$(jq -r '.findings[] | select(.check == "auto-online") | .status' <<<"$output")" problem
+    echo offline > $MEMSYS/$b/state || echo "# $b stays online in ZONE_NORMAL (unmovable pages)" >&3
 }

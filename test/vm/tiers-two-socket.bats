@@ -38,6 +38,6 @@ setup_file() {
         run cxltier tiers -j --from $f
         assert_success
         [[ $(jq --argjson f $f '.nodes[] | select(.node == $f) | .ranking.rank' <<<"$output") == 1 ]]
-        [[ $(jq -r '[.nodes[].ranking.source] | unique | join(",")' <<<"$output") =~ ^(hmat|slit|cdat\+local)(,(hmat|slit|cdat\+local))*$ ]]
+        [[ $(jq -r '[.nodes[].ranking.source] | unique | join(",")' <<<"$output") =~ ^(hmat|region|slit|cdat\+local)(,(hmat|region|slit|cdat\+local))*$ ]]
     done
 }

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* tiers-render.h - `cxltier tiers` output: the model as JSON, the SLIT matrix */
+#ifndef CXLTIER_TIERS_RENDER_H
+#define CXLTIER_TIERS_RENDER_H
+
+#include <json-c/json.h>
+#include "cmd.h"
+
+struct ct_tier_model;
+
+/* {"nodes":[...],"disagreements":[...],"tiers":[...],"settings":{...}} */
+json_object *tiers_json(const struct ct_tier_model *m);
+/* --matrix: node rows, one column per node, CPU nodes first; an exit code */
+int tiers_print_matrix(struct cmd_env *env, const struct ct_tier_model *m);
+
+#endif

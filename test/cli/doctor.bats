@@ -1,0 +1,77 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# `cxltier doctor` on what differs between kernels: 6.12's CXL latency, 7.x's
+# auto-online build default and DAMON_STAT (the chain checks: online.bats).
+load helper
+
+@test "6.12: the link latency counted in ps as ns, from the figures against CDAT, with what to do" {
+    run --separate-stderr cxltier --sysroot "$(fixture lab-region-online)" doctor -j
+    assert_success
+    run jq -c '.findings[] | select(.check == "latency") | [.object, .status]' <<<"$output"
+    assert_output '["region0","info"]'
+    run --separate-stderr cxltier --sysroot "$(fixture lab-region-online)" doctor -j
+    [[ $(jq -r '.findings[] | select(.check == "latency") | .finding' <<<"$output") == \
+       "access0 read latency 17300 ns where CDAT says 150 ns: kernel 6.12.95+deb12-amd64 adds the PCIe link latency in picoseconds"* ]]
+    [[ $(jq -r '.findings[] | select(.check == "latency") | .fix' <<<"$output") == *"trust the CDAT latency"*"Linux 7.x"* ]]
+}
+
+@test "6.12 without CDAT: the bug by release, and how to check it" {
+    cp -a "$(fixture lab-region-online)" "$BATS_TEST_TMPDIR/t"
+    rm "$BATS_TEST_TMPDIR"/t/sys/devices/platform/ACPI0017:00/root0/port1/endpoint2/CDAT
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" doctor -j
+    [[ $(jq -r '.findings[] | select(.check == "latency") | .finding' <<<"$output") == *"(judged by release: CDAT not readable)" ]]
+    [[ $(jq -r '.findings[] | select(.check == "latency") | .fix' <<<"$output") == "run as root"* ]]
+}
+
+@test "7.x: plausible figures pass (--all), DAMON_STAT is named with how to stop it" {
+    run --separate-stderr cxltier --sysroot "$(fixture k7-region-online)" doctor --all -j
+    assert_success
+    json=$output
+    [[ $(jq -c '.findings[] | select(.check == "latency") | [.object, .status]' <<<"$json") == '["region0","ok"]' ]]
+    [[ $(jq -r '.findings[] | select(.check == "damon") | .finding' <<<"$json") == "DAMON_STAT runs (kdamond pid 56; "* ]]
+    [[ $(jq -r '.findings[] | select(.check == "damon") | [.status, .fix] | join(" ")' <<<"$json") == \
+       "info echo N > /sys/module/damon_stat/parameters/enabled"* ]]
+    [[ $(jq -r '.findings[] | select(.check == "kernel") | .object' <<<"$json") == 7.3.4+deb13-amd64 ]]
+}
+
+@test "7.x default auto-online (no memhp_default_state): a problem naming the build option" {
+    cp -a "$(fixture k7-region-online)" "$BATS_TEST_TMPDIR/t"
+    echo online > "$BATS_TEST_TMPDIR/t/sys/devices/system/memory/auto_online_blocks"
+    echo 'console=ttyS0,115200 panic=-1' > "$BATS_TEST_TMPDIR/t/proc/cmdline"
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" doctor -j
+    assert_failure 1
+    [[ $(jq -r '.findings[] | select(.check == "auto-online") | .finding' <<<"$output") == \
+       "'online' (this kernel's build default: CONFIG_MHP_DEFAULT_ONLINE_TYPE_ONLINE_AUTO): the kernel onlines hot-added CXL memory itself, into ZONE_NORMAL, before cxltier can choose movable" ]]
+    [[ $(jq -c '[.findings[] | select(.check == "cmdline")]' <<<"$output") == '[]' ]]
+}
+
+@test "6.12 default auto-online: the older boolean option is named" {
+    cp -a "$(fixture lab-region-online)" "$BATS_TEST_TMPDIR/t"
+    echo online > "$BATS_TEST_TMPDIR/t/sys/devices/system/memory/auto_online_blocks"
+    echo 'console=ttyS0,115200' > "$BATS_TEST_TMPDIR/t/proc/cmdline"
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" doctor -j
+    assert_failure 1
+    [[ $(jq -r '.findings[] | select(.check == "auto-online") | .finding' <<<"$output") == \
+       "'online' (this kernel's build default: CONFIG_MEMORY_HOTPLUG_DEFAULT_ONLINE=y): "* ]]
+}
+
+@test "auto-movable online policy: the finding says how much stays movable" {
+    cp -a "$(fixture k7-region-online)" "$BATS_TEST_TMPDIR/t"
+    echo online > "$BATS_TEST_TMPDIR/t/sys/devices/system/memory/auto_online_blocks"
+    echo auto-movable > "$BATS_TEST_TMPDIR/t/sys/module/memory_hotplug/parameters/online_policy"
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" doctor -j
+    [[ $(jq -r '.findings[] | select(.check == "auto-online") | .finding' <<<"$output") == *"beyond what online_policy auto-movable's ratio allows as movable"* ]]
+}
+
+@test "DAMON_STAT off, another DAMON user's kdamond: named as such" {
+    cp -a "$(fixture k7-region-online)" "$BATS_TEST_TMPDIR/t"
+    echo N > "$BATS_TEST_TMPDIR/t/sys/module/damon_stat/parameters/enabled"
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" doctor -j
+    [[ $(jq -c '[.findings[] | select(.check == "damon") | [.object, .finding]]' <<<"$output") == \
+       '[["kdamond","1 kdamond thread runs for another DAMON user (a DAMON sysfs context or damo): cxltier migrate --hot/--cold will not touch it"]]' ]]
+}
+
+@test "6.12 trees have no DAMON_STAT: nothing said" {
+    run --separate-stderr cxltier --sysroot "$(fixture lab-region-online)" doctor --all -j
+    [[ $(jq -c '[.findings[] | select(.check == "damon")]' <<<"$output") == '[]' ]]
+}

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* lib/kernel.c's decisions: which figures speak for a CXL node, whether the
+ * kernel's latency can be believed, the auto-online build default, DAMON
+ * contexts the kernel runs itself, libcxl capabilities */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "tap.h"
+#include "access.h"
+#include "context.h"
+#include "kernel.h"
+
+static char root[] = "/tmp/cxltier-test-kernel.XXXXXX";
+
+static void put(const char *path, const char *text)
+{
+	char full[512], dir[512], *p;
+	FILE *f;
+
+	snprintf(full, sizeof(full), "%s%s", root, path);
+	snprintf(dir, sizeof(dir), "%s", full);
+	for (p = dir + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = 0;
+		mkdir(dir, 0755);
+		*p = '/';
+	}
+	f = fopen(full, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void release(struct ct_kernel_release *r, int major, int minor)
+{
+	memset(r, 0, sizeof(*r));
+	r->major = major;
+	r->minor = minor;
+}
+
+int main(void)
+{
+	struct ct_access none = { 0 }, node = { .present = true, .read_latency = 17300 },
+			 region = { .present = true, .read_latency = 302 };
+	struct ct_kernel_release r612, r73, r61, unknown = { 0 };
+	struct ct_latency_check c;
+	struct ct_auto_online a;
+	struct ct_kernel_damon d;
+	struct ct_context *ctx;
+
+	/* which figures speak for a CXL node */
+	is_int(ct_kernel_figure_source(&node, &region), CT_FIGURES_NODE, "the node's own figures first");
+	is_int(ct_kernel_figure_source(&none, &region), CT_FIGURES_REGION, "7.x: the region's when the node has none");
+	is_int(ct_kernel_figure_source(&none, NULL), CT_FIGURES_NONE, "none without a region");
+	is_str(ct_figure_source_name(CT_FIGURES_REGION), "region", "named");
+	ok(ct_figure_source_name(CT_FIGURES_NONE) == NULL, "none: no name (key absent)");
+
+	/* the 6.12 link latency in ps counted as ns */
+	release(&r612, 6, 12);
+	release(&r73, 7, 3);
+	release(&r61, 6, 1);
+	ct_kernel_check_latency(&r612, 17300, 150, 100, &c);
+	ok(c.verdict == CT_LATENCY_LINK_PS_AS_NS && c.by == CT_EVIDENCE_FIGURES && c.expected_ns == 250,
+	   "6.12: 17300 ns against CDAT 150 + local 100: the link latency in ps");
+	ct_kernel_check_latency(&r73, 302, 150, 100, &c);
+	ok(c.verdict == CT_LATENCY_PLAUSIBLE && c.by == CT_EVIDENCE_FIGURES, "7.3: 302 ns is plausible");
+	ct_kernel_check_latency(&r73, 17300, 150, 0, &c);
+	ok(c.verdict == CT_LATENCY_LINK_PS_AS_NS, "the figures decide, whatever the release");
+	ct_kernel_check_latency(&r612, 400, 150, 100, &c);
+	ok(c.verdict == CT_LATENCY_PLAUSIBLE, "a slow but possible path is not the bug");
+	ct_kernel_check_latency(&r612, 3000, 150, 100, &c);
+	ok(c.verdict == CT_LATENCY_PLAUSIBLE, "ten times but under 5 us above: not the bug");
+	ct_kernel_check_latency(&r612, 17300, 0, 100, &c);
+	ok(c.verdict == CT_LATENCY_LINK_PS_AS_NS && c.by == CT_EVIDENCE_RELEASE, "no CDAT on 6.12: by release");
+	ct_kernel_check_latency(&r73, 17300, 0, 100, &c);
+	ok(c.verdict == CT_LATENCY_UNCHECKED && c.by == CT_EVIDENCE_NONE, "no CDAT on 7.3: unchecked");
+	ct_kernel_check_latency(&r61, 17300, 0, 0, &c);
+	ok(c.verdict == CT_LATENCY_UNCHECKED, "no CDAT, a kernel before CXL figures: unchecked");
+	ct_kernel_check_latency(&unknown, 17300, 0, 0, &c);
+	ok(c.verdict == CT_LATENCY_UNCHECKED, "no CDAT, release unknown: unchecked");
+	ct_kernel_check_latency(&r612, 0, 150, 100, &c);
+	ok(c.verdict == CT_LATENCY_UNCHECKED, "no kernel figure: nothing to judge");
+	is_str(ct_latency_verdict_name(CT_LATENCY_LINK_PS_AS_NS), "link_latency_ps_as_ns", "verdict named");
+	is_str(ct_latency_evidence_name(CT_EVIDENCE_RELEASE), "release", "evidence named");
+
+	/* libcxl */
+	ok(ct_libcxl_version() > 0, "libcxl version known (%d)", ct_libcxl_version());
+	ok(ct_libcxl_can_create_ram_region() == (ct_libcxl_version() >= 77), "RAM regions from libcxl 77");
+
+	/* a 7.3 tree: the build default onlines, DAMON_STAT runs */
+	if (!mkdtemp(root))
+		return 1;
+	put("/proc/sys/kernel/osrelease", "7.3.4+deb13-amd64\n");
+	put("/proc/cmdline", "console=ttyS0 quiet\n");
+	put("/sys/devices/system/memory/auto_online_blocks", "online\n");
+	put("/sys/module/memory_hotplug/parameters/online_policy", "contig-zones\n");
+	put("/sys/module/damon_stat/parameters/enabled", "Y\n");
+	put("/sys/module/damon_stat/parameters/kdamond_pid", "56\n");
+	put("/proc/56/comm", "kdamond.0\n");
+	put("/proc/57/comm", "kworker/0:1\n");
+	ok(ct_context_new(&ctx, root) == 0, "context on the tree");
+	ct_kernel_auto_online(ctx, &a);
+	ok(a.known && a.onlines && !a.movable, "auto_online_blocks online: the kernel onlines");
+	is_str(a.build_option, "CONFIG_MHP_DEFAULT_ONLINE_TYPE_ONLINE_AUTO", "7.3: the online type choice");
+	is_str(a.online_policy, "contig-zones", "online_policy read");
+	ct_kernel_damon_state(ctx, &d);
+	ok(d.stat_known && d.stat_enabled && d.stat_pid == 56 && d.kdamonds == 1, "DAMON_STAT's kdamond found");
+	put("/proc/cmdline", "memhp_default_state=online\n");
+	ct_kernel_auto_online(ctx, &a);
+	ok(!a.build_option[0], "set on the command line: no build default named");
+	put("/proc/sys/kernel/osrelease", "6.12.95+deb12-amd64\n");
+	put("/proc/cmdline", "quiet\n");
+	ct_kernel_auto_online(ctx, &a);
+	is_str(a.build_option, "CONFIG_MEMORY_HOTPLUG_DEFAULT_ONLINE=y", "6.12: the older boolean");
+	put("/sys/module/damon_stat/parameters/enabled", "N\n");
+	ct_kernel_damon_state(ctx, &d);
+	ok(d.stat_known && !d.stat_enabled && d.stat_pid == -1, "DAMON_STAT off");
+	ct_context_free(ctx);
+	{
+		char cmd[600];
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+		if (system(cmd))
+			fprintf(stderr, "# could not remove %s\n", root);
+	}
+	return tap_done();
+}
