@@ -1,31 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* cmd-list.c - `cxltier list`: memdev -> region -> dax -> blocks -> node -> tier */
+/* cmd-list.c - `cxltier list`: regions with their memdevs and dax devices,
+ * memory blocks, nodes and tiers; options and filters */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
 #include "filter.h"
 #include "json-build.h"
+#include "list.h"
 #include "../lib/context.h"
 #include "../lib/topology.h"
 
-static const char *const levels[] = { "memdevs", "regions", "dax_devices", NULL };
-static const char *const level_names[] = { "memdev", "region", "dax", NULL };
+static const char *const levels[] = { "rows", "children", NULL };
 static const struct out_column columns[] = {
-	{ "NAME", "name", OUT_STR, 0.1, 0, "memdev, region or dax device", NULL },
-	{ "TYPE", "@level", OUT_STR, 0.1, 0, "memdev, region or dax", NULL },
-	{ "SIZE", "size|ram_size", OUT_SIZE, 0.1, 0, "size (memdev: volatile capacity)", NULL },
+	{ "NAME", "name", OUT_STR, 0.1, 0, "region, memdev or dax device", NULL },
+	{ "TYPE", "type", OUT_STR, 0.1, 0, "region, memdev or dax", NULL },
+	{ "SIZE", "size", OUT_SIZE, 0.1, 0, "size (a region's memdev: its share, the decoder's DPA size)", NULL },
 	{ "PMEM", "pmem_size", OUT_SIZE, 0.1, 0, "memdev persistent capacity", NULL },
 	{ "MODE", "mode", OUT_STR, 0.1, 0, "region mode (ram, pmem) or dax mode (system-ram, devdax)", NULL },
 	{ "SERIAL", "serial", OUT_HEX, 0.1, 0, "memdev serial number", NULL },
 	{ "HOST", "host", OUT_STR, 0.1, 0, "memdev PCI device", NULL },
+	{ "POS", "position", OUT_NUM, 0.1, 0, "memdev's position in the region interleave", NULL },
+	{ "DECODER", "decoder", OUT_STR, 0.1, 0, "memdev's endpoint decoder for the region", NULL },
 	{ "FIRMWARE", "firmware_version", OUT_STR, 0.1, 0, "memdev firmware version", NULL },
 	{ "ENDPOINT", "endpoint", OUT_STR, 0.1, 0, "memdev endpoint port", NULL },
 	{ "DEVNODE", "numa_node", OUT_NUM, 0.1, 0, "NUMA node of the memdev's PCI device (CPU affinity)", NULL },
 	{ "RESOURCE", "resource", OUT_HEX, 0.1, 0, "host physical address", NULL },
 	{ "WAYS", "interleave_ways", OUT_NUM, 0.1, 0, "region interleave ways", NULL },
 	{ "GRANULARITY", "interleave_granularity", OUT_NUM, 0.1, 0, "region interleave granularity", NULL },
-	{ "DECODERS", "decoders", OUT_STR, 0.1, 0, "region endpoint decoders", NULL },
 	{ "ROOT", "root_decoder", OUT_STR, 0.1, 0, "region root decoder", NULL },
 	{ "STATE", "state", OUT_STR, 0.1, 0, "memdev enabled/disabled; region active/committed/disabled", NULL },
 	{ "NODE", "target_node", OUT_NUM, 0.1, 0, "NUMA node the dax memory becomes", NULL },
@@ -36,20 +38,21 @@ static const struct out_column columns[] = {
 	{ "NORMAL", "memory_blocks.normal", OUT_NUM, 0.1, 0, "blocks online in ZONE_NORMAL", NULL },
 };
 static const struct out_table table = {
-	levels, level_names, columns, sizeof(columns) / sizeof(columns[0]),
-	"NAME,TYPE,SIZE,MODE,SERIAL,HOST,STATE,NODE,TIER,BLOCKS,ONLINE,MOVABLE",
+	levels, NULL, columns, sizeof(columns) / sizeof(columns[0]),
+	"NAME,TYPE,SIZE,MODE,SERIAL,HOST,POS,DECODER,STATE,NODE,TIER,BLOCKS,ONLINE,MOVABLE",
 };
 
 static void usage(void)
 {
 	printf("usage: cxltier list [-m MEMDEV] [-r REGION] [-d DAX] [-N NODE] [-j] [-o COLS] [-n] [-b]\n\n"
-	       "Show the CXL memory chain: memdev -> endpoint -> region -> dax device ->\n"
-	       "memory blocks -> NUMA node -> memory tier.\n\n"
-	       "  -m, --memdev LIST   only these memdevs (comma-separated, repeatable)\n"
+	       "Show the CXL memory chain: region -> memdevs (interleave positions) and\n"
+	       "dax devices -> memory blocks -> NUMA node -> memory tier; memdevs in no\n"
+	       "region on their own. Each object once.\n\n"
+	       "  -m, --memdev LIST   only these memdevs and the regions they back (comma-separated, repeatable)\n"
 	       "  -r, --region LIST   only these regions\n"
 	       "  -d, --dax LIST      only these dax devices\n"
 	       "  -N, --node LIST     only memory that landed in these NUMA nodes\n"
-	       "  -j, --json          JSON: {\"memdevs\":[{..., \"regions\":[{..., \"dax_devices\":[...]}]}]}\n"
+	       "  -j, --json          JSON: {\"memdevs\":[...], \"regions\":[{..., \"targets\":[...], \"dax_devices\":[...]}]}\n"
 	       "  -o, --output COLS   table columns (+COLS adds to the default)\n"
 	       "  -n, --noheadings    no table headings\n"
 	       "  -b, --bytes         sizes in bytes\n"
@@ -63,136 +66,73 @@ struct filters {
 	struct name_filter memdev, region, dax, node;
 };
 
-static json_object *dax_json(const struct ct_dax *d)
+static bool dax_passes(struct filters *f, const struct ct_dax *d)
 {
-	json_object *o = json_object_new_object(), *b;
+	char node[16];
 
-	jb_str(o, "name", d->name);
-	jb_str(o, "mode", d->mode);
-	jb_u64(o, "size", d->size);
-	jb_u64(o, "resource", d->resource);
-	if (d->target_node >= 0)
-		jb_int(o, "target_node", d->target_node);
-	if (d->memory_tier >= 0)
-		jb_int(o, "memory_tier", d->memory_tier);
-	if (d->blocks.total) {
-		b = json_object_new_object();
-		jb_u64(b, "first", d->blocks.first);
-		jb_int(b, "total", d->blocks.total);
-		jb_int(b, "online", d->blocks.online);
-		jb_int(b, "offline", d->blocks.offline);
-		jb_int(b, "movable", d->blocks.movable);
-		jb_int(b, "normal", d->blocks.normal);
-		json_object_object_add(o, "memory_blocks", b);
-	}
-	return o;
+	if (!filter_match(&f->dax, d->name))
+		return false;
+	if (!filter_active(&f->node))
+		return true;
+	snprintf(node, sizeof(node), "%d", d->target_node);
+	return d->target_node >= 0 && filter_match(&f->node, node);
 }
 
-static const char *region_state(const struct ct_region *r)
+/* a region is kept when it passes its own filter, backs a chosen memdev and
+ * holds a chosen dax device; a memdev when it passes its filter and, under
+ * region/dax/node filters, backs a kept region */
+static int select_objects(const struct ct_topology *t, struct filters *f, struct list_sel *sel)
 {
-	if (r->enabled)
-		return "active";
-	return r->committed ? "committed" : "disabled";
-}
-
-static char nodename[16];
-static const char *node_name(int n)
-{
-	snprintf(nodename, sizeof(nodename), "%d", n);
-	return nodename;
-}
-
-static json_object *region_json(const struct ct_region *r, struct filters *f)
-{
-	json_object *o = json_object_new_object(), *decs = json_object_new_array(), *daxes;
-
-	jb_str(o, "name", r->name);
-	if (r->mode[0])
-		jb_str(o, "mode", r->mode);
-	jb_u64(o, "size", r->size);
-	if (r->resource)
-		jb_u64(o, "resource", r->resource);
-	jb_int(o, "interleave_ways", r->ways);
-	if (r->granularity)
-		jb_int(o, "interleave_granularity", r->granularity);
-	for (unsigned i = 0; i < r->ntargets; i++)
-		json_object_array_add(decs, json_object_new_string(r->targets[i]));
-	json_object_object_add(o, "decoders", decs);
-	if (r->root_decoder[0])
-		jb_str(o, "root_decoder", r->root_decoder);
-	jb_bool(o, "committed", r->committed);
-	jb_bool(o, "enabled", r->enabled);
-	jb_str(o, "state", region_state(r));
-	daxes = json_object_new_array();
-	for (size_t i = 0; i < r->ndax; i++) {
-		const struct ct_dax *d = &r->dax[i];
-		if (!filter_match(&f->dax, d->name))
-			continue;
-		if (filter_active(&f->node) && (d->target_node < 0 || !filter_match(&f->node, node_name(d->target_node))))
-			continue;
-		json_object_array_add(daxes, dax_json(d));
-	}
-	json_object_object_add(o, "dax_devices", daxes);
-	return o;
-}
-
-static json_object *memdev_json(const struct ct_memdev *m)
-{
-	json_object *o = json_object_new_object();
-
-	jb_str(o, "name", m->name);
-	if (m->has_serial)
-		jb_u64(o, "serial", m->serial);
-	if (m->host[0])
-		jb_str(o, "host", m->host);
-	jb_u64(o, "ram_size", m->ram_size);
-	jb_u64(o, "pmem_size", m->pmem_size);
-	if (m->firmware[0])
-		jb_str(o, "firmware_version", m->firmware);
-	if (m->numa_node >= 0)
-		jb_int(o, "numa_node", m->numa_node);
-	if (m->endpoint[0])
-		jb_str(o, "endpoint", m->endpoint);
-	jb_bool(o, "enabled", m->enabled);
-	jb_str(o, "state", m->enabled ? "enabled" : "disabled");
-	return o;
-}
-
-static json_object *build(const struct ct_topology *t, struct filters *f)
-{
-	json_object *root = json_object_new_object(), *mds = json_object_new_array();
 	bool below = filter_active(&f->region) || filter_active(&f->dax) || filter_active(&f->node);
 
-	for (size_t i = 0; i < t->nmemdevs; i++) {
-		const struct ct_memdev *m = &t->memdevs[i];
-		json_object *mo, *regs;
+	sel->memdev = calloc(t->nmemdevs + 1, sizeof(bool));
+	sel->region = calloc(t->nregions + 1, sizeof(bool));
+	sel->dax = calloc(t->nregions + 1, sizeof(bool *));
+	if (!sel->memdev || !sel->region || !sel->dax)
+		return -1;
+	for (size_t i = 0; i < t->nregions; i++) {
+		const struct ct_region *r = &t->regions[i];
+		bool any_dax = false, any_memdev = !filter_active(&f->memdev);
 
-		if (!filter_match(&f->memdev, m->name))
-			continue;
-		mo = memdev_json(m);
-		regs = json_object_new_array();
-		for (size_t j = 0; j < t->nregions; j++) {
-			const struct ct_region *r = &t->regions[j];
-			json_object *ro, *daxes;
-			if (!ct_region_has_memdev(r, m->name) || !filter_match(&f->region, r->name))
-				continue;
-			ro = region_json(r, f);
-			json_object_object_get_ex(ro, "dax_devices", &daxes);
-			if ((filter_active(&f->dax) || filter_active(&f->node)) && !json_object_array_length(daxes)) {
-				json_object_put(ro);
-				continue;
-			}
-			json_object_array_add(regs, ro);
-		}
-		if (below && !json_object_array_length(regs)) {
-			json_object_put(mo);
-			json_object_put(regs);
-			continue;
-		}
-		json_object_object_add(mo, "regions", regs);
-		json_object_array_add(mds, mo);
+		if (!(sel->dax[i] = calloc(r->ndax + 1, sizeof(bool))))
+			return -1;
+		for (size_t k = 0; k < r->ndax; k++)
+			any_dax |= sel->dax[i][k] = dax_passes(f, &r->dax[k]);
+		for (unsigned k = 0; k < r->ntargets; k++)
+			any_memdev |= filter_active(&f->memdev) && filter_match(&f->memdev, r->memdevs[k]);
+		sel->region[i] = filter_match(&f->region, r->name) && any_memdev &&
+				 (any_dax || !(filter_active(&f->dax) || filter_active(&f->node)));
 	}
-	json_object_object_add(root, "memdevs", mds);
+	for (size_t i = 0; i < t->nmemdevs; i++) {
+		const char *name = t->memdevs[i].name;
+		bool backs = !below;
+
+		for (size_t j = 0; j < t->nregions && !backs; j++)
+			backs = sel->region[j] && ct_region_has_memdev(&t->regions[j], name);
+		sel->memdev[i] = filter_match(&f->memdev, name) && backs;
+	}
+	return 0;
+}
+
+static void sel_free(const struct ct_topology *t, struct list_sel *sel)
+{
+	for (size_t i = 0; sel->dax && i < t->nregions; i++)
+		free(sel->dax[i]);
+	free(sel->dax);
+	free(sel->region);
+	free(sel->memdev);
+}
+
+static json_object *build(const struct ct_topology *t, const struct list_sel *sel, const struct list_style *st)
+{
+	json_object *root = json_object_new_object(), *mds = jb_arr(root, "memdevs"), *regs = jb_arr(root, "regions");
+
+	for (size_t i = 0; i < t->nmemdevs; i++)
+		if (sel->memdev[i])
+			json_object_array_add(mds, list_memdev_json(t, &t->memdevs[i], st));
+	for (size_t i = 0; i < t->nregions; i++)
+		if (sel->region[i])
+			json_object_array_add(regs, list_region_json(&t->regions[i], sel->dax[i], st));
 	return root;
 }
 
@@ -255,6 +195,8 @@ int cmd_list(int argc, char **argv, struct cmd_env *env)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct filters f = { 0 };
+	struct list_style style = { 0 };
+	struct list_sel sel = { 0 };
 	struct ct_topology t;
 	json_object *root;
 	char err[256];
@@ -294,13 +236,19 @@ int cmd_list(int argc, char **argv, struct cmd_env *env)
 		goto out;
 	if (!t.have_cxl_bus && !env->out.json)
 		fprintf(stderr, "cxltier list: no CXL bus on this system (no cxl_acpi, or no CXL hardware)\n");
-	root = build(&t, &f);
+	if (select_objects(&t, &f, &sel)) {
+		cmd_err(env, "out of memory");
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	root = env->out.json ? build(&t, &sel, &style) : list_table_rows(&t, &sel);
 	if (out_print(&env->out, &table, root, err, sizeof(err))) {
 		cmd_err(env, "%s", err);
 		rc = EXIT_USAGE;
 	}
 	json_object_put(root);
 out:
+	sel_free(&t, &sel);
 	ct_topology_free(&t);
 out_filters:
 	filter_free(&f.memdev);

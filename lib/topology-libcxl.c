@@ -109,6 +109,10 @@ static int fill_region(struct ct_context *ctx, struct cxl_decoder *root, struct 
 		ct_strlcpy(r->targets[i], cxl_decoder_get_devname(d), CT_NAME);
 		if ((m = cxl_decoder_get_memdev(d)))
 			ct_strlcpy(r->memdevs[i], cxl_memdev_get_devname(m), CT_NAME);
+		if (cxl_decoder_get_dpa_size(d) != ULLONG_MAX) {
+			r->dpa[i].size = cxl_decoder_get_dpa_size(d);
+			r->dpa[i].resource = cxl_decoder_get_dpa_resource(d);
+		}
 		r->ntargets = i + 1;
 	}
 	return fill_dax(ctx, r);

@@ -94,3 +94,11 @@ bool ct_region_has_memdev(const struct ct_region *r, const char *memdev)
 			return true;
 	return false;
 }
+
+const struct ct_region *ct_topology_region(const struct ct_topology *t, const char *name)
+{
+	for (size_t i = 0; i < t->nregions; i++)
+		if (strcmp(t->regions[i].name, name) == 0)
+			return &t->regions[i];
+	return NULL;
+}

@@ -39,6 +39,9 @@ struct ct_region {
 	unsigned ntargets;
 	char targets[CT_MAX_TARGETS][CT_NAME];	/* endpoint decoders, by position */
 	char memdevs[CT_MAX_TARGETS][CT_NAME];	/* their memdevs */
+	struct ct_dpa {				/* what each target decodes of its memdev */
+		uint64_t resource, size;	/* device physical address range; size 0: unknown */
+	} dpa[CT_MAX_TARGETS];
 	struct ct_dax *dax;
 	size_t ndax;
 };
@@ -75,5 +78,7 @@ int ct_topology_load_dax(struct ct_context *ctx, struct ct_topology *t);
 int ct_topology_finish(struct ct_context *ctx, struct ct_topology *t);
 const struct ct_memdev *ct_topology_memdev(const struct ct_topology *t, const char *name);
 bool ct_region_has_memdev(const struct ct_region *r, const char *memdev);
+/* the region of that name, or NULL */
+const struct ct_region *ct_topology_region(const struct ct_topology *t, const char *name);
 
 #endif

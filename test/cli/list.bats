@@ -1,41 +1,84 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-only
 # `cxltier list` on sysfs trees captured from the lab guest (Linux 6.12,
-# QEMU 10 Type-3 device) and from a machine without CXL.
+# QEMU 10 Type-3 devices: one, or two interleaved 2-way) and from a machine
+# without CXL.
 load helper
 
-@test "list -j shows memdev -> region -> dax -> blocks -> node -> tier in one object" {
+@test "list -j: memdevs and regions at the top, each once; a region carries its targets and dax devices" {
     root=$(fixture lab-region-online)
     run cxltier --sysroot "$root" list -j
     assert_success
-    run jq -e '.memdevs[0] | .name == "mem0" and .serial == 4660 and .host == "0000:0d:00.0"
-        and .ram_size == 1073741824 and .endpoint == "endpoint2"
-        and .regions[0].name == "region0" and .regions[0].mode == "ram"
-        and .regions[0].interleave_ways == 1 and .regions[0].decoders == ["decoder2.0"]
-        and .regions[0].state == "active"
-        and .regions[0].dax_devices[0].name == "dax0.0"
-        and .regions[0].dax_devices[0].mode == "system-ram"
-        and .regions[0].dax_devices[0].target_node == 1
-        and .regions[0].dax_devices[0].memory_tier == 8
-        and .regions[0].dax_devices[0].memory_blocks == {"first":34,"total":8,"online":8,"offline":0,"movable":8,"normal":0}' <<<"$output"
+    run jq -e '(keys == ["memdevs","regions"])
+        and (.memdevs[0] | .name == "mem0" and .serial == 4660 and .host == "0000:0d:00.0"
+             and .ram_size == 1073741824 and .endpoint == "endpoint2" and .regions == ["region0"])
+        and (.regions[0] | .name == "region0" and .mode == "ram" and .interleave_ways == 1
+             and .root_decoder == "decoder0.0" and .state == "active"
+             and .targets == [{"position":0,"decoder":"decoder2.0","memdev":"mem0","dpa_resource":0,"dpa_size":1073741824}]
+             and .dax_devices[0].name == "dax0.0" and .dax_devices[0].mode == "system-ram"
+             and .dax_devices[0].target_node == 1 and .dax_devices[0].memory_tier == 8
+             and .dax_devices[0].memory_blocks == {"first":34,"total":8,"online":8,"offline":0,"movable":8,"normal":0})' <<<"$output"
     assert_success
 }
 
-@test "list shows the same data as a tree table" {
+@test "list shows a tree per region: its memdevs by position, then its dax devices" {
     root=$(fixture lab-region-online)
     run cxltier list --sysroot "$root"
     assert_success
-    assert_line --index 0 --regexp '^NAME +TYPE +SIZE +MODE +SERIAL +HOST +STATE +NODE +TIER +BLOCKS +ONLINE +MOVABLE'
-    assert_line --index 1 --regexp '^mem0 +memdev +1G +0x1234 +0000:0d:00.0 +enabled'
-    assert_line --index 2 --regexp '^`-region0 +region +1G +ram +active'
-    assert_line --index 3 --regexp '^  `-dax0.0 +dax +1G +system-ram +1 +8 +8 +8 +8 *$'
+    assert_line --index 0 --regexp '^NAME +TYPE +SIZE +MODE +SERIAL +HOST +POS +DECODER +STATE +NODE +TIER +BLOCKS +ONLINE +MOVABLE'
+    assert_line --index 1 --regexp '^region0 +region +1G +ram +active *$'
+    assert_line --index 2 --regexp '^\|-mem0 +memdev +1G +0x1234 +0000:0d:00.0 +0 +decoder2.0 +enabled *$'
+    assert_line --index 3 --regexp '^`-dax0.0 +dax +1G +system-ram +1 +8 +8 +8 +8 *$'
+}
+
+@test "two memdevs interleaved 2-way: region and dax device once, sums do not double count" {
+    root=$(fixture lab-two-devices)
+    run cxltier list --sysroot "$root" -j
+    assert_success
+    json=$output
+    [[ $(jq '[.regions[].size] | add' <<<"$json") == 2147483648 ]]
+    [[ $(jq '[.regions[].dax_devices[].size] | add' <<<"$json") == 2147483648 ]]
+    [[ $(jq '[.regions[].dax_devices[].memory_blocks.total] | add' <<<"$json") == 16 ]]
+    [[ $(jq '[.. | objects | select(.name? == "region0")] | length' <<<"$json") == 1 ]]
+    [[ $(jq '[.. | objects | select(.name? == "dax0.0")] | length' <<<"$json") == 1 ]]
+    [[ $(jq '[.regions[0].targets[].dpa_size] | add' <<<"$json") == 2147483648 ]]
+    [[ $(jq -c '[.regions[0].targets[] | [.position, .decoder, .memdev]]' <<<"$json") == '[[0,"decoder2.0","mem0"],[1,"decoder3.0","mem1"]]' ]]
+    [[ $(jq -c '[.memdevs[] | [.name, .regions]]' <<<"$json") == '[["mem0",["region0"]],["mem1",["region0"]]]' ]]
+    run cxltier list --sysroot "$root"
+    assert_success
+    assert_line --index 1 --regexp '^region0 +region +2G +ram +active *$'
+    assert_line --index 2 --regexp '^\|-mem0 +memdev +1G +0x1234 +0000:0d:00.0 +0 +decoder2.0 +enabled *$'
+    assert_line --index 3 --regexp '^\|-mem1 +memdev +1G +0x5678 +0000:0e:00.0 +1 +decoder3.0 +enabled *$'
+    assert_line --index 4 --regexp '^`-dax0.0 +dax +2G +system-ram +1 +8 +16 +16 +16 *$'
+    [[ ${#lines[@]} == 5 ]]
+}
+
+@test "the memdev view: -m keeps that memdev and the regions it backs, whole" {
+    root=$(fixture lab-two-devices)
+    run cxltier list --sysroot "$root" -j -m mem1
+    assert_success
+    [[ $(jq -c '[.memdevs[].name], [.regions[].name], [.regions[0].targets[].memdev]' <<<"$output" | tr -d '\n') == '["mem1"]["region0"]["mem0","mem1"]' ]]
+    run cxltier list --sysroot "$root" -m mem1 -n -o NAME
+    assert_output "$(printf 'region0\n|-mem0\n|-mem1\n`-dax0.0')"
+}
+
+@test "a memdev in no region is listed on its own, with its volatile size" {
+    root=$(fixture lab-two-devices)
+    cp -a "$root" "$BATS_TEST_TMPDIR/one"
+    rm "$BATS_TEST_TMPDIR/one/sys/bus/cxl/devices/region0"
+    run cxltier list --sysroot "$BATS_TEST_TMPDIR/one" -n -o NAME,TYPE,SIZE
+    assert_success
+    assert_line --index 0 --regexp '^mem0 +memdev +1G$'
+    assert_line --index 1 --regexp '^mem1 +memdev +1G$'
+    run cxltier list --sysroot "$BATS_TEST_TMPDIR/one" -j
+    [[ $(jq -c '[.memdevs[].regions], .regions' <<<"$output" | tr -d '\n') == '[[],[]][]' ]]
 }
 
 @test "offline blocks are counted as offline, with no tier yet" {
     root=$(fixture lab-region-offline)
     run cxltier list --sysroot "$root" -j
     assert_success
-    run jq -c '.memdevs[0].regions[0].dax_devices[0] | [.memory_blocks.online, .memory_blocks.offline, has("memory_tier")]' <<<"$output"
+    run jq -c '.regions[0].dax_devices[0] | [.memory_blocks.online, .memory_blocks.offline, has("memory_tier")]' <<<"$output"
     assert_output '[0,8,false]'
 }
 
@@ -43,9 +86,10 @@ load helper
     root=$(fixture lab-region-online)
     run cxltier list --sysroot "$root" -o NAME,SIZE -n -b
     assert_success
-    assert_line --index 0 --regexp '^mem0 +1073741824$'
+    assert_line --index 0 --regexp '^region0 +1073741824$'
+    assert_line --index 1 --regexp '^\|-mem0 +1073741824$'
     run cxltier list --sysroot "$root" -o +RESOURCE -n
-    assert_line --index 1 --regexp 'active +0x110000000$'
+    assert_line --index 0 --regexp 'active +0x110000000$'
 }
 
 @test "an unknown column is a usage error" {
@@ -65,10 +109,12 @@ load helper
     root=$(fixture lab-region-online)
     run cxltier list --sysroot "$root" -j -m mem0 -r region0 -d dax0.0 -N 1
     assert_success
-    [[ $(jq '.memdevs | length' <<<"$output") == 1 ]]
+    [[ $(jq -c '[(.memdevs | length), (.regions | length), (.regions[0].dax_devices | length)]' <<<"$output") == '[1,1,1]' ]]
     run cxltier list --sysroot "$root" -j -m mem0 -N node0
     assert_success
-    [[ $(jq '.memdevs | length' <<<"$output") == 0 ]]
+    [[ $(jq -c '[(.memdevs | length), (.regions | length)]' <<<"$output") == '[0,0]' ]]
+    run cxltier list --sysroot "$root" -j -r region0
+    [[ $(jq -c '[.memdevs[].name]' <<<"$output") == '["mem0"]' ]]
 }
 
 @test "an unknown memdev in a filter is an error naming it" {
@@ -101,7 +147,7 @@ load helper
     run --separate-stderr cxltier list --sysroot "$root" -j
     assert_success
     [[ -z $stderr ]]
-    [[ $(jq -c . <<<"$output") == '{"memdevs":[]}' ]]
+    [[ $(jq -c . <<<"$output") == '{"memdevs":[],"regions":[]}' ]]
 }
 
 @test "an unreadable sysfs file is named in the error" {

@@ -38,11 +38,18 @@ setup_file() {
     run cxltier list -j -r "$r"
     assert_success
     json=$output
-    [[ $(jq -r '.memdevs[0].regions[0].size' <<<"$json") == $(( $(cat $CXL/$r/size) )) ]]
-    [[ $(jq -r '.memdevs[0].regions[0].mode' <<<"$json") == "$(cat $CXL/$r/mode)" ]]
-    [[ $(jq -r '.memdevs[0].regions[0].dax_devices[0].name' <<<"$json") == "$d" ]]
-    [[ $(jq -r '.memdevs[0].regions[0].dax_devices[0].target_node' <<<"$json") == "$(cat /sys/bus/dax/devices/$d/target_node)" ]]
-    [[ $(jq -r '.memdevs[0].regions[0].dax_devices[0].memory_blocks.total' <<<"$json") == $(vm_blocks_of "$d" | wc -l) ]]
+    [[ $(jq -r '.regions[0].size' <<<"$json") == $(( $(cat $CXL/$r/size) )) ]]
+    [[ $(jq -r '.regions[0].mode' <<<"$json") == "$(cat $CXL/$r/mode)" ]]
+    [[ $(jq -r '.regions[0].dax_devices[0].name' <<<"$json") == "$d" ]]
+    [[ $(jq -r '.regions[0].dax_devices[0].target_node' <<<"$json") == "$(cat /sys/bus/dax/devices/$d/target_node)" ]]
+    [[ $(jq -r '.regions[0].dax_devices[0].memory_blocks.total' <<<"$json") == $(vm_blocks_of "$d" | wc -l) ]]
+    for ((i = 0; i < $(cat $CXL/$r/interleave_ways); i++)); do
+        dec=$(cat $CXL/$r/target$i)
+        run jq -e --argjson i $i --arg dec "$dec" --argjson sz $(( $(cat $CXL/$dec/dpa_size) )) \
+            '.regions[0].targets[$i] | .position == $i and .decoder == $dec and .dpa_size == $sz' <<<"$json"
+        assert_success
+    done
+    [[ $(jq -c '.memdevs[0].regions' <<<"$json") == "[\"$r\"]" ]]
 }
 
 @test "onlined movable by hand: list counts the blocks movable and shows the node's tier" {
@@ -53,7 +60,7 @@ setup_file() {
     tier=$(grep -l -w "$node" /sys/devices/virtual/memory_tiering/memory_tier*/nodelist | sed 's/.*memory_tier\([0-9]*\).*/\1/')
     run cxltier list -j -d "$d"
     assert_success
-    run jq -c '.memdevs[0].regions[0].dax_devices[0] | [.memory_blocks.online, .memory_blocks.movable, .memory_tier]' <<<"$output"
+    run jq -c '.regions[0].dax_devices[0] | [.memory_blocks.online, .memory_blocks.movable, .memory_tier]' <<<"$output"
     assert_output "[8,8,$tier]"
     run cxltier list -N "$node"
     assert_success
