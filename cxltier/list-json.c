@@ -82,7 +82,8 @@ json_object *list_region_json(const struct ct_region *r, const bool *keep_dax, c
 		jb_str(t, "decoder", r->targets[i]);
 		jb_str(t, "memdev", r->memdevs[i]);
 		if (r->dpa[i].size) {
-			add_hex(t, "dpa_resource", r->dpa[i].resource, st);
+			if (r->dpa[i].resource != UINT64_MAX)	/* not yet allocated (a plan) */
+				add_hex(t, "dpa_resource", r->dpa[i].resource, st);
 			add_size(t, "dpa_size", r->dpa[i].size, st);
 		}
 		json_object_array_add(targets, t);

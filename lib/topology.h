@@ -78,6 +78,9 @@ int ct_topology_load_dax(struct ct_context *ctx, struct ct_topology *t);
 int ct_topology_finish(struct ct_context *ctx, struct ct_topology *t);
 const struct ct_memdev *ct_topology_memdev(const struct ct_topology *t, const char *name);
 bool ct_region_has_memdev(const struct ct_region *r, const char *memdev);
+/* does spec name this memdev: "memN", "N" (its id), a serial ("0x..." or
+ * decimal) or its PCI host ("0000:0d:00.0"), as ndctl's memdev filters */
+bool ct_memdev_matches(const struct ct_memdev *m, const char *spec);
 /* the region of that name, or NULL */
 const struct ct_region *ct_topology_region(const struct ct_topology *t, const char *name);
 
