@@ -44,86 +44,31 @@ static const struct out_table table = {
 
 static void usage(void)
 {
-	printf("usage: cxltier list [-m MEMDEV] [-r REGION] [-d DAX] [-N NODE] [-j] [-o COLS] [-n] [-b]\n\n"
+	printf("usage: cxltier list [-m MEMDEV] [-s SERIAL] [-r REGION] [-d DAX] [-N NODE] [-j] [-u] [-v...] [-o COLS] [-n] [-b]\n"
+	       "       cxltier list --summary [-j] [-u]\n\n"
 	       "Show the CXL memory chain: region -> memdevs (interleave positions) and\n"
 	       "dax devices -> memory blocks -> NUMA node -> memory tier; memdevs in no\n"
 	       "region on their own. Each object once.\n\n"
-	       "  -m, --memdev LIST   only these memdevs and the regions they back (comma-separated, repeatable)\n"
+	       "  -m, --memdev LIST   only these memdevs and the regions they back (comma-separated, repeatable):\n"
+	       "                      memN, N, a serial (0x... or decimal), the PCI device, or all\n"
+	       "  -s, --serial LIST   only memdevs with these serial numbers\n"
 	       "  -r, --region LIST   only these regions\n"
 	       "  -d, --dax LIST      only these dax devices\n"
 	       "  -N, --node LIST     only memory that landed in these NUMA nodes\n"
 	       "  -j, --json          JSON: {\"memdevs\":[...], \"regions\":[{..., \"targets\":[...], \"dax_devices\":[...]}]}\n"
+	       "  -u, --human         JSON sizes and addresses as strings (\"1G\", \"0x110000000\")\n"
+	       "  -v, --verbose       JSON: -v root decoders, endpoint decoders, port paths; -vvv partition, firmware\n"
+	       "      --summary       memory blocks by node: online, offline, movable, normal, CXL (as lsmem)\n"
 	       "  -o, --output COLS   table columns (+COLS adds to the default)\n"
 	       "  -n, --noheadings    no table headings\n"
 	       "  -b, --bytes         sizes in bytes\n"
 	       "      --sysroot DIR   read a captured sysfs tree instead of the live system\n"
-	       "  -v, --verbose       say more on stderr\n"
 	       "Filters combine: OR within one, AND across them.\n");
 	out_columns_help(&table);
 }
 
-struct filters {
-	struct name_filter memdev, region, dax, node;
-};
-
-static bool dax_passes(struct filters *f, const struct ct_dax *d)
-{
-	char node[16];
-
-	if (!filter_match(&f->dax, d->name))
-		return false;
-	if (!filter_active(&f->node))
-		return true;
-	snprintf(node, sizeof(node), "%d", d->target_node);
-	return d->target_node >= 0 && filter_match(&f->node, node);
-}
-
-/* a region is kept when it passes its own filter, backs a chosen memdev and
- * holds a chosen dax device; a memdev when it passes its filter and, under
- * region/dax/node filters, backs a kept region */
-static int select_objects(const struct ct_topology *t, struct filters *f, struct list_sel *sel)
-{
-	bool below = filter_active(&f->region) || filter_active(&f->dax) || filter_active(&f->node);
-
-	sel->memdev = calloc(t->nmemdevs + 1, sizeof(bool));
-	sel->region = calloc(t->nregions + 1, sizeof(bool));
-	sel->dax = calloc(t->nregions + 1, sizeof(bool *));
-	if (!sel->memdev || !sel->region || !sel->dax)
-		return -1;
-	for (size_t i = 0; i < t->nregions; i++) {
-		const struct ct_region *r = &t->regions[i];
-		bool any_dax = false, any_memdev = !filter_active(&f->memdev);
-
-		if (!(sel->dax[i] = calloc(r->ndax + 1, sizeof(bool))))
-			return -1;
-		for (size_t k = 0; k < r->ndax; k++)
-			any_dax |= sel->dax[i][k] = dax_passes(f, &r->dax[k]);
-		for (unsigned k = 0; k < r->ntargets; k++)
-			any_memdev |= filter_active(&f->memdev) && filter_match(&f->memdev, r->memdevs[k]);
-		sel->region[i] = filter_match(&f->region, r->name) && any_memdev &&
-				 (any_dax || !(filter_active(&f->dax) || filter_active(&f->node)));
-	}
-	for (size_t i = 0; i < t->nmemdevs; i++) {
-		const char *name = t->memdevs[i].name;
-		bool backs = !below;
-
-		for (size_t j = 0; j < t->nregions && !backs; j++)
-			backs = sel->region[j] && ct_region_has_memdev(&t->regions[j], name);
-		sel->memdev[i] = filter_match(&f->memdev, name) && backs;
-	}
-	return 0;
-}
-
-static void sel_free(const struct ct_topology *t, struct list_sel *sel)
-{
-	for (size_t i = 0; sel->dax && i < t->nregions; i++)
-		free(sel->dax[i]);
-	free(sel->dax);
-	free(sel->region);
-	free(sel->memdev);
-}
-
-static json_object *build(const struct ct_topology *t, const struct list_sel *sel, const struct list_style *st)
+static json_object *build(struct cmd_env *env, const struct ct_topology *t, const struct list_sel *sel,
+			  const struct list_style *st)
 {
 	json_object *root = json_object_new_object(), *mds = jb_arr(root, "memdevs"), *regs = jb_arr(root, "regions");
 
@@ -133,82 +78,49 @@ static json_object *build(const struct ct_topology *t, const struct list_sel *se
 	for (size_t i = 0; i < t->nregions; i++)
 		if (sel->region[i])
 			json_object_array_add(regs, list_region_json(&t->regions[i], sel->dax[i], st));
+	list_add_detail(env, root, t, st);
 	return root;
-}
-
-/* names given to a filter that exist nowhere are errors, not empty output */
-static int check_names(struct cmd_env *env, const struct ct_topology *t, struct filters *f)
-{
-	int bad = 0;
-
-	for (size_t i = 0; i < f->memdev.count; i++)
-		if (!ct_topology_memdev(t, f->memdev.names[i])) {
-			cmd_err(env, "no memdev '%s' on this system%s", f->memdev.names[i],
-				t->nmemdevs ? " (see 'cxltier list')" : " (no CXL memdevs found)");
-			bad = 1;
-		}
-	for (size_t i = 0; i < f->region.count; i++) {
-		bool found = false;
-		for (size_t j = 0; j < t->nregions; j++)
-			found |= strcmp(t->regions[j].name, f->region.names[i]) == 0;
-		if (!found) {
-			cmd_err(env, "no region '%s' on this system (see 'cxltier list')", f->region.names[i]);
-			bad = 1;
-		}
-	}
-	for (size_t i = 0; i < f->dax.count; i++) {
-		bool found = false;
-		for (size_t j = 0; j < t->nregions; j++)
-			for (size_t k = 0; k < t->regions[j].ndax; k++)
-				found |= strcmp(t->regions[j].dax[k].name, f->dax.names[i]) == 0;
-		if (!found) {
-			cmd_err(env, "no CXL dax device '%s' on this system (see 'cxltier list')", f->dax.names[i]);
-			bad = 1;
-		}
-	}
-	for (size_t i = 0; i < f->node.count; i++) {
-		char *end, *n = f->node.names[i];
-		if (!strncmp(n, "node", 4)) {	/* "node1" means 1 */
-			char *num = strdup(n + 4);
-			if (!num)
-				return EXIT_FAIL;
-			free(n);
-			f->node.names[i] = n = num;
-		}
-		strtol(n, &end, 10);
-		if (!*n || *end) {
-			cmd_err(env, "'%s' is not a NUMA node number", f->node.names[i]);
-			return EXIT_USAGE;
-		}
-	}
-	return bad ? EXIT_FAIL : EXIT_OK;
 }
 
 int cmd_list(int argc, char **argv, struct cmd_env *env)
 {
+	enum { OPT_SUMMARY = 0x2001 };
 	static const struct option opts[] = {
 		{ "memdev", required_argument, NULL, 'm' },
+		{ "serial", required_argument, NULL, 's' },
 		{ "region", required_argument, NULL, 'r' },
 		{ "dax", required_argument, NULL, 'd' },
 		{ "node", required_argument, NULL, 'N' },
+		{ "human", no_argument, NULL, 'u' },
+		{ "summary", no_argument, NULL, OPT_SUMMARY },
 		COMMON_LONG_OPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct filters f = { 0 };
+	struct list_filters f = { 0 };
 	struct list_style style = { 0 };
 	struct list_sel sel = { 0 };
 	struct ct_topology t;
+	bool summary = false;
 	json_object *root;
 	char err[256];
 	int c, rc;
 
 	env->opts = opts;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "m:r:d:N:" COMMON_SHORT_OPTS, opts, NULL)) != -1) {
-		struct name_filter *nf = c == 'm' ? &f.memdev : c == 'r' ? &f.region :
+	while ((c = getopt_long(argc, argv, "m:s:r:d:N:u" COMMON_SHORT_OPTS, opts, NULL)) != -1) {
+		struct name_filter *nf = c == 'm' ? &f.memdev : c == 's' ? &f.serial : c == 'r' ? &f.region :
 					 c == 'd' ? &f.dax : c == 'N' ? &f.node : NULL;
 		if (nf) {
-			filter_add(nf, optarg);
+			if (filter_add(nf, optarg)) {
+				cmd_err(env, "out of memory");
+				rc = EXIT_FAIL;
+				goto out_filters;
+			}
+			continue;
+		}
+		if (c == 'u' || c == OPT_SUMMARY) {
+			style.human |= c == 'u';
+			summary |= c == OPT_SUMMARY;
 			continue;
 		}
 		rc = cmd_common_opt(env, c, optarg, argc, argv, usage);
@@ -217,8 +129,9 @@ int cmd_list(int argc, char **argv, struct cmd_env *env)
 			goto out_filters;
 		}
 	}
+	style.verbose = env->verbose;
 	if (optind < argc) {
-		cmd_err(env, "unexpected argument '%s' (filters take -m/-r/-d/-N)", argv[optind]);
+		cmd_err(env, "unexpected argument '%s' (filters take -m/-s/-r/-d/-N)", argv[optind]);
 		rc = EXIT_USAGE;
 		goto out_filters;
 	}
@@ -231,29 +144,30 @@ int cmd_list(int argc, char **argv, struct cmd_env *env)
 		goto out_filters;
 	}
 	cmd_info(env, 1, "read the CXL topology through %s", t.backend ? t.backend : "nothing");
-	rc = check_names(env, &t, &f);
+	if (summary) {
+		rc = list_summary(env, &t, &style);
+		goto out;
+	}
+	rc = list_check_names(env, &t, &f);
 	if (rc)
 		goto out;
 	if (!t.have_cxl_bus && !env->out.json)
 		fprintf(stderr, "cxltier list: no CXL bus on this system (no cxl_acpi, or no CXL hardware)\n");
-	if (select_objects(&t, &f, &sel)) {
+	if (list_select(&t, &f, &sel)) {
 		cmd_err(env, "out of memory");
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	root = env->out.json ? build(&t, &sel, &style) : list_table_rows(&t, &sel);
+	root = env->out.json ? build(env, &t, &sel, &style) : list_table_rows(&t, &sel);
 	if (out_print(&env->out, &table, root, err, sizeof(err))) {
 		cmd_err(env, "%s", err);
 		rc = EXIT_USAGE;
 	}
 	json_object_put(root);
 out:
-	sel_free(&t, &sel);
+	list_sel_free(&t, &sel);
 	ct_topology_free(&t);
 out_filters:
-	filter_free(&f.memdev);
-	filter_free(&f.region);
-	filter_free(&f.dax);
-	filter_free(&f.node);
+	list_filters_free(&f);
 	return rc;
 }

@@ -7,7 +7,7 @@
 #include "output.h"
 
 /* bytes: an integer, or with -u a string as people read it */
-static void add_size(json_object *o, const char *k, uint64_t v, const struct list_style *st)
+void list_add_size(json_object *o, const char *k, uint64_t v, const struct list_style *st)
 {
 	char buf[32];
 
@@ -18,7 +18,7 @@ static void add_size(json_object *o, const char *k, uint64_t v, const struct lis
 }
 
 /* addresses and serials: an integer, or with -u a 0x... string */
-static void add_hex(json_object *o, const char *k, uint64_t v, const struct list_style *st)
+void list_add_hex(json_object *o, const char *k, uint64_t v, const struct list_style *st)
 {
 	char buf[32];
 
@@ -35,8 +35,8 @@ json_object *list_dax_json(const struct ct_dax *d, const struct list_style *st)
 
 	jb_str(o, "name", d->name);
 	jb_str(o, "mode", d->mode);
-	add_size(o, "size", d->size, st);
-	add_hex(o, "resource", d->resource, st);
+	list_add_size(o, "size", d->size, st);
+	list_add_hex(o, "resource", d->resource, st);
 	jb_int_known(o, "target_node", d->target_node);
 	jb_int_known(o, "memory_tier", d->memory_tier);
 	if (d->blocks.total) {
@@ -64,9 +64,9 @@ json_object *list_region_json(const struct ct_region *r, const bool *keep_dax, c
 
 	jb_str(o, "name", r->name);
 	jb_str(o, "mode", r->mode);
-	add_size(o, "size", r->size, st);
+	list_add_size(o, "size", r->size, st);
 	if (r->resource)
-		add_hex(o, "resource", r->resource, st);
+		list_add_hex(o, "resource", r->resource, st);
 	jb_int(o, "interleave_ways", r->ways);
 	if (r->granularity)
 		jb_int(o, "interleave_granularity", r->granularity);
@@ -83,8 +83,8 @@ json_object *list_region_json(const struct ct_region *r, const bool *keep_dax, c
 		jb_str(t, "memdev", r->memdevs[i]);
 		if (r->dpa[i].size) {
 			if (r->dpa[i].resource != UINT64_MAX)	/* not yet allocated (a plan) */
-				add_hex(t, "dpa_resource", r->dpa[i].resource, st);
-			add_size(t, "dpa_size", r->dpa[i].size, st);
+				list_add_hex(t, "dpa_resource", r->dpa[i].resource, st);
+			list_add_size(t, "dpa_size", r->dpa[i].size, st);
 		}
 		json_object_array_add(targets, t);
 	}
@@ -102,10 +102,10 @@ json_object *list_memdev_json(const struct ct_topology *t, const struct ct_memde
 
 	jb_str(o, "name", m->name);
 	if (m->has_serial)
-		add_hex(o, "serial", m->serial, st);
+		list_add_hex(o, "serial", m->serial, st);
 	jb_str(o, "host", m->host);
-	add_size(o, "ram_size", m->ram_size, st);
-	add_size(o, "pmem_size", m->pmem_size, st);
+	list_add_size(o, "ram_size", m->ram_size, st);
+	list_add_size(o, "pmem_size", m->pmem_size, st);
 	jb_str(o, "firmware_version", m->firmware);
 	jb_int_known(o, "numa_node", m->numa_node);
 	jb_str(o, "endpoint", m->endpoint);

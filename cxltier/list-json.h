@@ -6,6 +6,7 @@
 #define CXLTIER_LIST_JSON_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <json-c/json.h>
 #include "../lib/topology.h"
 
@@ -22,5 +23,8 @@ json_object *list_memdev_json(const struct ct_topology *t, const struct ct_memde
 json_object *list_region_json(const struct ct_region *r, const bool *keep_dax, const struct list_style *st);
 json_object *list_dax_json(const struct ct_dax *d, const struct list_style *st);
 const char *list_region_state(const struct ct_region *r);
+/* sizes and addresses: integers, or with -u strings ("1G", "0x110000000") */
+void list_add_size(json_object *o, const char *k, uint64_t v, const struct list_style *st);
+void list_add_hex(json_object *o, const char *k, uint64_t v, const struct list_style *st);
 
 #endif

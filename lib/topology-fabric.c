@@ -163,6 +163,22 @@ static void load_path(struct ct_sysfs *s, const char *epreal, struct ct_endpoint
 	}
 }
 
+/* decoderN.M only (a port also has decoders_committed) */
+static void keep_decoders(char **v, size_t *n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < *n; i++) {
+		unsigned a, b;
+		char end;
+		if (sscanf(v[i], "decoder%u.%u%c", &a, &b, &end) == 2)
+			v[k++] = v[i];
+		else
+			free(v[i]);
+	}
+	*n = k;
+}
+
 static int load_endpoint(struct ct_context *ctx, const char *name, struct ct_endpoint_info *e)
 {
 	struct ct_sysfs *s = &ctx->sys;
@@ -181,16 +197,28 @@ static int load_endpoint(struct ct_context *ctx, const char *name, struct ct_end
 	if (ct_sysfs_realpath(s, ct_path(path, sizeof(path), CXLDEV "/%s", name), real, sizeof(real)) == 0)
 		load_path(s, real, e);
 	if (ct_sysfs_list(s, ct_path(path, sizeof(path), CXLDEV "/%s", name), "decoder", &decs, &ndecs) == 0) {
-		e->ndecoders = (unsigned)ndecs;
+		keep_decoders(decs, &ndecs);
+		e->ndecoders = ndecs < CT_MAX_EP_DECODERS ? (unsigned)ndecs : CT_MAX_EP_DECODERS;
 		for (size_t i = 0; i < ndecs; i++) {	/* natural order: decoderN.0, .1, ... */
 			uint64_t dpa = read_u64(s, decs[i], "dpa_size", 0);
+			mode[0] = '\0';
+			ct_sysfs_read_str(s, ct_path(path, sizeof(path), CXLDEV "/%s/mode", decs[i]), mode, sizeof(mode));
+			if (i < CT_MAX_EP_DECODERS) {
+				struct ct_ep_decoder *d = &e->decoders[i];
+				ct_strlcpy(d->name, decs[i], sizeof(d->name));
+				ct_strlcpy(d->mode, mode, sizeof(d->mode));
+				ct_sysfs_read_str(s, ct_path(path, sizeof(path), CXLDEV "/%s/region", decs[i]), d->region,
+						  sizeof(d->region));
+				d->dpa_size = dpa;
+				d->dpa_resource = read_u64(s, decs[i], "dpa_resource", UINT64_MAX);
+				d->locked = read_u64(s, decs[i], "locked", 0) == 1;
+			}
 			if (!dpa)
 				continue;
 			last_used = (int)i;
 			e->used_decoders++;
 			ct_strlcpy(e->last_decoder, decs[i], sizeof(e->last_decoder));
-			if (ct_sysfs_read_str(s, ct_path(path, sizeof(path), CXLDEV "/%s/mode", decs[i]), mode, sizeof(mode)) == 0 &&
-			    strcmp(mode, "ram") == 0)
+			if (strcmp(mode, "ram") == 0)
 				ram_used += dpa;
 		}
 		/* the kernel allocates DPA in decoder order: the one after the last used */

@@ -15,6 +15,16 @@
 #include "topology.h"
 
 #define CT_MAX_DEPTH 8
+#define CT_MAX_EP_DECODERS 32
+
+/* an endpoint decoder: which device capacity it maps, for which region */
+struct ct_ep_decoder {
+	char name[CT_NAME];
+	char mode[16];			/* "none", "ram", "pmem" */
+	char region[CT_NAME];		/* "" none */
+	uint64_t dpa_resource, dpa_size;	/* dpa_size 0: nothing allocated */
+	bool locked;
+};
 
 struct ct_root_decoder {
 	char name[CT_NAME];
@@ -49,6 +59,7 @@ struct ct_endpoint_info {
 	unsigned ndecoders, used_decoders;
 	char last_decoder[CT_NAME];	/* the last one with DPA: the only one the kernel frees */
 	int qos_class;			/* ram/qos_class, -1 none */
+	struct ct_ep_decoder decoders[CT_MAX_EP_DECODERS];	/* the first ndecoders (at most 32) */
 };
 
 struct ct_fabric {

@@ -51,6 +51,8 @@ static int load_memdev(struct ct_context *ctx, const char *name, char **endpoint
 		m->numa_node = (int)node;
 	ct_sysfs_read_str(s, ct_path(path, sizeof(path), CXLDEV "/%s/firmware_version", name),
 			  m->firmware, sizeof(m->firmware));
+	ct_sysfs_read_str(s, ct_path(path, sizeof(path), CXLDEV "/%s/firmware/%s/status", name, name),
+			  m->fw_update, sizeof(m->fw_update));
 	rc = ct_sysfs_read_u64(s, ct_path(path, sizeof(path), CXLDEV "/%s/ram/size", name), 0, &m->ram_size);
 	if (rc && rc != -ENOENT)
 		return rc;

@@ -54,6 +54,7 @@ struct ct_memdev {
 	uint64_t serial, ram_size, pmem_size;
 	bool has_serial, enabled;
 	int numa_node;		/* the PCI device's CPU affinity; -1 none */
+	char fw_update[16];	/* firmware upload state (firmware/memN/status), "" unknown */
 };
 
 struct ct_topology {
@@ -66,7 +67,16 @@ struct ct_topology {
 	size_t nregions;
 };
 
+/* a memdev's capacity partitioning (the device's Identify / Get Partition Info) */
+struct ct_partition {
+	uint64_t total, volatile_only, persistent_only, alignment;
+	bool have_active;		/* the device can be repartitioned: active and next */
+	uint64_t active_volatile, active_persistent, next_volatile, next_persistent;
+};
+
 struct ct_context;
+/* live systems only (-EOPNOTSUPP on a captured tree); root for the mailbox */
+int ct_memdev_partition(struct ct_context *ctx, const char *memdev, struct ct_partition *p);
 int ct_topology_load(struct ct_context *ctx, struct ct_topology *t);
 void ct_topology_free(struct ct_topology *t);
 

@@ -168,3 +168,86 @@ load helper
     assert_failure 1
     assert_output --partial 'block_size_bytes: "zzz" is not a number'
 }
+
+@test "-m takes memN, N, a serial (hex or decimal), the PCI device or all, as ndctl" {
+    root=$(fixture lab-two-devices-idle)
+    for spec in mem1 1 0x5678 22136 0000:0e:00.0; do
+        run --separate-stderr cxltier list --sysroot "$root" -j -m "$spec"
+        assert_success
+        [[ $(jq -c '[.memdevs[].name]' <<<"$output") == '["mem1"]' ]]
+    done
+    run --separate-stderr cxltier list --sysroot "$root" -j -m all
+    [[ $(jq -c '[.memdevs[].name]' <<<"$output") == '["mem0","mem1"]' ]]
+    run cxltier list --sysroot "$root" -m 0x9999
+    assert_failure 1
+    assert_output --partial "no memdev '0x9999'"
+}
+
+@test "-s filters by serial number; ANDed with -m" {
+    root=$(fixture lab-two-devices)
+    run --separate-stderr cxltier list --sysroot "$root" -j -s 0x1234
+    assert_success
+    [[ $(jq -c '[.memdevs[].name], [.regions[].name]' <<<"$output" | tr -d '\n') == '["mem0"]["region0"]' ]]
+    run --separate-stderr cxltier list --sysroot "$root" -j -s 4660,22136
+    [[ $(jq -c '[.memdevs[].name]' <<<"$output") == '["mem0","mem1"]' ]]
+    run --separate-stderr cxltier list --sysroot "$root" -j -s 0x1234 -m mem1
+    [[ $(jq -c '[(.memdevs | length), (.regions | length)]' <<<"$output") == '[0,0]' ]]
+    run cxltier list --sysroot "$root" -s 0x42
+    assert_failure 1
+    assert_output --partial "no memdev with serial 0x42"
+    run cxltier list --sysroot "$root" -s zz
+    assert_failure 2
+}
+
+@test "-u: sizes and addresses as strings in the JSON, the table unchanged" {
+    root=$(fixture lab-two-devices)
+    run --separate-stderr cxltier list --sysroot "$root" -j -u
+    assert_success
+    [[ $(jq -c '[.regions[0].size, .regions[0].resource, .memdevs[0].serial, .memdevs[0].ram_size,
+                 .regions[0].targets[1].dpa_size, .regions[0].dax_devices[0].size]' <<<"$output") == \
+       '["2G","0x110000000","0x1234","1G","1G","2G"]' ]]
+    [[ $(cxltier list --sysroot "$root" -u) == "$(cxltier list --sysroot "$root")" ]]
+}
+
+@test "-v adds the root decoders and each memdev's endpoint decoders and port path" {
+    root=$(fixture lab-two-devices)
+    run --separate-stderr cxltier list --sysroot "$root" -j
+    [[ $(jq -c '[has("root_decoders"), (.memdevs[0] | has("decoders"))]' <<<"$output") == '[false,false]' ]]
+    run --separate-stderr cxltier list --sysroot "$root" -j -v
+    assert_success
+    run jq -e '(.root_decoders == [{"name":"decoder0.0","resource":4563402752,"size":4294967296,"interleave_ways":1,
+                 "interleave_granularity":256,"volatile_capable":true,"ram_regions":true,
+                 "max_available_extent":2147483648,"qos_class":0,"targets":[{"position":0,"id":12}],"regions":["region0"]}])
+        and (.memdevs[1].path == [{"port":"root0","dport":12},{"port":"port1","dport":1}])
+        and (.memdevs[1].decoders | length == 4 and .[0] == {"name":"decoder3.0","mode":"ram","dpa_resource":0,
+                 "dpa_size":1073741824,"region":"region0"} and .[1] == {"name":"decoder3.1","mode":"none"})' <<<"$output"
+    assert_success
+}
+
+@test "-vvv adds firmware; partition info only where the mailbox is (not from a captured tree)" {
+    root=$(fixture lab-two-devices)
+    run --separate-stderr cxltier list --sysroot "$root" -j -vvv
+    assert_success
+    [[ $(jq -c '.memdevs[0] | [.firmware, has("partition_info")]' <<<"$output") == '[{"version":"BWFW VERSION 00","update_status":"idle"},false]' ]]
+    [[ $stderr == *"partition info comes from the device's mailbox"* ]]
+}
+
+@test "--summary: memory blocks by node, online/offline, movable/normal, CXL; totals once" {
+    root=$(fixture lab-two-devices)
+    run --separate-stderr cxltier list --sysroot "$root" --summary
+    assert_success
+    assert_line --index 0 --regexp '^NODE +BLOCKS +ONLINE +OFFLINE +MOVABLE +NORMAL +OTHER +CXL +CXL-ONLINE$'
+    assert_line --index 1 --regexp '^node0 +16 +2G +0 +0 +0 +2G +0 +0$'
+    assert_line --index 2 --regexp '^node1 +16 +2G +0 +2G +0 +0 +2G +2G$'
+    assert_line --index 3 --regexp '^total +32 +4G +0 +2G +0 +2G +2G +2G$'
+    assert_line 'Memory block size: 128M'
+    run --separate-stderr cxltier list --sysroot "$root" --summary -j
+    assert_success
+    [[ $(jq -c 'keys' <<<"$output") == '["nodes","summary"]' ]]
+    [[ $(jq '.summary[0].block_size' <<<"$output") == 134217728 ]]
+    [[ $(jq '[.nodes[].online_size] | add' <<<"$output") == $(jq '.summary[0].online_size' <<<"$output") ]]
+    [[ $(jq -c '[.nodes[] | [.node, .movable_size, .cxl_size]]' <<<"$output") == '[[0,0,0],[1,2147483648,2147483648]]' ]]
+    root=$(fixture lab-region-offline)
+    run --separate-stderr cxltier list --sysroot "$root" --summary -j
+    [[ $(jq -c '.nodes[] | select(.node == 1) | [.offline_blocks, .cxl_size, .cxl_online_size]' <<<"$output") == '[8,1073741824,0]' ]]
+}

@@ -186,3 +186,12 @@ fake_region_tree() {
     assert_failure 1
     assert_output --partial "decoder2.0 (mem0) cannot give its capacity back before decoder2.1"
 }
+
+@test "a memdev whose endpoint decoders are all in use has none free (decoders_committed is not one)" {
+    cp -a "$(fixture lab-two-devices-idle)" "$BATS_TEST_TMPDIR/t"
+    d=$BATS_TEST_TMPDIR/t/sys/bus/cxl/devices
+    for i in 0 1 2 3; do echo 0x10000000 > "$d/decoder2.$i/dpa_size"; echo ram > "$d/decoder2.$i/mode"; done
+    run cxltier --sysroot "$BATS_TEST_TMPDIR/t" region create mem0 --dry-run
+    assert_failure 1
+    assert_output --partial "mem0 (endpoint2) has no free endpoint decoder (4 of 4 in use)"
+}
