@@ -117,6 +117,7 @@ static int create(struct cmd_env *env, struct ct_topology *t, const struct ct_re
 			(unsigned long long)(plan.size / plan.ways >> 20), plan.granularity, plan.method);
 		return region_show(env, t, &pr, "planned");
 	}
+	change_warn_auto_online(env);	/* its memory could land in ZONE_NORMAL by itself */
 	rc = ct_region_create(env->ctx, &plan);
 	change_end();
 	if (rc) {

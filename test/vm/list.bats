@@ -74,3 +74,35 @@ setup_file() {
     b=$(cxltier --sysroot /tmp/live list -j)
     assert_equal "$a" "$b"
 }
+
+@test "-m by serial and by PCI device, -s by serial: the same memdev as by name" {
+    serial=$(printf '0x%x' $(( $(cat $CXL/mem0/serial) )))
+    host=$(basename "$(dirname "$(readlink -f $CXL/mem0)")")
+    a=$(cxltier list -j -m mem0 | jq -c '[.memdevs[].name]')
+    assert_equal "$(cxltier list -j -m "$serial" | jq -c '[.memdevs[].name]')" "$a"
+    assert_equal "$(cxltier list -j -m "$host" | jq -c '[.memdevs[].name]')" "$a"
+    assert_equal "$(cxltier list -j -s "$serial" | jq -c '[.memdevs[].name]')" "$a"
+}
+
+@test "-vvv: partition info from the device's mailbox agrees with sysfs; -v decoders as the kernel's" {
+    run --separate-stderr cxltier list -j -vvv -m mem0
+    assert_success
+    ram=$(( $(cat $CXL/mem0/ram/size) ))
+    run jq -e --argjson ram "$ram" '.memdevs[0].partition_info | .total_size >= $ram and .volatile_only_size == $ram' <<<"$output"
+    assert_success
+    json=$(cxltier list -j -v)
+    for dec in $(jq -r '.memdevs[0].decoders[].name' <<<"$json"); do
+        assert_equal "$(jq -r --arg d "$dec" '.memdevs[0].decoders[] | select(.name == $d) | .mode' <<<"$json")" "$(cat $CXL/$dec/mode)"
+    done
+    assert_equal "$(jq -r '.root_decoders[0].name' <<<"$json")" decoder0.0
+}
+
+@test "--summary counts what /sys/devices/system/memory has" {
+    run --separate-stderr cxltier list --summary -j
+    assert_success
+    total=$(ls -d $MEMSYS/memory[0-9]* | wc -l)
+    online=$(cat $MEMSYS/memory[0-9]*/state | grep -c '^online')
+    assert_equal "$(jq '.summary[0].blocks' <<<"$output")" "$total"
+    assert_equal "$(jq '.summary[0].online_blocks' <<<"$output")" "$online"
+    assert_equal "$(jq '[.nodes[].blocks] | add' <<<"$output")" "$total"
+}
