@@ -38,6 +38,8 @@ struct ct_region_ops {
 	int (*remove)(struct ct_region_io *io, const char *root, const char *region);
 };
 
+/* the interface this system's region steps go through */
+const struct ct_region_ops *ct_region_ops_for(struct ct_context *ctx, bool create);
 /* what the interface said, into io->detail */
 void ct_region_io_say(struct ct_region_io *io, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
