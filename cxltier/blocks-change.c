@@ -207,6 +207,11 @@ void change_end(void)
 	}
 }
 
+void change_exec_opts(const struct change_opts *o, struct ct_exec_opts *eo)
+{
+	*eo = (struct ct_exec_opts){ o->rollback, o->timeout_s * 1000, &stop_flag, &timer_fired, arm_timer };
+}
+
 int change_run(struct cmd_env *env, struct ct_plan *plan, const struct change_opts *o)
 {
 	struct ct_exec_opts eo = { o->rollback, o->timeout_s * 1000, &stop_flag, &timer_fired, arm_timer };

@@ -25,6 +25,9 @@ int change_parse_timeout(struct cmd_env *env, const char *arg, struct change_opt
  * libcxl, the rest only dax devices; an exit code */
 int change_begin_load(struct cmd_env *env, const struct change_opts *o, char **targets, int n, bool full,
 		      struct ct_topology *t);
+/* the execution options of a run begun with change_begin (its signal and
+ * timer flags), for commands that change blocks through another lib call */
+void change_exec_opts(const struct change_opts *o, struct ct_exec_opts *eo);
 /* unlock when the run ends before change_run */
 void change_end(void);
 /* memdev targets need memdevs (libcxl); the rest only dax devices (libdaxctl) */

@@ -15,6 +15,7 @@ static int cmd_version(int argc, char **argv, struct cmd_env *env);
 
 const struct cmd commands[] = {
 	{ "list", cmd_list, "show CXL memdevs, regions, dax devices, memory blocks, nodes and tiers" },
+	{ "region", cmd_region, "create a CXL RAM region over memdevs (interleaved), or destroy one" },
 
 
 	{ "cdat", cmd_cdat, "decode the CDAT tables of CXL devices (or of a file)" },

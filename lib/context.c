@@ -68,6 +68,16 @@ int ct_context_daxctl(struct ct_context *ctx, struct daxctl_ctx **out)
 	return 0;
 }
 
+void ct_context_refresh(struct ct_context *ctx)
+{
+	if (ctx->cxl)
+		cxl_unref(ctx->cxl);
+	if (ctx->dax)
+		daxctl_unref(ctx->dax);
+	ctx->cxl = NULL;
+	ctx->dax = NULL;
+}
+
 const char *ct_context_message(const struct ct_context *ctx)
 {
 	return ctx->err.msg[0] ? ctx->err.msg : strerror(ctx->err.code ? ctx->err.code : EIO);

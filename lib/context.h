@@ -26,6 +26,9 @@ void ct_context_free(struct ct_context *ctx);
 int ct_context_cxl(struct ct_context *ctx, struct cxl_ctx **out);
 int ct_context_daxctl(struct ct_context *ctx, struct daxctl_ctx **out);
 const char *ct_context_message(const struct ct_context *ctx);
+/* forget what libcxl and libdaxctl enumerated (they cache it): after a
+ * region was created or destroyed, the next use opens them afresh */
+void ct_context_refresh(struct ct_context *ctx);
 /* the memory block size, read once per context */
 int ct_block_size_cached(struct ct_context *ctx, uint64_t *bytes);
 

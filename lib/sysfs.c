@@ -228,7 +228,7 @@ bool ct_sysfs_exists(struct ct_sysfs *s, const char *path)
 
 int ct_sysfs_write_str(struct ct_sysfs *s, const char *path, const char *val)
 {
-	int fd = openat(s->rootfd, rel(path), O_WRONLY | O_CLOEXEC);
+	int fd = openat(s->rootfd, rel(path), O_WRONLY | O_TRUNC | O_CLOEXEC);	/* O_TRUNC: as a shell's >; captured trees keep the last value */
 	size_t len = strlen(val);
 	ssize_t n;
 

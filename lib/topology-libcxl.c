@@ -109,6 +109,10 @@ static int fill_region(struct ct_context *ctx, struct cxl_decoder *root, struct 
 		ct_strlcpy(r->targets[i], cxl_decoder_get_devname(d), CT_NAME);
 		if ((m = cxl_decoder_get_memdev(d)))
 			ct_strlcpy(r->memdevs[i], cxl_memdev_get_devname(m), CT_NAME);
+		if (cxl_decoder_get_dpa_size(d) != ULLONG_MAX) {
+			r->dpa[i].size = cxl_decoder_get_dpa_size(d);
+			r->dpa[i].resource = cxl_decoder_get_dpa_resource(d);
+		}
 		r->ntargets = i + 1;
 	}
 	return fill_dax(ctx, r);
@@ -134,9 +138,16 @@ int ct_topology_load_libcxl(struct ct_context *ctx, struct ct_topology *t)
 	if (rc)
 		return rc;
 	cxl_memdev_foreach(cctx, m) {
+		struct ct_memdev *md;
+		char path[256];
 		if ((rc = grow(ctx, (void **)&t->memdevs, t->nmemdevs, sizeof(*t->memdevs))))
 			return rc;
-		fill_memdev(m, &t->memdevs[t->nmemdevs++]);
+		md = &t->memdevs[t->nmemdevs++];
+		fill_memdev(m, md);
+		/* firmware upload state: libcxl 76 has no accessor */
+		ct_sysfs_read_str(&ctx->sys, ct_path(path, sizeof(path), "/sys/bus/cxl/devices/%s/firmware/%s/status",
+						     md->name, md->name), md->fw_update, sizeof(md->fw_update));
+		ct_error_clear(&ctx->err);
 	}
 	cxl_bus_foreach(cctx, bus) {
 		struct cxl_port *port = cxl_bus_get_port(bus);

@@ -51,6 +51,8 @@ static int load_memdev(struct ct_context *ctx, const char *name, char **endpoint
 		m->numa_node = (int)node;
 	ct_sysfs_read_str(s, ct_path(path, sizeof(path), CXLDEV "/%s/firmware_version", name),
 			  m->firmware, sizeof(m->firmware));
+	ct_sysfs_read_str(s, ct_path(path, sizeof(path), CXLDEV "/%s/firmware/%s/status", name, name),
+			  m->fw_update, sizeof(m->fw_update));
 	rc = ct_sysfs_read_u64(s, ct_path(path, sizeof(path), CXLDEV "/%s/ram/size", name), 0, &m->ram_size);
 	if (rc && rc != -ENOENT)
 		return rc;
@@ -182,6 +184,10 @@ static int load_region(struct ct_context *ctx, const char *name, struct ct_regio
 		ct_strlcpy(r->targets[i], buf, CT_NAME);
 		if (decoder_port(s, buf, port, sizeof(port)) == 0)
 			endpoint_memdev(s, port, r->memdevs[i], CT_NAME);
+		if (ct_sysfs_read_u64(s, ct_path(path, sizeof(path), CXLDEV "/%s/dpa_size", buf), 0, &v) == 0)
+			r->dpa[i].size = v;
+		if (ct_sysfs_read_u64(s, ct_path(path, sizeof(path), CXLDEV "/%s/dpa_resource", buf), 0, &v) == 0)
+			r->dpa[i].resource = v;
 		r->ntargets = i + 1;
 	}
 	ct_error_clear(&ctx->err);

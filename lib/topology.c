@@ -94,3 +94,32 @@ bool ct_region_has_memdev(const struct ct_region *r, const char *memdev)
 			return true;
 	return false;
 }
+
+const struct ct_region *ct_topology_region(const struct ct_topology *t, const char *name)
+{
+	for (size_t i = 0; i < t->nregions; i++)
+		if (strcmp(t->regions[i].name, name) == 0)
+			return &t->regions[i];
+	return NULL;
+}
+
+bool ct_memdev_matches(const struct ct_memdev *m, const char *spec)
+{
+	bool named = strncmp(spec, "mem", 3) == 0;
+	bool hex = !named && (strncmp(spec, "0x", 2) == 0 || strncmp(spec, "0X", 2) == 0);
+	const char *num = named ? spec + 3 : hex ? spec + 2 : spec;
+	unsigned long long v;
+	char *end;
+
+	if (strcmp(m->name, spec) == 0 || (m->host[0] && strcmp(m->host, spec) == 0))
+		return true;
+	if (*num < '0' || *num > '9')
+		return false;
+	v = strtoull(num, &end, hex ? 16 : 10);
+	if (*end)
+		return false;
+	/* "memN" and "N": the id; "N" and "0x...": the serial */
+	if (!hex && m->name[3] && strncmp(m->name, "mem", 3) == 0 && strtoull(m->name + 3, NULL, 10) == v)
+		return true;
+	return !named && m->has_serial && m->serial == v;
+}

@@ -39,6 +39,9 @@ struct ct_region {
 	unsigned ntargets;
 	char targets[CT_MAX_TARGETS][CT_NAME];	/* endpoint decoders, by position */
 	char memdevs[CT_MAX_TARGETS][CT_NAME];	/* their memdevs */
+	struct ct_dpa {				/* what each target decodes of its memdev */
+		uint64_t resource, size;	/* device physical address range; size 0: unknown */
+	} dpa[CT_MAX_TARGETS];
 	struct ct_dax *dax;
 	size_t ndax;
 };
@@ -51,6 +54,7 @@ struct ct_memdev {
 	uint64_t serial, ram_size, pmem_size;
 	bool has_serial, enabled;
 	int numa_node;		/* the PCI device's CPU affinity; -1 none */
+	char fw_update[16];	/* firmware upload state (firmware/memN/status), "" unknown */
 };
 
 struct ct_topology {
@@ -63,7 +67,16 @@ struct ct_topology {
 	size_t nregions;
 };
 
+/* a memdev's capacity partitioning (the device's Identify / Get Partition Info) */
+struct ct_partition {
+	uint64_t total, volatile_only, persistent_only, alignment;
+	bool have_active;		/* the device can be repartitioned: active and next */
+	uint64_t active_volatile, active_persistent, next_volatile, next_persistent;
+};
+
 struct ct_context;
+/* live systems only (-EOPNOTSUPP on a captured tree); root for the mailbox */
+int ct_memdev_partition(struct ct_context *ctx, const char *memdev, struct ct_partition *p);
 int ct_topology_load(struct ct_context *ctx, struct ct_topology *t);
 void ct_topology_free(struct ct_topology *t);
 
@@ -75,5 +88,10 @@ int ct_topology_load_dax(struct ct_context *ctx, struct ct_topology *t);
 int ct_topology_finish(struct ct_context *ctx, struct ct_topology *t);
 const struct ct_memdev *ct_topology_memdev(const struct ct_topology *t, const char *name);
 bool ct_region_has_memdev(const struct ct_region *r, const char *memdev);
+/* does spec name this memdev: "memN", "N" (its id), a serial ("0x..." or
+ * decimal) or its PCI host ("0000:0d:00.0"), as ndctl's memdev filters */
+bool ct_memdev_matches(const struct ct_memdev *m, const char *spec);
+/* the region of that name, or NULL */
+const struct ct_region *ct_topology_region(const struct ct_topology *t, const char *name);
 
 #endif

@@ -15,8 +15,10 @@ copy_file() { # path: regular file content, as far as it can be read
     local p=$1
     [[ -r $p ]] || return 0
     mkdir -p "$T$(dirname "$p")"
-    # binary attributes (CDAT) report size 0: read until EOF
-    timeout 2 cat "$p" > "$T$p" 2>/dev/null || rm -f "$T$p"
+    # binary attributes (CDAT) report size 0: read until EOF. The timeout
+    # only guards against an attribute that blocks; a loaded machine (a VM
+    # under TCG) can take seconds to start cat, so it is generous
+    timeout 30 cat "$p" > "$T$p" 2>/dev/null || rm -f "$T$p"
     chmod --reference="$p" "$T$p" 2>/dev/null || true
 }
 copy_tree() { # dir: files and links below it, links not followed

@@ -37,3 +37,13 @@ complete_words() { # words... ; prints COMPREPLY one a line
     run complete_words cxltier help ver
     assert_output version
 }
+
+@test "region: completes its subcommands, then each one's options" {
+    run complete_words cxltier region ''
+    assert_line create
+    assert_line destroy
+    run complete_words cxltier region destroy --off
+    assert_output --offline
+    run complete_words cxltier region create --gran
+    assert_output --granularity
+}

@@ -9,7 +9,8 @@ export CXLTIER_NO_MAN=1
 # the region the tests share: created once per boot
 ensure_region() {
     local r
-    r=$(ls $CXL | grep -m1 '^region[0-9]') || r=$(vm_create_ram_region mem0) || return 1
+    r=$(ls $CXL | grep -m1 '^region[0-9]') ||
+        r=$(cxltier region create mem0 -j | jq -re '.regions[0].name') || return 1
     echo "$r"
 }
 

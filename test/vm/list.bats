@@ -38,11 +38,18 @@ setup_file() {
     run cxltier list -j -r "$r"
     assert_success
     json=$output
-    [[ $(jq -r '.memdevs[0].regions[0].size' <<<"$json") == $(( $(cat $CXL/$r/size) )) ]]
-    [[ $(jq -r '.memdevs[0].regions[0].mode' <<<"$json") == "$(cat $CXL/$r/mode)" ]]
-    [[ $(jq -r '.memdevs[0].regions[0].dax_devices[0].name' <<<"$json") == "$d" ]]
-    [[ $(jq -r '.memdevs[0].regions[0].dax_devices[0].target_node' <<<"$json") == "$(cat /sys/bus/dax/devices/$d/target_node)" ]]
-    [[ $(jq -r '.memdevs[0].regions[0].dax_devices[0].memory_blocks.total' <<<"$json") == $(vm_blocks_of "$d" | wc -l) ]]
+    [[ $(jq -r '.regions[0].size' <<<"$json") == $(( $(cat $CXL/$r/size) )) ]]
+    [[ $(jq -r '.regions[0].mode' <<<"$json") == "$(cat $CXL/$r/mode)" ]]
+    [[ $(jq -r '.regions[0].dax_devices[0].name' <<<"$json") == "$d" ]]
+    [[ $(jq -r '.regions[0].dax_devices[0].target_node' <<<"$json") == "$(cat /sys/bus/dax/devices/$d/target_node)" ]]
+    [[ $(jq -r '.regions[0].dax_devices[0].memory_blocks.total' <<<"$json") == $(vm_blocks_of "$d" | wc -l) ]]
+    for ((i = 0; i < $(cat $CXL/$r/interleave_ways); i++)); do
+        dec=$(cat $CXL/$r/target$i)
+        run jq -e --argjson i $i --arg dec "$dec" --argjson sz $(( $(cat $CXL/$dec/dpa_size) )) \
+            '.regions[0].targets[$i] | .position == $i and .decoder == $dec and .dpa_size == $sz' <<<"$json"
+        assert_success
+    done
+    [[ $(jq -c '.memdevs[0].regions' <<<"$json") == "[\"$r\"]" ]]
 }
 
 @test "onlined movable by hand: list counts the blocks movable and shows the node's tier" {
@@ -53,7 +60,7 @@ setup_file() {
     tier=$(grep -l -w "$node" /sys/devices/virtual/memory_tiering/memory_tier*/nodelist | sed 's/.*memory_tier\([0-9]*\).*/\1/')
     run cxltier list -j -d "$d"
     assert_success
-    run jq -c '.memdevs[0].regions[0].dax_devices[0] | [.memory_blocks.online, .memory_blocks.movable, .memory_tier]' <<<"$output"
+    run jq -c '.regions[0].dax_devices[0] | [.memory_blocks.online, .memory_blocks.movable, .memory_tier]' <<<"$output"
     assert_output "[8,8,$tier]"
     run cxltier list -N "$node"
     assert_success
@@ -66,4 +73,36 @@ setup_file() {
     a=$(cxltier list -j)
     b=$(cxltier --sysroot /tmp/live list -j)
     assert_equal "$a" "$b"
+}
+
+@test "-m by serial and by PCI device, -s by serial: the same memdev as by name" {
+    serial=$(printf '0x%x' $(( $(cat $CXL/mem0/serial) )))
+    host=$(basename "$(dirname "$(readlink -f $CXL/mem0)")")
+    a=$(cxltier list -j -m mem0 | jq -c '[.memdevs[].name]')
+    assert_equal "$(cxltier list -j -m "$serial" | jq -c '[.memdevs[].name]')" "$a"
+    assert_equal "$(cxltier list -j -m "$host" | jq -c '[.memdevs[].name]')" "$a"
+    assert_equal "$(cxltier list -j -s "$serial" | jq -c '[.memdevs[].name]')" "$a"
+}
+
+@test "-vvv: partition info from the device's mailbox agrees with sysfs; -v decoders as the kernel's" {
+    run --separate-stderr cxltier list -j -vvv -m mem0
+    assert_success
+    ram=$(( $(cat $CXL/mem0/ram/size) ))
+    run jq -e --argjson ram "$ram" '.memdevs[0].partition_info | .total_size >= $ram and .volatile_only_size == $ram' <<<"$output"
+    assert_success
+    json=$(cxltier list -j -v)
+    for dec in $(jq -r '.memdevs[0].decoders[].name' <<<"$json"); do
+        assert_equal "$(jq -r --arg d "$dec" '.memdevs[0].decoders[] | select(.name == $d) | .mode' <<<"$json")" "$(cat $CXL/$dec/mode)"
+    done
+    assert_equal "$(jq -r '.root_decoders[0].name' <<<"$json")" decoder0.0
+}
+
+@test "--summary counts what /sys/devices/system/memory has" {
+    run --separate-stderr cxltier list --summary -j
+    assert_success
+    total=$(ls -d $MEMSYS/memory[0-9]* | wc -l)
+    online=$(cat $MEMSYS/memory[0-9]*/state | grep -c '^online')
+    assert_equal "$(jq '.summary[0].blocks' <<<"$output")" "$total"
+    assert_equal "$(jq '.summary[0].online_blocks' <<<"$output")" "$online"
+    assert_equal "$(jq '[.nodes[].blocks] | add' <<<"$output")" "$total"
 }

@@ -1,0 +1,79 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# vm-topology: two-devices
+# Two Type-3 devices on two root ports of one host bridge: `cxltier region
+# create mem0 mem1` makes a working 2-way region and destroy undoes it.
+load helper
+
+teardown() {
+    for r in $(ls $CXL | grep '^region[0-9]'); do cxltier region destroy "$r" --offline >/dev/null 2>&1 || true; done
+}
+
+# the memdevs in root-port order (the host bridge's dport ids)
+port_order() {
+    local m ep pd d
+    for m in mem0 mem1; do
+        ep=$(vm_endpoint_of $m); pd=$(readlink -f $CXL/$ep/parent_dport)
+        for d in $(dirname "$(readlink -f $CXL/$ep)")/dport*; do
+            [[ $(readlink -f "$d") == "$pd" ]] && echo "${d##*dport} $m"
+        done
+    done | sort -n | awk '{print $2}' | tr '\n' ' '
+}
+
+@test "create mem1 mem0: one 2-way region, size the sum, both memdevs in port order" {
+    run --separate-stderr timeout 120 cxltier region create mem1 mem0 -j
+    assert_success
+    r=$(jq -r '.regions[0].name' <<<"$output")
+    assert_equal "$(cat $CXL/$r/interleave_ways)" 2
+    assert_equal "$(( $(cat $CXL/$r/size) ))" "$(( $(cat $CXL/mem0/ram/size) + $(cat $CXL/mem1/ram/size) ))"
+    order=$(port_order)
+    i=0
+    for m in $order; do
+        dec=$(cat $CXL/$r/target$i)
+        assert_equal "$(basename "$(readlink -f $CXL/$(basename "$(dirname "$(readlink -f $CXL/$dec)")")/uport)")" "$m"
+        i=$((i + 1))
+    done
+    assert_equal "$(jq -r '[.regions[0].targets[].memdev] | join(" ")' <<<"$output") " "$order"
+    assert_equal "$(cat $CXL/$r/commit)" 1
+    [[ -e $CXL/$r/driver ]]
+}
+
+@test "list shows the region once, with both targets; both backends agree" {
+    cxltier region create mem0 mem1 >/dev/null
+    json=$(cxltier list -j)
+    assert_equal "$(jq '.regions | length' <<<"$json")" 1
+    assert_equal "$(jq -c '[.regions[0].targets[].position]' <<<"$json")" '[0,1]'
+    assert_equal "$(jq -c '[.memdevs[].regions[]]' <<<"$json")" '["region0","region0"]'
+    a=$(CXLTIER_BACKEND=libcxl cxltier list -j)
+    b=$(CXLTIER_BACKEND=sysfs cxltier list -j)
+    assert_equal "$a" "$b"
+}
+
+@test "its dax device onlines movable, then destroy --offline takes it apart" {
+    r=$(cxltier region create mem0 mem1 -j | jq -r '.regions[0].name')
+    d=$(vm_dax_of "$r")
+    decs="$(cat $CXL/$r/target0) $(cat $CXL/$r/target1)"
+    run timeout 600 cxltier online "$r"
+    assert_success
+    for b in $(vm_blocks_of "$d"); do assert_equal "$(cat $MEMSYS/$b/valid_zones)" Movable; done
+    assert_equal "$(cxltier list -j | jq '.regions[0].dax_devices[0].memory_blocks | .total == .movable')" true
+    run timeout 600 cxltier region destroy "$r" --offline
+    assert_success
+    [[ ! -e $CXL/$r ]]
+    for dec in $decs; do assert_equal "$(( $(cat $CXL/$dec/dpa_size) ))" 0; done
+    [[ ! -e /sys/bus/dax/devices/$d ]]
+}
+
+@test "one memdev each: two 1-way regions side by side, destroyed in any order" {
+    run --separate-stderr cxltier region create mem1 -j
+    assert_success
+    r1=$(jq -r '.regions[0].name' <<<"$output")
+    run --separate-stderr cxltier region create 0 -j
+    assert_success
+    r0=$(jq -r '.regions[0].name' <<<"$output")
+    assert_equal "$(cxltier list -j | jq -c '[.regions[] | [.interleave_ways, .targets[0].memdev]] | sort')" '[[1,"mem0"],[1,"mem1"]]'
+    run cxltier region destroy "$r1" "$r0"
+    assert_success
+    run cxltier list -j
+    assert_equal "$(jq '.regions | length' <<<"$output")" 0
+}
