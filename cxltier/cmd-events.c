@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "cmd.h"
 #include "events-render.h"
 #include "filter.h"
@@ -22,6 +23,7 @@ struct run {
 	uint64_t since_ns;
 	bool follow;
 	json_object *arr;	/* collected (not follow) */
+	int out_err;		/* -errno of the first failed write (--follow) */
 };
 
 static void usage(void)
@@ -65,7 +67,7 @@ static int on_event(const struct ct_event *e, void *arg)
 	if (!wanted(run, e))
 		return 0;
 	if (run->follow)
-		return events_print_line(run->env, e);
+		return run->out_err = events_print_line(run->env, e);
 	json_object_array_add(run->arr, events_json(e));
 	return 0;
 }
@@ -137,37 +139,59 @@ static int exit_for(struct cmd_env *env, int rc)
 	return rc == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_FAIL;
 }
 
+/* every signal that ends a follower and lets it run code removes its
+ * instance: interrupt, terminate, hang-up, quit, and a reader gone (SIGPIPE) */
+static void catch_stop_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
 static int from_trace(struct run *run)
 {
 	struct cmd_env *env = run->env;
 	struct ct_event_source_opts o = { .shared = !run->follow, .role = "follow" };
 	struct ct_event_source *s;
-	struct sigaction sa;
+	const char *const *stale;
+	size_t nstale;
 	int rc, crc;
 
-	if (run->follow) {
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_stop;
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-	}
+	if (run->follow)
+		catch_stop_signals();
 	if ((rc = ct_event_source_open(env->ctx, &o, &s)))
 		return exit_for(env, rc);
-	cmd_info(env, 1, "reading the kernel's tracepoints: the kernel drains the device event logs itself "
-		 "(raw Get Event Records would race with it, and raw mailbox commands are off in distribution kernels)");
+	nstale = ct_event_source_stale_removed(s, &stale);
+	for (size_t i = 0; i < nstale; i++)
+		cmd_info(env, 0, "removed the tracefs instance %s: the cxltier that owned it is gone", stale[i]);
+	cmd_info(env, 1, "reading the kernel's tracepoints from tracefs instance %s: the kernel drains the device "
+		 "event logs itself (raw Get Event Records would race with it, and raw mailbox commands are off in "
+		 "distribution kernels)", ct_event_source_instance(s));
 	if (!run->follow && ct_event_source_created(s) && !env->out.json)
 		fprintf(stderr, "cxltier events: started keeping CXL events in the '" CT_EVENT_SHARED_INSTANCE "' tracefs "
 			"instance; events from now on show here ('cxltier events --stop' ends it)\n");
 	if (run->follow)
-		rc = ct_event_source_follow(s, on_event, run, &stop, 100);
+		rc = ct_event_source_follow(s, on_event, run, &stop, 100, STDOUT_FILENO);
 	else
 		rc = ct_event_source_read(s, on_event, run);
-	if (rc)
+	if (rc == -EPIPE && !run->out_err)
+		run->out_err = rc;	/* seen before a write failed */
+	if (run->out_err && run->out_err != -EPIPE)	/* EPIPE: the reader went away, a normal end */
+		cmd_err(env, "cannot write the events to stdout: %s", strerror(-run->out_err));
+	else if (rc && !run->out_err)
 		cmd_err(env, "%s", ct_context_message(env->ctx));
+	if (ct_event_source_lost(s))
+		cmd_warn(env, "%lu records were lost in the trace buffer of %s (they came faster than they were read)",
+			 ct_event_source_lost(s), ct_event_source_instance(s));
 	crc = ct_event_source_close(s);
 	if (crc)
 		cmd_err(env, "%s", ct_context_message(env->ctx));
-	return rc || crc ? EXIT_FAIL : EXIT_OK;
+	return (rc && run->out_err != -EPIPE) || crc ? EXIT_FAIL : EXIT_OK;
 }
 
 static int parse_filters(struct run *run, struct name_filter *sev)

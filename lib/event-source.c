@@ -2,6 +2,7 @@
 /* event-source.c - tracefs instances for CXL tracepoints (libtracefs): their
  * lifecycle and ownership, reading and following their records */
 #include <ctype.h>
+#include <poll.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -267,7 +268,7 @@ int ct_event_source_open(struct ct_context *ctx, const struct ct_event_source_op
 	remove_stale(s, &self);
 	if (s->shared)
 		snprintf(s->name, sizeof(s->name), CT_EVENT_SHARED_INSTANCE);
-	else if ((rc = snprintf(s->name, sizeof(s->name), "cxltier-%s-%d", self.role, (int)self.pid) < 0)) {
+	else if ((rc = ct_event_instance_name(&self, s->name, sizeof(s->name)))) {
 		free_source(s);
 		return ct_fail(&ctx->err, rc, "the role '%s' makes too long an instance name", self.role);
 	}
@@ -387,9 +388,9 @@ int ct_event_source_read(struct ct_event_source *s, ct_event_fn fn, void *arg)
 }
 
 int ct_event_source_follow(struct ct_event_source *s, ct_event_fn fn, void *arg,
-			   const volatile sig_atomic_t *stop, unsigned interval_ms)
+			   const volatile sig_atomic_t *stop, unsigned interval_ms, int watch_fd)
 {
-	struct timespec t = { interval_ms / 1000, (long)(interval_ms % 1000) * 1000000L };
+	struct pollfd w = { .fd = watch_fd, .events = 0 };
 	int rc;
 
 	while (!*stop) {
@@ -398,7 +399,10 @@ int ct_event_source_follow(struct ct_event_source *s, ct_event_fn fn, void *arg,
 		if (!tracefs_instance_exists(s->name))
 			return ct_fail(&s->ctx->err, ENOENT, "the tracefs instance %s disappeared (removed by "
 				       "someone else?): no more events are collected", s->name);
-		nanosleep(&t, NULL);	/* a signal ends it early */
+		/* the pause between reads; a signal ends it early, and so does the
+		 * reader of watch_fd going away (POLLERR on a pipe, POLLHUP) */
+		if (poll(&w, 1, (int)interval_ms) > 0 && (w.revents & (POLLERR | POLLHUP)))
+			return ct_fail(&s->ctx->err, EPIPE, "the reader of the events went away");
 	}
 	/* what arrived before the stop */
 	return ct_event_source_read(s, fn, arg);

@@ -47,9 +47,10 @@ int ct_event_source_open(struct ct_context *ctx, const struct ct_event_source_op
 /* consume and decode every record in the buffer now, oldest first */
 int ct_event_source_read(struct ct_event_source *s, ct_event_fn fn, void *arg);
 /* read every interval_ms until *stop is set (a signal handler) or fn stops;
- * -ENOENT when the instance disappeared under us */
+ * -ENOENT when the instance disappeared under us, -EPIPE when watch_fd (if
+ * >= 0: where the events go) reports that its reader went away */
 int ct_event_source_follow(struct ct_event_source *s, ct_event_fn fn, void *arg,
-			   const volatile sig_atomic_t *stop, unsigned interval_ms);
+			   const volatile sig_atomic_t *stop, unsigned interval_ms, int watch_fd);
 /* remove a private instance, free everything: 0, or -errno when the
  * instance could not be removed (its tracing is then off) */
 int ct_event_source_close(struct ct_event_source *s);

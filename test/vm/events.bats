@@ -14,10 +14,31 @@ setup_file() {
     cxltier events >/dev/null 2>&1 || true
 }
 
+T=/sys/kernel/tracing/instances
+
 teardown() {
-    local f=$BATS_FILE_TMPDIR/follower
-    [[ -f $f ]] && { kill "$(cat "$f")" 2>/dev/null || true; rm -f "$f"; }
+    local f=$BATS_FILE_TMPDIR/followers p
+    if [[ -f $f ]]; then
+        for p in $(cat "$f"); do kill -9 "$p" 2>/dev/null || true; done
+        rm -f "$f"
+    fi
+    for p in $T/cxltier-test-*; do [[ -d $p ]] && rmdir "$p"; done
     return 0
+}
+
+# the private instance of follower PID (named cxltier-follow-PID-START-PIDNS)
+instance_of() { ls $T | grep -E "^cxltier-follow-$1(-|\$)"; }
+# PID has exited (gone, or a zombie waiting for `wait`)
+exited() { [[ ! -e /proc/$1 ]] || [[ $(cut -d' ' -f3 /proc/$1/stat) == Z ]]; }
+
+# start a follower with fd 3 closed (one left behind must not keep bats
+# waiting); sets $pid, and $inst once its instance is there
+start_follower() {
+    cxltier events --follow -j "$@" > "$BATS_TEST_TMPDIR/follow.out" 2> "$BATS_TEST_TMPDIR/follow.err" 3>&- &
+    pid=$!
+    echo "$pid" >> "$BATS_FILE_TMPDIR/followers"
+    wait_for 60 "the tracefs instance of follower $pid" instance_of "$pid"
+    inst=$(instance_of "$pid")
 }
 
 inject() { host_qmp "{\"execute\":\"$1\",\"arguments\":$2}" >/dev/null; }
@@ -77,17 +98,13 @@ events_of() {
 }
 
 @test "--follow prints an event injected while it runs, within 2 s, and removes its instance" {
-    # fd 3 closed: a follower left behind must not keep bats waiting
-    cxltier events --follow -j > /tmp/follow.out 2>/tmp/follow.err 3>&- &
-    pid=$!
-    echo "$pid" > "$BATS_FILE_TMPDIR/follower"
-    wait_for 60 "the follower's tracefs instance cxltier-follow-$pid" \
-        test -d "/sys/kernel/tracing/instances/cxltier-follow-$pid"
+    start_follower
+    out=$BATS_TEST_TMPDIR/follow.out
     t0=$EPOCHREALTIME
     inject cxl-inject-general-media-event "{\"path\":\"$DEV\",\"log\":\"informational\",\"flags\":1,\"dpa\":12288,\"descriptor\":0,\"type\":1,\"transaction-type\":3}"
     seen=
     for i in $(seq 1 40); do
-        if grep -q '"dpa":12288' /tmp/follow.out; then seen=$EPOCHREALTIME; break; fi
+        if grep -q '"dpa":12288' "$out"; then seen=$EPOCHREALTIME; break; fi
         sleep 0.05
     done
     kill -INT $pid; wait $pid
@@ -96,9 +113,84 @@ events_of() {
     echo "# event seen after $ms ms" >&3
     (( ms < 2000 ))
     # one compact JSON object per line
-    jq -e . /tmp/follow.out >/dev/null
-    [[ $(head -1 /tmp/follow.out) != *$'\n'* ]]
-    ! ls /sys/kernel/tracing/instances | grep -q "^cxltier-follow-$pid$"
+    jq -e . "$out" >/dev/null
+    [[ $(head -1 "$out") != *$'\n'* ]]
+    [[ ! -d $T/$inst ]]
+}
+
+@test "--follow | head -1: the follower ends with its reader and removes its instance" {
+    mkfifo "$BATS_TEST_TMPDIR/pipe"
+    head -1 < "$BATS_TEST_TMPDIR/pipe" > "$BATS_TEST_TMPDIR/head.out" 3>&- &
+    hpid=$!
+    cxltier events --follow -j > "$BATS_TEST_TMPDIR/pipe" 2> "$BATS_TEST_TMPDIR/follow.err" 3>&- &
+    pid=$!
+    echo "$pid $hpid" >> "$BATS_FILE_TMPDIR/followers"
+    wait_for 60 "the tracefs instance of follower $pid" instance_of "$pid"
+    inst=$(instance_of "$pid")
+    inject cxl-inject-general-media-event "{\"path\":\"$DEV\",\"log\":\"informational\",\"flags\":1,\"dpa\":36864,\"descriptor\":0,\"type\":1,\"transaction-type\":3}"
+    wait_for 120 "head to print the injected event and exit" exited "$hpid"
+    wait "$hpid"
+    wait_for 60 "the follower to notice its reader is gone" exited "$pid"
+    run wait "$pid"
+    assert_success
+    jq -e '.dpa == 36864' "$BATS_TEST_TMPDIR/head.out"
+    [[ ! -d $T/$inst ]] || fail "instance $inst left behind"
+    [[ ! -s $BATS_TEST_TMPDIR/follow.err ]] || fail "stderr: $(cat "$BATS_TEST_TMPDIR/follow.err")"
+}
+
+@test "--follow: SIGHUP, SIGQUIT and SIGTERM end it and remove its instance" {
+    for sig in HUP QUIT TERM; do
+        start_follower
+        kill -$sig "$pid"
+        wait_for 60 "the follower to end on SIG$sig" exited "$pid"
+        run wait "$pid"
+        assert_success
+        [[ ! -d $T/$inst ]] || fail "SIG$sig: instance $inst left behind"
+    done
+}
+
+@test "--follow killed with SIGKILL: the next run recognises its instance and removes it" {
+    start_follower
+    kill -9 "$pid"
+    wait_for 60 "the follower to die" exited "$pid"
+    wait "$pid" || true
+    [[ -d $T/$inst ]]      # SIGKILL runs no code: the instance is left
+    run --separate-stderr cxltier events -j
+    assert_success
+    [[ $stderr == *"removed the tracefs instance $inst"* ]]
+    [[ ! -d $T/$inst ]]
+}
+
+@test "stale instances: only those provably ours and stale are removed" {
+    ns=$(readlink /proc/self/ns/pid); ns=${ns//[^0-9]/}
+    start=$(cut -d' ' -f22 /proc/$$/stat)
+    sh -c 'exit 0' & dead=$!; wait "$dead"
+    keep=("cxltier-follow-$$-$start-$ns"            # its owner (this shell) is alive
+          "cxltier-follow-$dead-1-$((ns + 1))"      # another pid namespace: cannot tell
+          "cxltier-follow-$dead"                    # no start time recorded
+          "cxltier-test-$dead-1-$ns-x")             # not one of our names
+    gone=("cxltier-follow-$dead-1-$ns"              # owner dead
+          "cxltier-poison-$$-1-$ns")                # pid alive, but started at another time
+    for n in "${keep[@]}" "${gone[@]}"; do mkdir "$T/$n"; done
+    run --separate-stderr cxltier events -j
+    bad=
+    for n in "${keep[@]}"; do
+        [[ -d $T/$n ]] && rmdir "$T/$n" || bad+=" removed:$n"
+    done
+    for n in "${gone[@]}"; do
+        [[ ! -d $T/$n ]] || { rmdir "$T/$n"; bad+=" kept:$n"; }
+    done
+    [[ -z $bad ]] || fail "wrong:$bad"
+    assert_success
+}
+
+@test "--follow: an instance removed under it ends it with an error" {
+    start_follower
+    wait_for 60 "rmdir of $inst (busy while it reads)" rmdir "$T/$inst"
+    wait_for 60 "the follower to notice" exited "$pid"
+    run wait "$pid"
+    assert_failure 1
+    grep -q "tracefs instance $inst disappeared" "$BATS_TEST_TMPDIR/follow.err"
 }
 
 @test "filters: --type and --severity" {
