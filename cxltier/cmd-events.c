@@ -53,9 +53,9 @@ static bool wanted(struct run *run, const struct ct_event *e)
 		return false;
 	if (filter_active(&run->types) && !filter_match(&run->types, ct_event_kind_name(e->kind)))
 		return false;
-	if (run->severities && !(run->severities & (1 << (sev < 0 ? 0 : sev))))
+	if (run->severities && (sev < 0 || !(run->severities & (1 << sev))))
 		return false;
-	if (run->since_ns && e->timestamp < run->since_ns)
+	if (run->since_ns && ct_event_time(e) < run->since_ns)	/* the device's time, else the kernel's */
 		return false;
 	return true;
 }

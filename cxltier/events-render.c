@@ -13,10 +13,10 @@
 static const char *const levels[] = { "events", NULL };
 static void fmt_detail(json_object *rec, char *buf, size_t len);
 static const struct out_column columns[] = {
-	{ "TIME", "time", OUT_STR, 0.1, 0, "when the device logged it (UTC)", NULL },
+	{ "TIME", "time|trace_time", OUT_STR, 0.1, 0, "when the device logged it (UTC); else when the kernel emitted it", NULL },
 	{ "MEMDEV", "memdev", OUT_STR, 0.1, 0, "memdev", NULL },
 	{ "KIND", "kind", OUT_STR, 0.1, 0, "general_media, dram, memory_module, poison, overflow, aer, generic", NULL },
-	{ "SEVERITY", "severity", OUT_STR, 0.1, 0, "the log: informational, warning, failure, fatal", NULL },
+	{ "SEVERITY", "severity", OUT_STR, 0.1, 0, "informational, warning, failure, fatal (see the manual)", NULL },
 	{ "DPA", "dpa", OUT_HEX, 0.1, 0, "device physical address", NULL },
 	{ "HPA", "hpa", OUT_HEX, 0.1, 0, "host physical address (when in a region)", NULL },
 	{ "REGION", "region", OUT_STR, 0.1, 0, "region", NULL },
@@ -155,6 +155,11 @@ json_object *events_json(const struct ct_event *e)
 		iso_time(e->timestamp, t, sizeof(t));
 		jb_str(o, "time", t);
 	}
+	if (e->trace_time) {	/* when the kernel emitted it */
+		jb_u64(o, "trace_timestamp", e->trace_time);
+		iso_time(e->trace_time, t, sizeof(t));
+		jb_str(o, "trace_time", t);
+	}
 	if (is_record(e)) {
 		jb_int(o, "flags", e->flags);
 		jb_bool(o, "permanent", e->flags & CT_EVENT_FLAG_PERMANENT);
@@ -195,7 +200,7 @@ int events_print_line(const struct cmd_env *env, const struct ct_event *e)
 		out_json_line(o);
 	} else {
 		fmt_detail(o, d, sizeof(d));
-		iso_time(e->timestamp, t, sizeof(t));
+		iso_time(ct_event_time(e), t, sizeof(t));
 		sev = json_object_get_string(out_lookup(o, "severity"));
 		printf("%s %s %s %s %s\n", t[0] ? t : "-", e->memdev[0] ? e->memdev : "-", ct_event_kind_name(e->kind),
 		       sev ? sev : "-", d);

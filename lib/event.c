@@ -387,10 +387,18 @@ void ct_event_decode_fields(struct ct_event *e)
 }
 
 /*
- * The severity a record has. Records from a device event log carry the log
- * (the kernel's `log` field, or the severity bits [1:0] of the record flags
- * in a raw record); an overflow carries the log that overflowed. Records
- * without a log are given no severity here (-1): the caller decides.
+ * The severity a record has, 0 informational ... 3 fatal:
+ *  - device event log records: the log the kernel read them from (`log`), or
+ *    in a raw record the severity bits [1:0] of the record flags;
+ *  - an overflow: the log that overflowed;
+ *  - AER, uncorrectable: fatal. The kernel detaches the memdev's driver and
+ *    asks for a reset (cxl_error_detected()), the device's memory is gone
+ *    until then; rasdaemon files it among uncorrected errors;
+ *  - AER, correctable: informational (corrected: nothing was lost);
+ *  - poison listed or injected: failure (the data at that address is lost,
+ *    whatever the source: external, internal, injected or vendor); poison
+ *    cleared: informational.
+ * -1 when nothing says (a generic tracepoint without a log).
  */
 int ct_event_severity(const struct ct_event *e)
 {
@@ -398,6 +406,10 @@ int ct_event_severity(const struct ct_event *e)
 		return e->log;
 	if (e->has_header)
 		return (int)(e->flags & 3);
+	if (e->kind == CT_EV_AER)
+		return e->uncorrectable ? 3 : 0;
+	if (e->kind == CT_EV_POISON)
+		return e->trace_type == 2 ? 0 : 2;	/* 2: cleared */
 	return -1;
 }
 

@@ -307,7 +307,13 @@ static void poison(void)
 	ok(e.kind == CT_EV_POISON && e.dpa == 0x40000 && e.dpa_length == 64 && e.source == 2, "poison fields");
 	ok(e.poison_flags == 3 && e.overflow_ts == 42, "flags and overflow time");
 	ok(e.has_region_uuid && !strcmp(e.region, "region0"), "region and its uuid");
-	is_int(ct_event_severity(&e), -1, "no log");
+	is_int(ct_event_severity(&e), 2, "listed poison: failure (no log to say it)");
+	put(&r, "trace_type", 2);
+	is_int(decode(&r, &e, 0), 0, "a clear");
+	is_int(ct_event_severity(&e), 0, "cleared poison: informational");
+	ok(!e.timestamp && ct_event_time(&e) == 0, "no device timestamp");
+	e.trace_time = 1700000000000000000ULL;
+	ok(ct_event_time(&e) == e.trace_time, "its time is when the kernel emitted it");
 }
 
 static void aer(void)
@@ -331,6 +337,7 @@ static void aer(void)
 	is_int(decode(&r, &e, 0), 0, "decoded");
 	ok(all_fields(ev, &e), "every field");
 	ok(e.kind == CT_EV_AER && e.uncorrectable && e.status == 0x4080 && e.first_error == 0x80, "status, first error");
+	is_int(ct_event_severity(&e), 3, "uncorrectable: fatal");
 	f = ct_event_field(&e, "header_log");
 	ok(f && f->type == CT_FIELD_UINT_ARRAY && f->elem == 4 && f->len == 512, "u32[128] as 128 integers");
 	ok(f && ct_event_field_elem(&e, f, 3) == 0x03000005u, "element 3");
@@ -339,6 +346,23 @@ static void aer(void)
 		size_t k = ct_flag_names(CT_FLAGS_AER_UE, e.status, n, 8);
 		ok(k == 2 && !strcmp(n[0], "memory_data_ecc") && !strcmp(n[1], "component_specific"), "status bits named");
 	}
+}
+
+static void aer_correctable(void)
+{
+	struct tep_event *ev = load("linux-6.12", "cxl_aer_correctable_error");
+	struct ct_event e;
+	struct rec r;
+
+	ok(ev != NULL, "cxl_aer_correctable_error format parses");
+	if (!ev)
+		return;
+	rec_init(&r, ev);
+	put_str(&r, "memdev", "mem0");
+	put(&r, "status", 2);
+	is_int(decode(&r, &e, 0), 0, "decoded");
+	ok(e.kind == CT_EV_AER && !e.uncorrectable && e.status == 2, "correctable, status");
+	is_int(ct_event_severity(&e), 0, "correctable: informational");
 }
 
 static void generic_and_overflow(void)
@@ -414,6 +438,7 @@ int main(void)
 	memory_module();
 	poison();
 	aer();
+	aer_correctable();
 	generic_and_overflow();
 	record_names();
 	tep_free(tep);

@@ -193,6 +193,16 @@ events_of() {
     grep -q "tracefs instance $inst disappeared" "$BATS_TEST_TMPDIR/follow.err"
 }
 
+@test "poison: severity failure and the kernel's time, so --severity and --since keep it" {
+    inject cxl-inject-poison "{\"path\":\"$DEV\",\"start\":327680,\"length\":64}"
+    echo 1 > $CXL/mem0/trigger_poison_list    # the kernel traces the list before the write returns
+    run cxltier events -j --type poison --severity failure,fatal --since 10m
+    assert_success
+    e=$(jq -c '[.events[] | select(.dpa == 327680)][0]' <<<"$output")
+    assert_equal "$(jq -c '[.severity, .time, (.trace_time | test("^20[0-9-]+T")), (.trace_timestamp > 0)]' <<<"$e")" \
+        '["failure",null,true,true]'
+}
+
 @test "filters: --type and --severity" {
     inject cxl-inject-general-media-event "{\"path\":\"$DEV\",\"log\":\"warning\",\"flags\":1,\"dpa\":16384,\"descriptor\":0,\"type\":0,\"transaction-type\":1}"
     inject cxl-inject-dram-event "{\"path\":\"$DEV\",\"log\":\"fatal\",\"flags\":1,\"dpa\":20480,\"descriptor\":0,\"type\":0,\"transaction-type\":1}"
