@@ -8,6 +8,7 @@
 load helper
 
 DEV=/machine/peripheral/cxl-mem0
+BATS_TEST_TIMEOUT=900   # per test; every wait inside says what it waits for
 
 setup_file() {
     cxltier events >/dev/null 2>&1 || true     # start keeping events
