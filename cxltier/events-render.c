@@ -5,9 +5,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
+#include <strings.h>
+#include <ctype.h>
 #include "events-render.h"
-#include "health-json.h"
 #include "json-build.h"
 
 static const char *const levels[] = { "events", NULL };
@@ -55,135 +55,58 @@ static void fmt_detail(json_object *rec, char *buf, size_t len)
 			 json_object_get_string(out_lookup(rec, "source")), json_object_get_uint64(out_lookup(rec, "dpa_length")));
 	} else if (!strcmp(kind, "overflow")) {
 		snprintf(buf, len, "%" PRIu64 " records lost", json_object_get_uint64(out_lookup(rec, "count")));
-	} else if ((v = out_lookup(rec, "event"))) {
-		snprintf(buf, len, "%s", json_object_get_string(v));
+	} else if (!strcmp(kind, "aer")) {
+		json_object *n = out_lookup(rec, "status_names");
+		snprintf(buf, len, "%s", json_object_get_string(out_lookup(rec, "event")));
+		for (size_t i = 0; n && i < json_object_array_length(n); i++)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? "," : ": ",
+				 json_object_get_string(json_object_array_get_idx(n, i)));
+	} else if ((v = out_lookup(rec, "record_type|uuid"))) {
+		snprintf(buf, len, "%s record", json_object_get_string(v));
 	}
 }
 
-static void iso_time(uint64_t ns, char *buf, size_t len)
+/* a field name: lower case letters, digits, '_' and '.' (nested keys) */
+static bool field_name(const char *s, size_t n)
 {
-	time_t s = (time_t)(ns / 1000000000ULL);
-	struct tm tm;
-
-	if (!ns || !gmtime_r(&s, &tm)) {
-		buf[0] = '\0';
-		return;
-	}
-	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%09" PRIu64 "Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-		 tm.tm_hour, tm.tm_min, tm.tm_sec, (uint64_t)(ns % 1000000000ULL));
+	if (!n || n >= 64 || !islower((unsigned char)s[0]))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!islower((unsigned char)s[i]) && !isdigit((unsigned char)s[i]) && s[i] != '_' && s[i] != '.')
+			return false;
+	return true;
 }
 
-static void names(json_object *o, const char *key, enum ct_flag_set set, uint64_t v)
-{
-	const char *n[32];
-	size_t k = ct_flag_names(set, v, n, 32);
-	json_object *a = jb_arr(o, key);
-
-	for (size_t i = 0; i < k; i++)
-		json_object_array_add(a, json_object_new_string(n[i]));
-}
-
-static bool is_record(const struct ct_event *e)
-{
-	return e->kind <= CT_EV_MEMORY_MODULE || e->kind == CT_EV_GENERIC;
-}
-
-/* what only some kinds carry, first (the keys' order is the JSON's) */
-static void kind_keys(const struct ct_event *e, json_object *o)
-{
-	if (e->kind == CT_EV_POISON) {
-		jb_str(o, "trace_type", ct_poison_trace_type_name(e->trace_type));
-		jb_str(o, "source", e->source < 8 ? ct_poison_source_name(e->source) : "unknown");
-		jb_u64(o, "dpa", e->dpa);
-		jb_u64(o, "dpa_length", e->dpa_length);
-	} else if (e->kind == CT_EV_OVERFLOW) {
-		jb_u64(o, "count", e->count);
-	} else if (e->kind == CT_EV_AER || (e->kind == CT_EV_GENERIC && e->event[0])) {
-		jb_str(o, "event", e->event);
-		if (e->kind == CT_EV_AER) {
-			jb_u64(o, "status", e->status);
-			jb_u64(o, "first_error", e->first_error);
-		}
-	}
-}
-
-static void media_keys(const struct ct_event *e, json_object *o)
-{
-	jb_u64(o, "dpa", e->dpa);
-	names(o, "dpa_flags", CT_FLAGS_DPA, e->dpa_flags);
-	names(o, "descriptor", CT_FLAGS_DESCRIPTOR, e->descriptor);
-	jb_int(o, "memory_event_type_id", e->type);
-	jb_str(o, "memory_event_type", e->kind == CT_EV_DRAM ? ct_dram_event_type_name(e->type) : ct_gm_event_type_name(e->type));
-	jb_int(o, "transaction_type_id", e->transaction_type);
-	jb_str(o, "transaction_type", ct_transaction_type_name(e->transaction_type));
-	jb_int(o, "validity_flags", e->validity);
-	if (e->validity & 1)
-		jb_int(o, "channel", e->channel);
-	if (e->validity & 2)
-		jb_int(o, "rank", e->rank);
-	if (e->kind == CT_EV_GENERAL_MEDIA && (e->validity & 4))
-		jb_int(o, "device", e->device);
-	if (e->kind == CT_EV_DRAM) {
-		if (e->validity & 4)
-			jb_int(o, "nibble_mask", e->nibble_mask);
-		if (e->validity & 8)
-			jb_int(o, "bank_group", e->bank_group);
-		if (e->validity & 16)
-			jb_int(o, "bank", e->bank);
-		if (e->validity & 32)
-			jb_int(o, "row", e->row);
-		if (e->validity & 64)
-			jb_int(o, "column", e->column);
-	}
-}
-
-json_object *events_json(const struct ct_event *e)
-{
-	json_object *o = json_object_new_object();
-	int sev = ct_event_severity(e);
-	char t[64];
-
-	kind_keys(e, o);
-	jb_str(o, "kind", ct_event_kind_name(e->kind));
-	jb_str(o, "memdev", e->memdev);
-	if (e->has_serial)
-		jb_u64(o, "serial", e->serial);
-	if (sev >= 0)
-		jb_str(o, "severity", ct_severity_name((uint8_t)sev));
-	if (e->timestamp) {
-		jb_u64(o, "timestamp", e->timestamp);
-		iso_time(e->timestamp, t, sizeof(t));
-		jb_str(o, "time", t);
-	}
-	if (e->trace_time) {	/* when the kernel emitted it */
-		jb_u64(o, "trace_timestamp", e->trace_time);
-		iso_time(e->trace_time, t, sizeof(t));
-		jb_str(o, "trace_time", t);
-	}
-	if (is_record(e)) {
-		jb_int(o, "flags", e->flags);
-		jb_bool(o, "permanent", e->flags & CT_EVENT_FLAG_PERMANENT);
-		jb_bool(o, "maintenance_needed", e->flags & CT_EVENT_FLAG_MAINT_NEEDED);
-		jb_int(o, "handle", e->handle);
-	}
-	if (e->kind == CT_EV_GENERAL_MEDIA || e->kind == CT_EV_DRAM)
-		media_keys(e, o);
-	if (e->kind == CT_EV_MEMORY_MODULE) {
-		jb_int(o, "device_event_type_id", e->device_event_type);
-		jb_str(o, "device_event_type", ct_module_event_type_name(e->device_event_type));
-		json_object_object_add(o, "health", health_json(&e->health));
-	}
-	if (e->has_hpa)
-		jb_u64(o, "hpa", e->hpa);
-	jb_str(o, "region", e->region);
-	return o;
-}
-
+/* -o may name any key of the JSON or any field of the tracepoint besides
+ * the columns above: each becomes a column of its own */
 int events_print(struct cmd_env *env, json_object *root)
 {
-	char err[256];
+	enum { MAX_EXTRA = 32, NCOL = sizeof(columns) / sizeof(columns[0]) };
+	struct out_column cols[NCOL + MAX_EXTRA];
+	char names[MAX_EXTRA][64], keys[MAX_EXTRA][160], err[256];
+	struct out_table t = table;
+	const char *p = env->out.columns;
+	size_t n = NCOL;
 
-	if (out_print(&env->out, &table, root, err, sizeof(err))) {
+	memcpy(cols, columns, sizeof(columns));
+	while (p && *p && n < NCOL + MAX_EXTRA) {
+		size_t len;
+		bool known = false;
+		p += *p == '+' || *p == ',';
+		len = strcspn(p, ",");
+		for (size_t i = 0; i < n; i++)
+			known |= strlen(cols[i].name) == len && !strncasecmp(cols[i].name, p, len);
+		if (!known && field_name(p, len)) {
+			size_t k = n - NCOL;
+			snprintf(names[k], sizeof(names[k]), "%.*s", (int)len, p);
+			snprintf(keys[k], sizeof(keys[k]), "%s|fields.%s", names[k], names[k]);
+			cols[n++] = (struct out_column){ names[k], keys[k], OUT_STR, 0.1, 0, "", NULL };
+		}
+		p += len;
+	}
+	t.columns = cols;
+	t.ncolumns = n;
+	if (out_print(&env->out, &t, root, err, sizeof(err))) {
 		cmd_err(env, "%s", err);
 		return EXIT_USAGE;
 	}
@@ -200,7 +123,7 @@ int events_print_line(const struct cmd_env *env, const struct ct_event *e)
 		out_json_line(o);
 	} else {
 		fmt_detail(o, d, sizeof(d));
-		iso_time(ct_event_time(e), t, sizeof(t));
+		events_iso_time(ct_event_time(e), t, sizeof(t));
 		sev = json_object_get_string(out_lookup(o, "severity"));
 		printf("%s %s %s %s %s\n", t[0] ? t : "-", e->memdev[0] ? e->memdev : "-", ct_event_kind_name(e->kind),
 		       sev ? sev : "-", d);
@@ -214,4 +137,6 @@ int events_print_line(const struct cmd_env *env, const struct ct_event *e)
 void events_columns_help(void)
 {
 	out_columns_help(&table);
+	printf(" %14s  %s\n", "any_key", "any other key of the JSON (lower case, 'a.b' descends), or any field of\n"
+	       "                 the tracepoint under the kernel's name (the keys of \"fields\")");
 }

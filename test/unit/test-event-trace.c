@@ -4,6 +4,7 @@
  * formats are Linux 6.12's as captured, and a newer layout with a field no
  * kernel has (test/fixtures/tracefs) */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <event-parse.h>
@@ -311,6 +312,11 @@ static void poison(void)
 	put(&r, "trace_type", 2);
 	is_int(decode(&r, &e, 0), 0, "a clear");
 	is_int(ct_event_severity(&e), 0, "cleared poison: informational");
+	put(&r, "trace_type", 1);
+	is_int(decode(&r, &e, 0), 0, "an injection");
+	is_int(ct_event_severity(&e), 2, "injected poison: failure");
+	put(&r, "trace_type", 2);
+	is_int(decode(&r, &e, 0), 0, "a clear again");
 	ok(!e.timestamp && ct_event_time(&e) == 0, "no device timestamp");
 	e.trace_time = 1700000000000000000ULL;
 	ok(ct_event_time(&e) == e.trace_time, "its time is when the kernel emitted it");
@@ -363,6 +369,44 @@ static void aer_correctable(void)
 	is_int(decode(&r, &e, 0), 0, "decoded");
 	ok(e.kind == CT_EV_AER && !e.uncorrectable && e.status == 2, "correctable, status");
 	is_int(ct_event_severity(&e), 0, "correctable: informational");
+}
+
+static void port_aer(void)
+{
+	struct tep_event *ev = load("synthetic-newer", "cxl_port_aer_correctable_error");
+	struct ct_event e;
+	struct rec r;
+
+	ok(ev != NULL, "cxl_port_aer_correctable_error format parses");
+	if (!ev)
+		return;
+	rec_init(&r, ev);
+	put_str(&r, "device", "0000:0c:00.0");
+	put_str(&r, "host", "pci0000:0c");
+	put(&r, "status", 0x40);
+	is_int(decode(&r, &e, 0), 0, "decoded");
+	ok(e.kind == CT_EV_AER && !e.uncorrectable && e.status == 0x40, "an AER event of a port");
+	is_str(e.memdev, "0000:0c:00.0", "the port named where the memdev would be");
+}
+
+/* more fields than a struct ct_event holds: the rest is left out, said so */
+static void truncation(void)
+{
+	struct ct_event e;
+	char name[16];
+	static char big[CT_EVENT_STORE];
+
+	ct_event_init(&e, "cxl_test");
+	for (int i = 0; i < CT_EVENT_MAX_FIELDS; i++) {
+		snprintf(name, sizeof(name), "f%d", i);
+		ct_event_add_uint(&e, name, (uint64_t)i);
+	}
+	ok(!e.truncated && e.nfields == CT_EVENT_MAX_FIELDS, "%d fields fit", CT_EVENT_MAX_FIELDS);
+	ok(!ct_event_add_uint(&e, "one_more", 1) && e.truncated, "one more does not");
+	ct_event_init(&e, "cxl_test");
+	ok(!ct_event_add_bytes(&e, "big", CT_FIELD_BYTES, big, sizeof(big), 1) && e.truncated && !e.nfields,
+	   "a value larger than the store is left out");
+	ok(ct_event_add_uint(&e, "small", 5) && ct_event_field(&e, "small")->u == 5, "what fits after it is kept");
 }
 
 static void generic_and_overflow(void)
@@ -439,6 +483,8 @@ int main(void)
 	poison();
 	aer();
 	aer_correctable();
+	port_aer();
+	truncation();
 	generic_and_overflow();
 	record_names();
 	tep_free(tep);

@@ -6,6 +6,7 @@
 # own (-c 512M keeps it apart from the shared default machine) and no region:
 # an uncorrectable error makes the kernel detach mem0's driver and reset it.
 load helper
+load events
 
 DEV=/machine/peripheral/cxl-mem0
 BATS_TEST_TIMEOUT=900   # per test; every wait inside says what it waits for
@@ -19,8 +20,6 @@ setup_file() {
     setpci -s "$BDF" ECAP_AER+0x08.l=0         # uncorrectable mask
 }
 
-inject() { host_qmp "{\"execute\":\"$1\",\"arguments\":$2}" >/dev/null; }
-
 # consume events until one of tracepoint EVENT is there; prints it
 aer_event() {
     local ev=$1 json
@@ -31,7 +30,9 @@ aer_event() {
 @test "correctable: informational" {
     inject cxl-inject-correctable-error "{\"path\":\"$DEV\",\"type\":\"mem-data-ecc\"}"
     wait_for 120 "cxl_aer_correctable_error from the kernel" aer_event cxl_aer_correctable_error
-    assert_equal "$(jq -c '[.kind, .memdev, .severity, .status]' "$BATS_TEST_TMPDIR/event.json")" '["aer","mem0","informational",2]'
+    all_fields cxl_aer_correctable_error < "$BATS_TEST_TMPDIR/event.json"
+    assert_equal "$(jq -c '[.kind, .memdev, .severity, .status, .status_names, .uncorrectable]' "$BATS_TEST_TMPDIR/event.json")" \
+        '["aer","mem0","informational",2,["memory_data_ecc"],false]'
 }
 
 @test "uncorrectable: fatal, and --severity fatal shows it" {
@@ -40,6 +41,9 @@ aer_event() {
         grep -q cxl_aer_uncorrectable_error /sys/kernel/tracing/instances/cxltier/trace
     run cxltier events -j --severity fatal --type aer
     assert_success
-    assert_equal "$(jq -c '[.events[] | select(.event == "cxl_aer_uncorrectable_error")][0] | [.severity, .status, .first_error]' <<<"$output")" \
-        '["fatal",128,128]'
+    e=$(jq -c '[.events[] | select(.event == "cxl_aer_uncorrectable_error")][0]' <<<"$output")
+    all_fields cxl_aer_uncorrectable_error <<<"$e"
+    assert_equal "$(jq -c '[.severity, .status, .status_names, .first_error, .first_error_names, .uncorrectable]' <<<"$e")" \
+        '["fatal",128,["memory_data_ecc"],128,["memory_data_ecc"],true]'
+    assert_equal "$(jq -c '.fields.header_log | [length, .[0:5]]' <<<"$e")" '[128,[1,2,3,4,0]]'
 }
