@@ -1,40 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* cmd-events.c - `cxltier events`: CXL event records the kernel drained
- * from the devices' event logs (tracepoints cxl:*), decoded, read from a
- * tracefs instance of cxltier's own so the global buffer and other tools'
- * instances (rasdaemon) are never disturbed */
+ * from the devices' event logs (tracepoints cxl:*), decoded (lib/event-source.h
+ * reads them from a tracefs instance of cxltier's own) */
 #include <errno.h>
-#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <tracefs.h>
-#include <event-parse.h>
 #include "cmd.h"
+#include "events-render.h"
 #include "filter.h"
-#include "health-json.h"
 #include "json-build.h"
-#include "../lib/event.h"
+#include "../lib/context.h"
+#include "../lib/event-source.h"
 
-#define INSTANCE "cxltier"
-
-static const char *const levels[] = { "events", NULL };
-static void fmt_detail(json_object *rec, char *buf, size_t len);
-static const struct out_column columns[] = {
-	{ "TIME", "time", OUT_STR, 0.1, 0, "when the device logged it (UTC)", NULL },
-	{ "MEMDEV", "memdev", OUT_STR, 0.1, 0, "memdev", NULL },
-	{ "KIND", "kind", OUT_STR, 0.1, 0, "general_media, dram, memory_module, poison, overflow, aer, generic", NULL },
-	{ "SEVERITY", "severity", OUT_STR, 0.1, 0, "the log: informational, warning, failure, fatal", NULL },
-	{ "DPA", "dpa", OUT_HEX, 0.1, 0, "device physical address", NULL },
-	{ "HPA", "hpa", OUT_HEX, 0.1, 0, "host physical address (when in a region)", NULL },
-	{ "REGION", "region", OUT_STR, 0.1, 0, "region", NULL },
-	{ "DETAIL", "type", OUT_STR, 0.1, 0, "what happened", fmt_detail },
-};
-static const struct out_table table = {
-	levels, NULL, columns, sizeof(columns) / sizeof(columns[0]), "TIME,MEMDEV,KIND,SEVERITY,DPA,HPA,REGION,DETAIL",
+struct run {
+	struct cmd_env *env;
+	struct name_filter memdevs, types;
+	int severities;		/* bitmask of wanted severities, 0: all */
+	uint64_t since_ns;
+	bool follow;
+	json_object *arr;	/* collected (not follow) */
+	int out_err;		/* -errno of the first failed write (--follow) */
 };
 
 static void usage(void)
@@ -44,7 +33,7 @@ static void usage(void)
 	       "       cxltier events --file RECORDS.bin\n\n"
 	       "CXL event records (General Media, DRAM, Memory Module, poison, overflow, AER)\n"
 	       "as the kernel drained them from the devices (kernel 6.3+ tracepoints), decoded.\n"
-	       "cxltier keeps them in a tracefs instance of its own ('" INSTANCE "'): the first\n"
+	       "cxltier keeps them in a tracefs instance of its own ('" CT_EVENT_SHARED_INSTANCE "'): the first\n"
 	       "run creates it; later runs print and consume what arrived since.\n\n"
 	       "  -f, --follow        stream events until interrupted (a private instance; one\n"
 	       "                      JSON object per line with -j, flushed)\n"
@@ -53,351 +42,34 @@ static void usage(void)
 	       "      --since WHEN    only events newer than WHEN: 30s, 10m, 2h, 1d, or @EPOCH\n"
 	       "      --stop          remove cxltier's instance (stop collecting)\n"
 	       "      --file F        decode 128-byte event records (Get Event Records payloads)\n");
-	out_columns_help(&table);
+	events_columns_help();
 }
 
-static void fmt_detail(json_object *rec, char *buf, size_t len)
+static bool wanted(struct run *run, const struct ct_event *e)
 {
-	const char *kind = json_object_get_string(out_lookup(rec, "kind"));
-	json_object *v;
-
-	buf[0] = '\0';
-	if (!kind)
-		return;
-	if (!strcmp(kind, "general_media") || !strcmp(kind, "dram")) {
-		json_object *d = out_lookup(rec, "descriptor");
-		snprintf(buf, len, "%s on %s", json_object_get_string(out_lookup(rec, "memory_event_type")),
-			 json_object_get_string(out_lookup(rec, "transaction_type")));
-		for (size_t i = 0; d && i < json_object_array_length(d); i++)
-			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? "," : " (",
-				 json_object_get_string(json_object_array_get_idx(d, i)));
-		if (d && json_object_array_length(d))
-			snprintf(buf + strlen(buf), len - strlen(buf), ")");
-	} else if (!strcmp(kind, "memory_module")) {
-		snprintf(buf, len, "%s: media %s", json_object_get_string(out_lookup(rec, "device_event_type")),
-			 json_object_get_string(out_lookup(rec, "health.media_status")));
-		if ((v = out_lookup(rec, "health.temperature_celsius")))
-			snprintf(buf + strlen(buf), len - strlen(buf), ", %d C", json_object_get_int(v));
-		if ((v = out_lookup(rec, "health.life_used_percent")))
-			snprintf(buf + strlen(buf), len - strlen(buf), ", life used %d%%", json_object_get_int(v));
-	} else if (!strcmp(kind, "poison")) {
-		snprintf(buf, len, "%s, source %s, %" PRIu64 " bytes", json_object_get_string(out_lookup(rec, "trace_type")),
-			 json_object_get_string(out_lookup(rec, "source")), json_object_get_uint64(out_lookup(rec, "dpa_length")));
-	} else if (!strcmp(kind, "overflow")) {
-		snprintf(buf, len, "%" PRIu64 " records lost", json_object_get_uint64(out_lookup(rec, "count")));
-	} else if ((v = out_lookup(rec, "event"))) {
-		snprintf(buf, len, "%s", json_object_get_string(v));
-	}
-}
-
-/* ---- one decoded event to JSON ---- */
-
-static void iso_time(uint64_t ns, char *buf, size_t len)
-{
-	time_t s = (time_t)(ns / 1000000000ULL);
-	struct tm tm;
-
-	if (!ns || !gmtime_r(&s, &tm)) {
-		buf[0] = '\0';
-		return;
-	}
-	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%09" PRIu64 "Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-		 tm.tm_hour, tm.tm_min, tm.tm_sec, (uint64_t)(ns % 1000000000ULL));
-}
-
-static json_object *event_json(const struct ct_event *e, json_object *o)
-{
-	char t[64];
-	const char *names[8];
-	size_t n;
-	json_object *a;
-
-	jb_str(o, "kind", ct_event_kind_name(e->kind));
-	jb_str(o, "memdev", e->memdev);
-	if (e->has_serial)
-		jb_u64(o, "serial", e->serial);
-	if (e->log <= 3)
-		jb_str(o, "severity", ct_severity_name(e->log));
-	else if (e->kind <= CT_EV_MEMORY_MODULE || e->kind == CT_EV_GENERIC)
-		jb_str(o, "severity", ct_severity_name(e->flags & 3));
-	if (e->timestamp) {
-		jb_u64(o, "timestamp", e->timestamp);
-		iso_time(e->timestamp, t, sizeof(t));
-		jb_str(o, "time", t);
-	}
-	if (e->kind <= CT_EV_MEMORY_MODULE || e->kind == CT_EV_GENERIC) {
-		jb_int(o, "flags", e->flags);
-		jb_bool(o, "permanent", e->flags & (1u << 2));
-		jb_bool(o, "maintenance_needed", e->flags & (1u << 3));
-		jb_int(o, "handle", e->handle);
-	}
-	if (e->kind == CT_EV_GENERAL_MEDIA || e->kind == CT_EV_DRAM) {
-		jb_u64(o, "dpa", e->dpa);
-		a = jb_arr(o, "dpa_flags");
-		if (e->dpa_flags & 1)
-			json_object_array_add(a, json_object_new_string("volatile"));
-		if (e->dpa_flags & 2)
-			json_object_array_add(a, json_object_new_string("not_repairable"));
-		a = jb_arr(o, "descriptor");
-		n = ct_descriptor_names(e->descriptor, names, 8);
-		for (size_t i = 0; i < n; i++)
-			json_object_array_add(a, json_object_new_string(names[i]));
-		jb_int(o, "memory_event_type_id", e->type);
-		jb_str(o, "memory_event_type", e->kind == CT_EV_DRAM ? ct_dram_event_type_name(e->type) : ct_gm_event_type_name(e->type));
-		jb_int(o, "transaction_type_id", e->transaction_type);
-		jb_str(o, "transaction_type", ct_transaction_type_name(e->transaction_type));
-		jb_int(o, "validity_flags", e->validity);
-		if (e->validity & 1)
-			jb_int(o, "channel", e->channel);
-		if (e->validity & 2)
-			jb_int(o, "rank", e->rank);
-		if (e->kind == CT_EV_GENERAL_MEDIA && (e->validity & 4))
-			jb_int(o, "device", e->device);
-		if (e->kind == CT_EV_DRAM) {
-			if (e->validity & 4)
-				jb_int(o, "nibble_mask", e->nibble_mask);
-			if (e->validity & 8)
-				jb_int(o, "bank_group", e->bank_group);
-			if (e->validity & 16)
-				jb_int(o, "bank", e->bank);
-			if (e->validity & 32)
-				jb_int(o, "row", e->row);
-			if (e->validity & 64)
-				jb_int(o, "column", e->column);
-		}
-	}
-	if (e->kind == CT_EV_MEMORY_MODULE) {
-		jb_int(o, "device_event_type_id", e->device_event_type);
-		jb_str(o, "device_event_type", ct_module_event_type_name(e->device_event_type));
-		json_object_object_add(o, "health", health_json(&e->health));
-	}
-	if (e->has_hpa)
-		jb_u64(o, "hpa", e->hpa);
-	jb_str(o, "region", e->region);
-	return o;
-}
-
-/* ---- from tracepoints ---- */
-
-struct run {
-	struct cmd_env *env;
-	struct name_filter memdevs, types;
-	int severities;		/* bitmask of wanted severities, 0: all */
-	uint64_t since_ns;
-	bool follow;
-	json_object *arr;	/* collected (not follow) */
-	unsigned count;
-};
-
-static bool num(struct tep_event *ev, struct tep_record *r, const char *name, unsigned long long *v)
-{
-	return tep_find_any_field(ev, name) && tep_get_field_val(NULL, ev, name, r, v, 0) == 0;
-}
-
-static void str(struct tep_event *ev, struct tep_record *r, const char *name, char *buf, size_t len)
-{
-	struct tep_format_field *f = tep_find_any_field(ev, name);
-	int l = 0;
-	const char *p;
-
-	buf[0] = '\0';
-	if (!f || !(p = tep_get_field_raw(NULL, ev, name, r, &l, 0)) || l <= 0)
-		return;
-	snprintf(buf, len, "%.*s", l, p);
-}
-
-static void trace_to_event(struct tep_event *ev, struct tep_record *r, struct ct_event *e, json_object *o)
-{
-	unsigned long long v;
-	const char *name = ev->name;
-
-	memset(e, 0, sizeof(*e));
-	e->log = 0xff;
-	if (!strcmp(name, "cxl_general_media"))
-		e->kind = CT_EV_GENERAL_MEDIA;
-	else if (!strcmp(name, "cxl_dram"))
-		e->kind = CT_EV_DRAM;
-	else if (!strcmp(name, "cxl_memory_module"))
-		e->kind = CT_EV_MEMORY_MODULE;
-	else if (!strcmp(name, "cxl_poison"))
-		e->kind = CT_EV_POISON;
-	else if (!strcmp(name, "cxl_overflow"))
-		e->kind = CT_EV_OVERFLOW;
-	else if (strstr(name, "aer"))
-		e->kind = CT_EV_AER;
-	else
-		e->kind = CT_EV_GENERIC;
-	str(ev, r, "memdev", e->memdev, sizeof(e->memdev));
-	if (num(ev, r, "serial", &v)) {
-		e->serial = v;
-		e->has_serial = true;
-	}
-	if (num(ev, r, "log", &v))
-		e->log = (uint8_t)v;
-	if (num(ev, r, "hdr_flags", &v))
-		e->flags = (uint32_t)v;
-	if (num(ev, r, "hdr_handle", &v))
-		e->handle = (uint16_t)v;
-	if (num(ev, r, "hdr_timestamp", &v))
-		e->timestamp = v;
-	if (num(ev, r, "dpa", &v))
-		e->dpa = v;
-	if (num(ev, r, "dpa_flags", &v))
-		e->dpa_flags = (uint8_t)v;
-	if (num(ev, r, "descriptor", &v))
-		e->descriptor = (uint8_t)v;
-	if (num(ev, r, "type", &v))
-		e->type = (uint8_t)v;
-	if (num(ev, r, "transaction_type", &v))
-		e->transaction_type = (uint8_t)v;
-	if (num(ev, r, "validity_flags", &v))
-		e->validity = (uint16_t)v;
-	if (num(ev, r, "channel", &v))
-		e->channel = (uint8_t)v;
-	if (num(ev, r, "rank", &v))
-		e->rank = (uint8_t)v;
-	if (num(ev, r, "device", &v))
-		e->device = (uint32_t)v;
-	if (num(ev, r, "nibble_mask", &v))
-		e->nibble_mask = (uint32_t)v;
-	if (num(ev, r, "bank_group", &v))
-		e->bank_group = (uint8_t)v;
-	if (num(ev, r, "bank", &v))
-		e->bank = (uint8_t)v;
-	if (num(ev, r, "row", &v))
-		e->row = (uint32_t)v;
-	if (num(ev, r, "column", &v))
-		e->column = (uint16_t)v;
-	if (e->kind == CT_EV_MEMORY_MODULE) {
-		if (num(ev, r, "event_type", &v))
-			e->device_event_type = (uint8_t)v;
-		if (num(ev, r, "health_status", &v))
-			e->health.health_status = (uint8_t)v;
-		if (num(ev, r, "media_status", &v))
-			e->health.media_status = (uint8_t)v;
-		if (num(ev, r, "add_status", &v)) {
-			e->health.life_used_state = v & 3;
-			e->health.temperature_state = (v >> 2) & 3;
-			e->health.corrected_volatile_warning = v & 16;
-			e->health.corrected_persistent_warning = v & 32;
-		}
-		if (num(ev, r, "life_used", &v)) {
-			e->health.has_life_used = v != 0xff;
-			e->health.life_used = (uint8_t)v;
-		}
-		if (num(ev, r, "device_temp", &v)) {
-			e->health.has_temperature = (uint16_t)v != 0xffff;
-			e->health.temperature = (int16_t)(uint16_t)v;
-		}
-		if (num(ev, r, "dirty_shutdown_cnt", &v))
-			e->health.dirty_shutdowns = (uint32_t)v;
-		if (num(ev, r, "cor_vol_err_cnt", &v))
-			e->health.corrected_volatile_errors = (uint32_t)v;
-		if (num(ev, r, "cor_per_err_cnt", &v))
-			e->health.corrected_persistent_errors = (uint32_t)v;
-	}
-	if (num(ev, r, "hpa", &v) && v != ~0ULL) {
-		e->hpa = v;
-		e->has_hpa = true;
-	}
-	str(ev, r, "region_name", e->region, sizeof(e->region));
-	if (!e->region[0])
-		str(ev, r, "region", e->region, sizeof(e->region));
-	/* kind-specific fields that have no place in the record form */
-	if (e->kind == CT_EV_POISON) {
-		static const char *const tt[] = { "list", "inject", "clear" };
-		static const char *const src[] = { "unknown", "external", "internal", "injected", "?", "?", "?", "vendor" };
-		if (num(ev, r, "trace_type", &v))
-			jb_str(o, "trace_type", v < 3 ? tt[v] : "unknown");
-		if (num(ev, r, "source", &v))
-			jb_str(o, "source", v < 8 ? src[v] : "unknown");
-		if (num(ev, r, "dpa", &v))
-			jb_u64(o, "dpa", v);
-		if (num(ev, r, "dpa_length", &v))
-			jb_u64(o, "dpa_length", v);
-	} else if (e->kind == CT_EV_OVERFLOW) {
-		if (num(ev, r, "count", &v))
-			jb_u64(o, "count", v);
-	} else if (e->kind == CT_EV_AER || e->kind == CT_EV_GENERIC) {
-		jb_str(o, "event", name);
-		if (num(ev, r, "status", &v))
-			jb_u64(o, "status", v);
-		if (num(ev, r, "first_error", &v))
-			jb_u64(o, "first_error", v);
-	}
-}
-
-static bool wanted(struct run *run, const struct ct_event *e, uint64_t trace_ts)
-{
-	int sev = e->log <= 3 ? e->log : (int)(e->flags & 3);
+	int sev = ct_event_severity(e);
 
 	if (filter_active(&run->memdevs) && !filter_match(&run->memdevs, e->memdev))
 		return false;
 	if (filter_active(&run->types) && !filter_match(&run->types, ct_event_kind_name(e->kind)))
 		return false;
-	if (run->severities && !(run->severities & (1 << sev)))
+	if (run->severities && (sev < 0 || !(run->severities & (1 << sev))))
 		return false;
-	if (run->since_ns && (e->timestamp ? e->timestamp : trace_ts) < run->since_ns)
+	if (run->since_ns && ct_event_time(e) < run->since_ns)	/* the device's time, else the kernel's */
 		return false;
 	return true;
 }
 
-static int on_record(struct tep_event *ev, struct tep_record *r, int cpu, void *ctx)
+static int on_event(const struct ct_event *e, void *arg)
 {
-	struct run *run = ctx;
-	struct ct_event e;
-	json_object *o = json_object_new_object();
+	struct run *run = arg;
 
-	(void)cpu;
-	trace_to_event(ev, r, &e, o);
-	if (!wanted(run, &e, 0)) {
-		json_object_put(o);
+	if (!wanted(run, e))
 		return 0;
-	}
-	event_json(&e, o);
-	run->count++;
-	if (run->follow) {
-		if (run->env->out.json)
-			out_json_line(o);
-		else {
-			char d[256], t[64];
-			fmt_detail(o, d, sizeof(d));
-			iso_time(e.timestamp, t, sizeof(t));
-			printf("%s %s %s %s %s\n", t[0] ? t : "-", e.memdev[0] ? e.memdev : "-", ct_event_kind_name(e.kind),
-			       json_object_get_string(out_lookup(o, "severity")) ? json_object_get_string(out_lookup(o, "severity")) : "-", d);
-			fflush(stdout);
-		}
-		json_object_put(o);
-	} else {
-		json_object_array_add(run->arr, o);
-	}
+	if (run->follow)
+		return run->out_err = events_print_line(run->env, e);
+	json_object_array_add(run->arr, events_json(e));
 	return 0;
-}
-
-static volatile sig_atomic_t stop;
-static void on_stop(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
-static struct tracefs_instance *open_instance(struct cmd_env *env, const char *name, bool *created)
-{
-	struct tracefs_instance *inst;
-
-	*created = !tracefs_instance_exists(name);
-	inst = tracefs_instance_create(name);
-	if (!inst) {
-		cmd_err(env, "cannot create the tracefs instance '%s': %s (is tracefs mounted? root?)", name, strerror(errno));
-		return NULL;
-	}
-	if (*created && (tracefs_event_enable(inst, "cxl", NULL) < 0 || tracefs_trace_on(inst) < 0)) {
-		cmd_err(env, "cannot enable the cxl events in '%s': %s", name, strerror(errno));
-		tracefs_instance_destroy(inst);
-		tracefs_instance_free(inst);
-		return NULL;
-	}
-	return inst;
 }
 
 static int parse_since(const char *s, uint64_t *ns)
@@ -434,6 +106,7 @@ static int from_file(struct run *run, const char *path)
 {
 	FILE *f = fopen(path, "rb");
 	uint8_t rec[CT_EVENT_RECORD_LEN];
+	struct ct_event e;
 	size_t n, i = 0;
 
 	if (!f) {
@@ -441,20 +114,104 @@ static int from_file(struct run *run, const char *path)
 		return EXIT_FAIL;
 	}
 	while ((n = fread(rec, 1, sizeof(rec), f)) > 0) {
-		struct ct_event e;
-		json_object *o;
 		if (n < sizeof(rec) || ct_event_decode(rec, n, &e)) {
 			cmd_err(run->env, "%s: record %zu at byte %zu is not a 128-byte event record", path, i, i * sizeof(rec));
 			fclose(f);
 			return EXIT_FAIL;
 		}
-		if (wanted(run, &e, 0)) {
-			o = json_object_new_object();
-			json_object_array_add(run->arr, event_json(&e, o));
-		}
+		on_event(&e, run);
 		i++;
 	}
 	fclose(f);
+	return EXIT_OK;
+}
+
+static volatile sig_atomic_t stop;
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static int exit_for(struct cmd_env *env, int rc)
+{
+	cmd_err(env, "%s", ct_context_message(env->ctx));
+	return rc == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_FAIL;
+}
+
+/* every signal that ends a follower and lets it run code removes its
+ * instance: interrupt, terminate, hang-up, quit, and a reader gone (SIGPIPE) */
+static void catch_stop_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+static int from_trace(struct run *run)
+{
+	struct cmd_env *env = run->env;
+	struct ct_event_source_opts o = { .shared = !run->follow, .role = "follow" };
+	struct ct_event_source *s;
+	const char *const *stale;
+	size_t nstale;
+	int rc, crc;
+
+	if (run->follow)
+		catch_stop_signals();
+	if ((rc = ct_event_source_open(env->ctx, &o, &s)))
+		return exit_for(env, rc);
+	nstale = ct_event_source_stale_removed(s, &stale);
+	for (size_t i = 0; i < nstale; i++)
+		cmd_info(env, 0, "removed the tracefs instance %s: the cxltier that owned it is gone", stale[i]);
+	cmd_info(env, 1, "reading the kernel's tracepoints from tracefs instance %s: the kernel drains the device "
+		 "event logs itself (raw Get Event Records would race with it, and raw mailbox commands are off in "
+		 "distribution kernels)", ct_event_source_instance(s));
+	if (!run->follow && ct_event_source_created(s) && !env->out.json)
+		fprintf(stderr, "cxltier events: started keeping CXL events in the '" CT_EVENT_SHARED_INSTANCE "' tracefs "
+			"instance; events from now on show here ('cxltier events --stop' ends it)\n");
+	if (run->follow)
+		rc = ct_event_source_follow(s, on_event, run, &stop, 100, STDOUT_FILENO);
+	else
+		rc = ct_event_source_read(s, on_event, run);
+	if (rc == -EPIPE && !run->out_err)
+		run->out_err = rc;	/* seen before a write failed */
+	if (run->out_err && run->out_err != -EPIPE)	/* EPIPE: the reader went away, a normal end */
+		cmd_err(env, "cannot write the events to stdout: %s", strerror(-run->out_err));
+	else if (rc && !run->out_err)
+		cmd_err(env, "%s", ct_context_message(env->ctx));
+	if (ct_event_source_lost(s))
+		cmd_warn(env, "%lu records were lost in the trace buffer of %s (they came faster than they were read)",
+			 ct_event_source_lost(s), ct_event_source_instance(s));
+	crc = ct_event_source_close(s);
+	if (crc)
+		cmd_err(env, "%s", ct_context_message(env->ctx));
+	return (rc && run->out_err != -EPIPE) || crc ? EXIT_FAIL : EXIT_OK;
+}
+
+static int parse_filters(struct run *run, struct name_filter *sev)
+{
+	struct cmd_env *env = run->env;
+
+	for (size_t i = 0; i < sev->count; i++) {
+		int s = ct_severity_parse(sev->names[i]);
+		if (s < 0) {
+			cmd_err(env, "--severity %s: informational, warning, failure or fatal", sev->names[i]);
+			return EXIT_USAGE;
+		}
+		run->severities |= 1 << s;
+	}
+	for (size_t i = 0; i < run->types.count; i++)
+		if (ct_event_kind_parse(run->types.names[i]) < 0) {
+			cmd_err(env, "--type %s: general_media, dram, memory_module, poison, overflow, aer or generic",
+				run->types.names[i]);
+			return EXIT_USAGE;
+		}
 	return EXIT_OK;
 }
 
@@ -471,15 +228,11 @@ int cmd_events(int argc, char **argv, struct cmd_env *env)
 		COMMON_LONG_OPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	static const char *const systems[] = { "cxl", NULL };
 	struct run run = { .env = env };
 	struct name_filter sev = { 0 };
-	struct tracefs_instance *inst = NULL;
-	struct tep_handle *tep = NULL;
 	const char *file = NULL;
-	bool stop_inst = false, created = false;
+	bool stop_inst = false, removed;
 	json_object *root = NULL;
-	char name[64], err[256];
 	int c, rc = EXIT_OK;
 
 	env->opts = opts;
@@ -505,92 +258,31 @@ int cmd_events(int argc, char **argv, struct cmd_env *env)
 			}
 		}
 	}
-	for (size_t i = 0; i < sev.count; i++) {
-		int s = ct_severity_parse(sev.names[i]);
-		if (s < 0) {
-			cmd_err(env, "--severity %s: informational, warning, failure or fatal", sev.names[i]);
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		run.severities |= 1 << s;
-	}
-	for (size_t i = 0; i < run.types.count; i++) {
-		static const char *const kinds[] = { "general_media", "dram", "memory_module", "poison", "overflow", "aer", "generic" };
-		bool ok = false;
-		for (size_t k = 0; k < 7; k++)
-			ok |= !strcmp(run.types.names[i], kinds[k]);
-		if (!ok) {
-			cmd_err(env, "--type %s: general_media, dram, memory_module, poison, overflow, aer or generic", run.types.names[i]);
-			rc = EXIT_USAGE;
-			goto out;
-		}
-	}
+	if ((rc = parse_filters(&run, &sev)))
+		goto out;
 	for (int i = optind; i < argc; i++)
 		filter_add(&run.memdevs, argv[i]);
 	root = json_object_new_object();
 	run.arr = jb_arr(root, "events");
 	if (file) {
-		rc = from_file(&run, file);
-		goto print;
+		if ((rc = from_file(&run, file)) == EXIT_OK)
+			rc = events_print(env, root);
+		goto out;
 	}
+	env->sysroot = NULL;	/* the tracepoints are the running kernel's */
+	if ((rc = cmd_context(env)))
+		goto out;
 	if (stop_inst) {
-		inst = tracefs_instance_exists(INSTANCE) ? tracefs_instance_create(INSTANCE) : NULL;
-		if (inst) {
-			tracefs_instance_destroy(inst);
-			fprintf(stderr, "cxltier events: removed the '" INSTANCE "' tracefs instance; events are no longer kept\n");
-		}
+		if (ct_event_shared_remove(env->ctx, &removed))
+			rc = exit_for(env, -EIO);
+		else if (removed)
+			fprintf(stderr, "cxltier events: removed the '" CT_EVENT_SHARED_INSTANCE "' tracefs instance; "
+				"events are no longer kept\n");
 		goto out;
 	}
-	if (!tracefs_tracing_dir()) {
-		cmd_err(env, "tracefs is not mounted (mount -t tracefs tracefs /sys/kernel/tracing)");
-		rc = EXIT_FAIL;
-		goto out;
-	}
-	tep = tracefs_local_events_system(NULL, systems);
-	if (!tep || !tep_find_event_by_name(tep, "cxl", "cxl_general_media")) {
-		cmd_err(env, "this kernel has no CXL record tracepoints (cxl:cxl_general_media: 6.3 and later, with cxl_core)");
-		rc = EXIT_UNSUPPORTED;
-		goto out;
-	}
-	cmd_info(env, 1, "reading the kernel's tracepoints: the kernel drains the device event logs itself "
-		 "(raw Get Event Records would race with it, and raw mailbox commands are off in distribution kernels)");
-	if (run.follow) {
-		struct sigaction sa;
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_stop;
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-		snprintf(name, sizeof(name), INSTANCE "-follow-%d", (int)getpid());
-		if (!(inst = open_instance(env, name, &created))) {
-			rc = EXIT_FAIL;
-			goto out;
-		}
-		while (!stop) {
-			tracefs_iterate_raw_events(tep, inst, NULL, 0, on_record, &run);
-			usleep(100000);
-		}
-		tracefs_iterate_raw_events(tep, inst, NULL, 0, on_record, &run);
-		tracefs_instance_destroy(inst);
-		goto out;
-	}
-	if (!(inst = open_instance(env, INSTANCE, &created))) {
-		rc = EXIT_FAIL;
-		goto out;
-	}
-	if (created && !env->out.json)
-		fprintf(stderr, "cxltier events: started keeping CXL events in the '" INSTANCE "' tracefs instance; "
-			"events from now on show here ('cxltier events --stop' ends it)\n");
-	tracefs_iterate_raw_events(tep, inst, NULL, 0, on_record, &run);
-print:
-	if (out_print(&env->out, &table, root, err, sizeof(err))) {
-		cmd_err(env, "%s", err);
-		rc = EXIT_USAGE;
-	}
+	if ((rc = from_trace(&run)) == EXIT_OK && !run.follow)
+		rc = events_print(env, root);
 out:
-	if (inst)
-		tracefs_instance_free(inst);
-	if (tep)
-		tep_free(tep);
 	json_object_put(root);
 	filter_free(&run.memdevs);
 	filter_free(&run.types);

@@ -1,129 +1,419 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+/* event.c - an event as named, typed fields, and the decoded view built from
+ * them by the kernel's field names (drivers/cxl/core/trace.h), whichever
+ * source filled them: a tracepoint record or a 128-byte mailbox record */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include "event.h"
 
-static uint16_t le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static uint32_t le24(const uint8_t *p) { return p[0] | p[1] << 8 | (uint32_t)p[2] << 16; }
-static uint64_t le64(const uint8_t *p)
+void ct_event_init(struct ct_event *e, const char *event_name)
 {
-	uint64_t v = 0;
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
+	/* the store is filled as fields are added: only the head is cleared */
+	memset(e, 0, offsetof(struct ct_event, store));
+	e->log = 0xff;
+	snprintf(e->event, sizeof(e->event), "%s", event_name ? event_name : "");
 }
 
-/* the UUIDs as they lie in the record (uuid_t byte order) */
-static const uint8_t uuid_gm[16] = { 0xfb, 0xcd, 0x0a, 0x77, 0xc2, 0x60, 0x41, 0x7f,
-				     0x85, 0xa9, 0x08, 0x8b, 0x16, 0x21, 0xeb, 0xa6 };
-static const uint8_t uuid_dram[16] = { 0x60, 0x1d, 0xcb, 0xb3, 0x9c, 0x06, 0x4e, 0xab,
-				       0xb8, 0xaf, 0x4e, 0x9b, 0xfb, 0x5c, 0x96, 0x24 };
-static const uint8_t uuid_mm[16] = { 0xfe, 0x92, 0x74, 0x75, 0xdd, 0x59, 0x43, 0x39,
-				     0xa5, 0x86, 0x79, 0xba, 0xb1, 0x13, 0xb7, 0x74 };
-
-int ct_event_decode(const uint8_t *r, size_t len, struct ct_event *e)
+static int store(struct ct_event *e, const void *p, size_t len, bool nul, uint16_t *off)
 {
-	memset(e, 0, sizeof(*e));
-	e->log = 0xff;
-	if (len < CT_EVENT_RECORD_LEN || r[16] != CT_EVENT_RECORD_LEN)
-		return -EBADMSG;
-	memcpy(e->uuid, r, 16);
-	e->flags = le24(r + 17);
-	e->handle = le16(r + 20);
-	e->related_handle = le16(r + 22);
-	e->timestamp = le64(r + 24);
-	if (!memcmp(r, uuid_gm, 16) || !memcmp(r, uuid_dram, 16)) {
-		bool dram = !memcmp(r, uuid_dram, 16);
-		uint64_t pa = le64(r + 48);
-		e->kind = dram ? CT_EV_DRAM : CT_EV_GENERAL_MEDIA;
-		e->dpa = pa & ~0x3fULL;
-		e->dpa_flags = pa & 0x3f;
-		e->descriptor = r[56];
-		e->type = r[57];
-		e->transaction_type = r[58];
-		e->validity = le16(r + 59);
-		e->channel = r[61];
-		e->rank = r[62];
-		if (dram) {
-			e->nibble_mask = le24(r + 63);
-			e->bank_group = r[66];
-			e->bank = r[67];
-			e->row = le24(r + 68);
-			e->column = le16(r + 71);
-		} else {
-			e->device = le24(r + 63);
-		}
-	} else if (!memcmp(r, uuid_mm, 16)) {
-		e->kind = CT_EV_MEMORY_MODULE;
-		e->device_event_type = r[48];
-		ct_health_decode(r + 49, CT_HEALTH_LEN, &e->health);
-	} else {
-		e->kind = CT_EV_GENERIC;
+	size_t need = len + (nul ? 1 : 0);
+
+	if (need > sizeof(e->store) - e->used || len > UINT16_MAX) {
+		e->truncated = true;
+		return -ENOSPC;
 	}
+	*off = (uint16_t)e->used;
+	if (len)
+		memcpy(e->store + e->used, p, len);
+	if (nul)
+		e->store[e->used + len] = '\0';
+	e->used += need;
 	return 0;
 }
 
-const char *ct_event_kind_name(enum ct_event_kind k)
+static struct ct_event_field *add(struct ct_event *e, const char *name, enum ct_field_type type)
 {
-	static const char *const n[] = { "general_media", "dram", "memory_module", "poison", "overflow", "aer", "generic" };
-	return k <= CT_EV_GENERIC ? n[k] : "generic";
+	struct ct_event_field *f;
+	uint16_t off;
+
+	if (e->nfields >= CT_EVENT_MAX_FIELDS) {
+		e->truncated = true;
+		return NULL;
+	}
+	if (store(e, name, strlen(name), true, &off))
+		return NULL;
+	f = &e->fields[e->nfields];
+	memset(f, 0, sizeof(*f));
+	f->type = type;
+	f->name = off;
+	return f;
 }
 
-const char *ct_severity_name(uint8_t s)
+struct ct_event_field *ct_event_add_uint(struct ct_event *e, const char *name, uint64_t v)
 {
-	static const char *const n[] = { "informational", "warning", "failure", "fatal" };
-	return n[s & 3];
+	struct ct_event_field *f = add(e, name, CT_FIELD_UINT);
+
+	if (!f)
+		return NULL;
+	f->u = v;
+	f->i = (int64_t)v;
+	e->nfields++;
+	return f;
 }
 
-int ct_severity_parse(const char *s)
+struct ct_event_field *ct_event_add_int(struct ct_event *e, const char *name, int64_t v)
 {
-	for (int i = 0; i < 4; i++)
-		if (!strcmp(s, ct_severity_name((uint8_t)i)))
-			return i;
-	if (!strcmp(s, "info"))
+	struct ct_event_field *f = add(e, name, CT_FIELD_INT);
+
+	if (!f)
+		return NULL;
+	f->i = v;
+	f->u = (uint64_t)v;
+	e->nfields++;
+	return f;
+}
+
+struct ct_event_field *ct_event_add_string(struct ct_event *e, const char *name, const char *s, size_t len)
+{
+	struct ct_event_field *f = add(e, name, CT_FIELD_STRING);
+
+	if (!f)
+		return NULL;
+	len = strnlen(s, len);
+	if (store(e, s, len, true, &f->data))
+		return NULL;
+	f->len = (uint16_t)len;
+	e->nfields++;
+	return f;
+}
+
+struct ct_event_field *ct_event_add_bytes(struct ct_event *e, const char *name, enum ct_field_type type,
+					  const void *p, size_t len, unsigned elem)
+{
+	struct ct_event_field *f = add(e, name, type);
+
+	if (!f)
+		return NULL;
+	if (type == CT_FIELD_UINT_ARRAY && (!elem || elem > 8 || len % elem))
+		type = f->type = CT_FIELD_BYTES;
+	if (store(e, p, len, false, &f->data))
+		return NULL;
+	f->len = (uint16_t)len;
+	f->elem = (uint16_t)(type == CT_FIELD_UINT_ARRAY ? elem : 1);
+	e->nfields++;
+	return f;
+}
+
+const struct ct_event_field *ct_event_field(const struct ct_event *e, const char *name)
+{
+	for (size_t i = 0; i < e->nfields; i++)
+		if (!strcmp(e->store + e->fields[i].name, name))
+			return &e->fields[i];
+	return NULL;
+}
+
+const char *ct_event_field_name(const struct ct_event *e, const struct ct_event_field *f)
+{
+	return e->store + f->name;
+}
+
+const void *ct_event_field_data(const struct ct_event *e, const struct ct_event_field *f)
+{
+	return e->store + f->data;
+}
+
+uint64_t ct_event_field_elem(const struct ct_event *e, const struct ct_event_field *f, size_t i)
+{
+	const uint8_t *p = (const uint8_t *)e->store + f->data + i * f->elem;
+	uint64_t v = 0;
+
+	if (f->type != CT_FIELD_UINT_ARRAY || (i + 1) * f->elem > f->len)
 		return 0;
-	if (!strcmp(s, "warn"))
-		return 1;
+	for (int b = f->elem - 1; b >= 0; b--)	/* stored in host order by the source */
+		v = v << 8 | p[b];
+	return v;
+}
+
+void ct_uuid_text(const uint8_t u[16], char *buf, size_t len)
+{
+	snprintf(buf, len, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+}
+
+bool ct_uuid_is_null(const uint8_t u[16])
+{
+	for (int i = 0; i < 16; i++)
+		if (u[i])
+			return false;
+	return true;
+}
+
+/* ---- the decoded view ---- */
+
+static bool num(const struct ct_event *e, const char *name, uint64_t *v)
+{
+	const struct ct_event_field *f = ct_event_field(e, name);
+
+	if (!f || (f->type != CT_FIELD_UINT && f->type != CT_FIELD_INT))
+		return false;
+	*v = f->u;
+	return true;
+}
+
+static void str(const struct ct_event *e, const char *name, char *buf, size_t len)
+{
+	const struct ct_event_field *f = ct_event_field(e, name);
+
+	buf[0] = '\0';
+	if (f && f->type == CT_FIELD_STRING)
+		snprintf(buf, len, "%s", (const char *)ct_event_field_data(e, f));
+}
+
+static bool bytes(const struct ct_event *e, const char *name, void *out, size_t len)
+{
+	const struct ct_event_field *f = ct_event_field(e, name);
+
+	if (!f || f->type == CT_FIELD_UINT || f->type == CT_FIELD_INT || f->type == CT_FIELD_STRING ||
+	    f->len < len)
+		return false;
+	memcpy(out, ct_event_field_data(e, f), len);
+	return true;
+}
+
+static enum ct_event_kind kind_of(const struct ct_event *e)
+{
+	static const struct { const char *name; enum ct_event_kind kind; } tp[] = {
+		{ "cxl_general_media", CT_EV_GENERAL_MEDIA }, { "cxl_dram", CT_EV_DRAM },
+		{ "cxl_memory_module", CT_EV_MEMORY_MODULE }, { "cxl_poison", CT_EV_POISON },
+		{ "cxl_overflow", CT_EV_OVERFLOW }, { "cxl_generic_event", CT_EV_GENERIC },
+	};
+	static const char *const rec[] = { "general_media", "dram", "memory_module" };
+	const char *type;
+
+	if (e->event[0]) {
+		for (size_t i = 0; i < sizeof(tp) / sizeof(tp[0]); i++)
+			if (!strcmp(e->event, tp[i].name))
+				return tp[i].kind;
+		return strstr(e->event, "aer") ? CT_EV_AER : CT_EV_GENERIC;
+	}
+	type = ct_record_type_name(e->uuid);
+	for (int k = 0; type && k < 3; k++)
+		if (!strcmp(type, rec[k]))
+			return (enum ct_event_kind)k;
+	return CT_EV_GENERIC;
+}
+
+static void decode_media(struct ct_event *e)
+{
+	uint64_t v;
+	uint8_t mask[32];
+
+	if (num(e, "dpa", &v))
+		e->dpa = v;
+	if (num(e, "dpa_flags", &v))
+		e->dpa_flags = (uint8_t)v;
+	if (num(e, "descriptor", &v))
+		e->descriptor = (uint8_t)v;
+	if (num(e, "type", &v))
+		e->type = (uint8_t)v;
+	if (num(e, "transaction_type", &v))
+		e->transaction_type = (uint8_t)v;
+	if (num(e, "validity_flags", &v))
+		e->validity = (uint16_t)v;
+	if (num(e, "channel", &v))
+		e->channel = (uint8_t)v;
+	if (num(e, "rank", &v))
+		e->rank = (uint8_t)v;
+	if (num(e, "device", &v))
+		e->device = (uint32_t)v;
+	if (num(e, "nibble_mask", &v))
+		e->nibble_mask = (uint32_t)v;
+	if (num(e, "bank_group", &v))
+		e->bank_group = (uint8_t)v;
+	if (num(e, "bank", &v))
+		e->bank = (uint8_t)v;
+	if (num(e, "row", &v))
+		e->row = (uint32_t)v;
+	if (num(e, "column", &v))
+		e->column = (uint16_t)v;
+	if (num(e, "sub_channel", &v))
+		e->sub_channel = (uint8_t)v;
+	if (bytes(e, "cor_mask", mask, sizeof(mask)))
+		for (int w = 0; w < 4; w++)
+			for (int b = 7; b >= 0; b--)	/* little endian words, as in the record */
+				e->correction_mask[w] = e->correction_mask[w] << 8 | mask[w * 8 + b];
+	if ((e->has_sub_type = num(e, "sub_type", &v)))
+		e->sub_type = (uint8_t)v;
+	if ((e->has_cme = num(e, "cme_threshold_ev_flags", &v)))
+		e->cme_flags = (uint8_t)v;
+	if (num(e, "cme_count", &v) || num(e, "cvme_count", &v))
+		e->cme_count = (uint32_t)v;
+}
+
+static void decode_module(struct ct_event *e)
+{
+	uint64_t v;
+
+	if (num(e, "event_type", &v))
+		e->device_event_type = (uint8_t)v;
+	if ((e->has_device_event_sub_type = num(e, "event_sub_type", &v)))
+		e->device_event_sub_type = (uint8_t)v;
+	if (num(e, "validity_flags", &v))
+		e->validity = (uint16_t)v;
+	if (num(e, "health_status", &v))
+		e->health.health_status = (uint8_t)v;
+	if (num(e, "media_status", &v))
+		e->health.media_status = (uint8_t)v;
+	if (num(e, "add_status", &v)) {
+		e->health.life_used_state = v & 3;
+		e->health.temperature_state = (v >> 2) & 3;
+		e->health.corrected_volatile_warning = v & 16;
+		e->health.corrected_persistent_warning = v & 32;
+	}
+	if (num(e, "life_used", &v)) {
+		e->health.has_life_used = (uint8_t)v != 0xff;
+		e->health.life_used = (uint8_t)v;
+	}
+	if (num(e, "device_temp", &v)) {
+		e->health.has_temperature = (uint16_t)v != 0xffff;
+		e->health.temperature = (int16_t)(uint16_t)v;
+	}
+	if (num(e, "dirty_shutdown_cnt", &v))
+		e->health.dirty_shutdowns = (uint32_t)v;
+	if (num(e, "cor_vol_err_cnt", &v))
+		e->health.corrected_volatile_errors = (uint32_t)v;
+	if (num(e, "cor_per_err_cnt", &v))
+		e->health.corrected_persistent_errors = (uint32_t)v;
+}
+
+/* is the component id valid: validity bit "component" of each record format */
+static bool comp_id_valid(const struct ct_event *e)
+{
+	switch (e->kind) {
+	case CT_EV_GENERAL_MEDIA: return e->validity & (1u << 3);
+	case CT_EV_DRAM: return e->validity & (1u << 8);
+	case CT_EV_MEMORY_MODULE: return e->validity & (1u << 0);
+	default: return false;
+	}
+}
+
+void ct_event_decode_fields(struct ct_event *e)
+{
+	uint64_t v;
+
+	if (!e->event[0])
+		bytes(e, "hdr_uuid", e->uuid, 16);
+	e->kind = kind_of(e);
+	str(e, "memdev", e->memdev, sizeof(e->memdev));
+	if (!e->memdev[0])	/* port AER events name the port device */
+		str(e, "device", e->memdev, sizeof(e->memdev));
+	str(e, "host", e->host, sizeof(e->host));
+	if ((e->has_serial = num(e, "serial", &v)))
+		e->serial = v;
+	if (num(e, "log", &v))
+		e->log = (uint8_t)v;
+	/* the common record header */
+	if ((e->has_header = num(e, "hdr_flags", &v))) {
+		e->flags = (uint32_t)v;
+		bytes(e, "hdr_uuid", e->uuid, 16);
+	}
+	if (num(e, "hdr_handle", &v))
+		e->handle = (uint16_t)v;
+	if (num(e, "hdr_related_handle", &v))
+		e->related_handle = (uint16_t)v;
+	if (num(e, "hdr_length", &v))
+		e->length = (uint8_t)v;
+	if (num(e, "hdr_timestamp", &v))
+		e->timestamp = v;
+	if ((e->has_maint_op_class = num(e, "hdr_maint_op_class", &v)))
+		e->maint_op_class = (uint8_t)v;
+	if (num(e, "hdr_maint_op_sub_class", &v) && (e->flags & CT_EVENT_FLAG_MAINT_SUB_CLASS_VALID)) {
+		e->has_maint_op_sub_class = true;
+		e->maint_op_sub_class = (uint8_t)v;
+	}
+	switch (e->kind) {
+	case CT_EV_GENERAL_MEDIA:
+	case CT_EV_DRAM:
+		decode_media(e);
+		break;
+	case CT_EV_MEMORY_MODULE:
+		decode_module(e);
+		break;
+	case CT_EV_POISON:
+		if (num(e, "dpa", &v))
+			e->dpa = v;
+		if (num(e, "dpa_length", &v))
+			e->dpa_length = v;
+		if (num(e, "trace_type", &v))
+			e->trace_type = (uint8_t)v;
+		if (num(e, "source", &v))
+			e->source = (uint8_t)v;
+		if (num(e, "flags", &v))
+			e->poison_flags = (uint8_t)v;
+		if (num(e, "overflow_ts", &v))
+			e->overflow_ts = v;
+		break;
+	case CT_EV_OVERFLOW:
+		if (num(e, "count", &v))
+			e->count = v;
+		if (num(e, "first_ts", &v))
+			e->first_ts = v;
+		if (num(e, "last_ts", &v))
+			e->last_ts = v;
+		break;
+	case CT_EV_AER:
+		e->uncorrectable = strstr(e->event, "uncorrectable") != NULL;
+		if (num(e, "status", &v))
+			e->status = (uint32_t)v;
+		if (num(e, "first_error", &v))
+			e->first_error = (uint32_t)v;
+		break;
+	case CT_EV_GENERIC:
+		break;
+	}
+	e->has_comp_id = comp_id_valid(e) && bytes(e, "comp_id", e->comp_id, 16);
+	if (num(e, "hpa", &v) && v != ~0ULL) {
+		e->hpa = v;
+		e->has_hpa = true;
+	}
+	str(e, "region_name", e->region, sizeof(e->region));
+	if (!e->region[0])
+		str(e, "region", e->region, sizeof(e->region));
+	/* the region's UUID: region_uuid (uuid_t), or poison's uuid (char[16]) */
+	e->has_region_uuid = e->region[0] && (bytes(e, "region_uuid", e->region_uuid, 16) ||
+					      bytes(e, "uuid", e->region_uuid, 16)) &&
+			     !ct_uuid_is_null(e->region_uuid);
+}
+
+/*
+ * The severity a record has, 0 informational ... 3 fatal:
+ *  - device event log records: the log the kernel read them from (`log`), or
+ *    in a raw record the severity bits [1:0] of the record flags;
+ *  - an overflow: the log that overflowed;
+ *  - AER, uncorrectable: fatal. The kernel detaches the memdev's driver and
+ *    asks for a reset (cxl_error_detected()), the device's memory is gone
+ *    until then; rasdaemon files it among uncorrected errors;
+ *  - AER, correctable: informational (corrected: nothing was lost);
+ *  - poison listed or injected: failure (the data at that address is lost,
+ *    whatever the source: external, internal, injected or vendor); poison
+ *    cleared: informational.
+ * -1 when nothing says (a generic tracepoint without a log).
+ */
+int ct_event_severity(const struct ct_event *e)
+{
+	if (e->log <= 3)
+		return e->log;
+	if (e->has_header)
+		return (int)(e->flags & 3);
+	if (e->kind == CT_EV_AER)
+		return e->uncorrectable ? 3 : 0;
+	if (e->kind == CT_EV_POISON)
+		return e->trace_type == 2 ? 0 : 2;	/* 2: cleared */
 	return -1;
 }
 
-const char *ct_transaction_type_name(uint8_t t)
+uint64_t ct_event_time(const struct ct_event *e)
 {
-	static const char *const n[] = { "unknown", "host_read", "host_write", "host_scan_media", "host_inject_poison",
-					 "internal_media_scrub", "internal_media_management", "internal_media_ecs",
-					 "media_initialization" };
-	return t < sizeof(n) / sizeof(n[0]) ? n[t] : "reserved";
-}
-
-const char *ct_gm_event_type_name(uint8_t t)
-{
-	static const char *const n[] = { "ecc_error", "invalid_address", "data_path_error", "te_state_violation",
-					 "scrub_media_ecc_error", "ap_cme_counter_expiration", "ckid_violation" };
-	return t < sizeof(n) / sizeof(n[0]) ? n[t] : "reserved";
-}
-
-const char *ct_dram_event_type_name(uint8_t t)
-{
-	static const char *const n[] = { "ecc_error", "scrub_media_ecc_error", "invalid_address", "data_path_error",
-					 "te_state_violation", "ap_cme_counter_expiration", "ckid_violation" };
-	return t < sizeof(n) / sizeof(n[0]) ? n[t] : "reserved";
-}
-
-const char *ct_module_event_type_name(uint8_t t)
-{
-	static const char *const n[] = { "health_status_change", "media_status_change", "life_used_change",
-					 "temperature_change", "data_path_error", "lsa_error",
-					 "unrecoverable_sideband_bus_error", "memory_media_fru_error", "power_management_fault" };
-	return t < sizeof(n) / sizeof(n[0]) ? n[t] : "reserved";
-}
-
-size_t ct_descriptor_names(uint8_t d, const char **out, size_t max)
-{
-	static const char *const n[] = { "uncorrectable", "threshold", "poison_list_overflow" };
-	size_t k = 0;
-
-	for (unsigned i = 0; i < 3 && k < max; i++)
-		if (d & (1u << i))
-			out[k++] = n[i];
-	return k;
+	return e->timestamp ? e->timestamp : e->trace_time;
 }

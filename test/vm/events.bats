@@ -4,8 +4,10 @@
 # `cxltier events` and `health` against the real kernel: events injected
 # into QEMU's Type-3 device over QMP, drained by the kernel, read back.
 load helper
+load events
 
 DEV=/machine/peripheral/cxl-mem0
+BATS_TEST_TIMEOUT=900   # per test; every wait inside says what it waits for
 
 setup_file() {
     r=$(ensure_region)
@@ -14,57 +16,95 @@ setup_file() {
     cxltier events >/dev/null 2>&1 || true
 }
 
+T=/sys/kernel/tracing/instances
+
 teardown() {
-    local f=$BATS_FILE_TMPDIR/follower
-    [[ -f $f ]] && { kill "$(cat "$f")" 2>/dev/null || true; rm -f "$f"; }
+    local f=$BATS_FILE_TMPDIR/followers p
+    if [[ -f $f ]]; then
+        # a follower left by a failed test: ended so that it removes its instance
+        for p in $(cat "$f"); do
+            kill -TERM "$p" 2>/dev/null || continue
+            wait_for 60 "follower $p to end on SIGTERM" exited "$p" || kill -9 "$p"
+        done
+        rm -f "$f"
+    fi
+    for p in $T/cxltier-test-*; do [[ -d $p ]] && rmdir "$p"; done
     return 0
 }
 
-inject() { host_qmp "{\"execute\":\"$1\",\"arguments\":$2}" >/dev/null; }
+# the private instance of follower PID (named cxltier-follow-PID-START-PIDNS)
+instance_of() { ls $T | grep -E "^cxltier-follow-$1(-|\$)"; }
+# PID has exited (gone, or a zombie waiting for `wait`)
+exited() { [[ ! -e /proc/$1 ]] || [[ $(cut -d' ' -f3 /proc/$1/stat) == Z ]]; }
 
-# wait until `cxltier events -j` (consuming) shows N events of KIND; prints them
-events_of() {
-    local kind=$1 i json all='[]'
-    for i in $(seq 1 40); do
-        json=$(cxltier events -j)
-        all=$(jq -c --argjson a "$all" '$a + .events' <<<"$json")
-        if [[ $(jq --arg k "$kind" '[.[] | select(.kind == $k)] | length' <<<"$all") -ge 1 ]]; then
-            jq -c --arg k "$kind" '[.[] | select(.kind == $k)]' <<<"$all"
-            return 0
-        fi
-        sleep 0.25
-    done
-    echo "[]"
-    return 1
+# start a follower with fd 3 closed (one left behind must not keep bats
+# waiting); sets $pid, and $inst once its instance is there
+start_follower() {
+    cxltier events --follow -j "$@" > "$BATS_TEST_TMPDIR/follow.out" 2> "$BATS_TEST_TMPDIR/follow.err" 3>&- &
+    pid=$!
+    echo "$pid" >> "$BATS_FILE_TMPDIR/followers"
+    wait_for 60 "the tracefs instance of follower $pid" instance_of "$pid"
+    inst=$(instance_of "$pid")
+    # 256 KiB per CPU, in whole ring-buffer pages (4080 bytes of data each)
+    kb=$(cat "$T/$inst/buffer_size_kb")
+    (( kb >= 256 && kb < 272 )) || fail "buffer_size_kb of $inst: $kb"
 }
 
-@test "general media: the injected values, with the region's HPA" {
-    inject cxl-inject-general-media-event "{\"path\":\"$DEV\",\"log\":\"failure\",\"flags\":1,\"dpa\":4096,\"descriptor\":3,\"type\":0,\"transaction-type\":1,\"channel\":2,\"rank\":1,\"device\":5}"
+
+# consume the shared instance (cxltier events -j) into seen.json; true once
+# it holds an event of KIND
+seen() {
+    local f=$BATS_TEST_TMPDIR/seen.json json
+    [[ -f $f ]] || echo '[]' > "$f"
+    json=$(cxltier events -j) || return 1
+    jq -c --slurpfile a "$f" '$a[0] + .events' <<<"$json" > "$f.new" && mv "$f.new" "$f"
+    jq -e --arg k "$1" 'any(.[]; .kind == $k)' "$f" >/dev/null
+}
+
+# the events of KIND the kernel traced, once there is one (waits for it)
+events_of() {
+    wait_for 120 "a $1 event traced by the kernel" seen "$1" &&
+        jq -c --arg k "$1" '[.[] | select(.kind == $k)]' "$BATS_TEST_TMPDIR/seen.json"
+}
+
+@test "general media: every field, the injected values, the region's HPA" {
+    inject cxl-inject-general-media-event "{\"path\":\"$DEV\",\"log\":\"failure\",\"flags\":61,\"dpa\":4096,\"descriptor\":3,\"type\":0,\"transaction-type\":1,\"channel\":2,\"rank\":1,\"device\":5,\"component-id\":\"cxltier-comp-01\"}"
     run events_of general_media
     assert_success
     e=$(jq -c '.[0]' <<<"$output")
+    all_fields cxl_general_media <<<"$e"
     assert_equal "$(jq -c '[.memdev, .severity, .dpa, .descriptor, .memory_event_type, .transaction_type, .channel, .rank, .device]' <<<"$e")" \
         '["mem0","failure",4096,["uncorrectable","threshold"],"ecc_error","host_read",2,1,5]'
+    assert_equal "$(jq -c '[.event, .host, .uuid, .record_type, .length, .flag_names, .performance_degraded, .hardware_replacement_needed]' <<<"$e")" \
+        "[\"cxl_general_media\",\"$(basename "$(readlink -f $CXL/mem0/..)")\",\"fbcd0a77-c260-417f-85a9-088b1621eba6\",\"general_media\",128,[\"permanent_condition\",\"maintenance_needed\",\"performance_degraded\",\"hardware_replacement_needed\"],true,true]"
+    assert_equal "$(jq -c '[.valid, .component_id, .fields.comp_id]' <<<"$e")" \
+        "[[\"channel\",\"rank\",\"device\",\"component_id\"],\"$(printf 'cxltier-comp-01\0' | xxd -p)\",\"$(printf 'cxltier-comp-01\0' | xxd -p)\"]"
     region_base=$(( $(cat $CXL/$(ensure_region)/resource) ))
     assert_equal "$(jq '.hpa' <<<"$e")" "$(( region_base + 4096 ))"
     assert_equal "$(jq -r '.region' <<<"$e")" "$(ensure_region)"
     assert_equal "$(jq '.serial' <<<"$e")" "$(( $(cat $CXL/mem0/serial) ))"
 }
 
-@test "DRAM: bank, row, column as injected" {
-    inject cxl-inject-dram-event "{\"path\":\"$DEV\",\"log\":\"warning\",\"flags\":1,\"dpa\":8192,\"descriptor\":1,\"type\":3,\"transaction-type\":2,\"channel\":1,\"rank\":0,\"nibble-mask\":1,\"bank-group\":2,\"bank\":3,\"row\":4,\"column\":5}"
+@test "DRAM: every field, bank, row, column and correction mask as injected" {
+    inject cxl-inject-dram-event "{\"path\":\"$DEV\",\"log\":\"warning\",\"flags\":1,\"dpa\":8192,\"descriptor\":1,\"type\":3,\"transaction-type\":2,\"channel\":1,\"rank\":0,\"nibble-mask\":1,\"bank-group\":2,\"bank\":3,\"row\":4,\"column\":5,\"correction-mask\":[1,2,3,4]}"
     run events_of dram
     assert_success
-    assert_equal "$(jq -c '.[0] | [.severity, .dpa, .memory_event_type, .transaction_type, .bank_group, .bank, .row, .column]' <<<"$output")" \
-        '["warning",8192,"data_path_error","host_write",2,3,4,5]'
+    e=$(jq -c '.[0]' <<<"$output")
+    all_fields cxl_dram <<<"$e"
+    assert_equal "$(jq -c '[.severity, .dpa, .memory_event_type, .transaction_type, .bank_group, .bank, .row, .column, .nibble_mask]' <<<"$e")" \
+        '["warning",8192,"data_path_error","host_write",2,3,4,5,1]'
+    assert_equal "$(jq -c '[.correction_mask, (.valid | index("correction_mask") != null)]' <<<"$e")" \
+        '[["0x0000000000000001","0x0000000000000002","0x0000000000000003","0x0000000000000004"],true]'
 }
 
-@test "memory module: the device health inside, negative temperature kept" {
+@test "memory module: every field, the device health inside, negative temperature kept" {
     inject cxl-inject-memory-module-event "{\"path\":\"$DEV\",\"log\":\"fatal\",\"flags\":1,\"type\":3,\"health-status\":3,\"media-status\":7,\"additional-status\":1,\"life-used\":30,\"temperature\":-15,\"dirty-shutdown-count\":4,\"corrected-volatile-error-count\":3,\"corrected-persistent-error-count\":1}"
     run events_of memory_module
     assert_success
-    assert_equal "$(jq -c '.[0] | [.severity, .device_event_type, .health.maintenance_needed, .health.performance_degraded, .health.media_status, .health.life_used_state, .health.life_used_percent, .health.temperature_celsius, .health.dirty_shutdowns, .health.corrected_volatile_errors]' <<<"$output")" \
-        '["fatal","temperature_change",true,true,"all_data_loss_on_power_loss","warning",30,-15,4,3]'
+    e=$(jq -c '.[0]' <<<"$output")
+    all_fields cxl_memory_module <<<"$e"
+    assert_equal "$(jq -c '[.severity, .device_event_type, .health.maintenance_needed, .health.performance_degraded, .health.media_status, .health.life_used_state, .health.life_used_percent, .health.temperature_celsius, .health.dirty_shutdowns, .health.corrected_volatile_errors, .fields.device_temp]' <<<"$e")" \
+        '["fatal","temperature_change",true,true,"all_data_loss_on_power_loss","warning",30,-15,4,3,-15]'
 }
 
 @test "poison: injected over QMP, listed by the kernel, with DPA and HPA" {
@@ -72,42 +112,150 @@ events_of() {
     echo 1 > $CXL/mem0/trigger_poison_list
     run events_of poison
     assert_success
-    assert_equal "$(jq -c '[.[] | select(.dpa == 262144)][0] | [.trace_type, .dpa_length, (.hpa > 0), .region != null]' <<<"$output")" \
-        '["list",64,true,true]'
+    e=$(jq -c '[.[] | select(.dpa == 262144)][0]' <<<"$output")
+    all_fields cxl_poison <<<"$e"
+    assert_equal "$(jq -c '[.trace_type, .source, .dpa_length, (.hpa > 0), .region != null, .poison_flags, .fields.source]' <<<"$e")" \
+        '["list","internal",64,true,true,[],2]'
 }
 
-@test "--follow prints an event injected while it runs, within 2 s, and removes its instance" {
-    # fd 3 closed: a follower left behind must not keep bats waiting
-    cxltier events --follow -j > /tmp/follow.out 2>/tmp/follow.err 3>&- &
-    pid=$!
-    echo "$pid" > "$BATS_FILE_TMPDIR/follower"
-    wait_for 60 "the follower's tracefs instance cxltier-follow-$pid" \
-        test -d "/sys/kernel/tracing/instances/cxltier-follow-$pid"
+@test "overflow: every field, the records the device's log lost, with the log and times" {
+    bdf=$(basename "$(readlink -f $CXL/mem0/..)")
+    ctl=$(setpci -s "$bdf" CAP_MSIX+2.w)
+    # hold the event interrupts (MSI-X function mask): QEMU's log keeps 8 records, the rest overflow
+    setpci -s "$bdf" CAP_MSIX+2.w=$(printf %x $(( 0x$ctl | 0x4000 )))
+    for i in $(seq 1 11); do
+        inject cxl-inject-general-media-event "{\"path\":\"$DEV\",\"log\":\"informational\",\"flags\":0,\"dpa\":$(( 65536 + i * 64 )),\"descriptor\":0,\"type\":0,\"transaction-type\":0}"
+    done
+    setpci -s "$bdf" CAP_MSIX+2.w="$ctl"      # the pending interrupt fires: the kernel drains the log
+    run events_of overflow
+    assert_success
+    e=$(jq -c '.[0]' <<<"$output")
+    all_fields cxl_overflow <<<"$e"
+    assert_equal "$(jq -c '[.memdev, .severity, .count, (.first_timestamp > 0), (.last_timestamp >= .first_timestamp), (.first_time | test("Z$"))]' <<<"$e")" \
+        '["mem0","informational",3,true,true,true]'
+}
+
+@test "--follow prints an event injected while it runs and removes its instance" {
+    start_follower
+    out=$BATS_TEST_TMPDIR/follow.out
     t0=$EPOCHREALTIME
     inject cxl-inject-general-media-event "{\"path\":\"$DEV\",\"log\":\"informational\",\"flags\":1,\"dpa\":12288,\"descriptor\":0,\"type\":1,\"transaction-type\":3}"
-    seen=
-    for i in $(seq 1 40); do
-        if grep -q '"dpa":12288' /tmp/follow.out; then seen=$EPOCHREALTIME; break; fi
-        sleep 0.05
-    done
-    kill -INT $pid; wait $pid
-    [[ -n $seen ]]
-    ms=$(( (10#${seen/./} - 10#${t0/./}) / 1000 ))
-    echo "# event seen after $ms ms" >&3
-    (( ms < 2000 ))
+    wait_for 120 "the follower to print the injected event (dpa 12288)" grep -q '"dpa":12288' "$out"
+    ms=$(( (10#${EPOCHREALTIME/./} - 10#${t0/./}) / 1000 ))
+    echo "# diagnostic: the event showed after $ms ms (QMP, device interrupt, kernel drain, 100 ms reads)" >&3
+    kill -INT "$pid"
+    wait_for 60 "the follower to end on SIGINT" exited "$pid"
+    run wait "$pid"
+    assert_success
     # one compact JSON object per line
-    jq -e . /tmp/follow.out >/dev/null
-    [[ $(head -1 /tmp/follow.out) != *$'\n'* ]]
-    ! ls /sys/kernel/tracing/instances | grep -q "^cxltier-follow-$pid$"
+    jq -e . "$out" >/dev/null
+    [[ $(head -1 "$out") != *$'\n'* ]]
+    [[ ! -d $T/$inst ]]
+}
+
+@test "--follow | head -1: the follower ends with its reader and removes its instance" {
+    mkfifo "$BATS_TEST_TMPDIR/pipe"
+    head -1 < "$BATS_TEST_TMPDIR/pipe" > "$BATS_TEST_TMPDIR/head.out" 3>&- &
+    hpid=$!
+    cxltier events --follow -j > "$BATS_TEST_TMPDIR/pipe" 2> "$BATS_TEST_TMPDIR/follow.err" 3>&- &
+    pid=$!
+    echo "$pid $hpid" >> "$BATS_FILE_TMPDIR/followers"
+    wait_for 60 "the tracefs instance of follower $pid" instance_of "$pid"
+    inst=$(instance_of "$pid")
+    inject cxl-inject-general-media-event "{\"path\":\"$DEV\",\"log\":\"informational\",\"flags\":1,\"dpa\":36864,\"descriptor\":0,\"type\":1,\"transaction-type\":3}"
+    wait_for 120 "head to print the injected event and exit" exited "$hpid" ||
+        fail "follower: $(cat "$BATS_TEST_TMPDIR/follow.err"); shared instance: $(grep -c cxl_general_media $T/cxltier/trace) records"
+    wait "$hpid"
+    wait_for 60 "the follower to notice its reader is gone" exited "$pid"
+    run wait "$pid"
+    assert_success
+    jq -e '.dpa == 36864' "$BATS_TEST_TMPDIR/head.out"
+    [[ ! -d $T/$inst ]] || fail "instance $inst left behind"
+    [[ ! -s $BATS_TEST_TMPDIR/follow.err ]] || fail "stderr: $(cat "$BATS_TEST_TMPDIR/follow.err")"
+}
+
+@test "--follow: SIGHUP, SIGQUIT and SIGTERM end it and remove its instance" {
+    for sig in HUP QUIT TERM; do
+        start_follower
+        kill -$sig "$pid"
+        wait_for 60 "the follower to end on SIG$sig" exited "$pid"
+        run wait "$pid"
+        assert_success
+        [[ ! -d $T/$inst ]] || fail "SIG$sig: instance $inst left behind"
+    done
+}
+
+@test "--follow killed with SIGKILL: the next run recognises its instance and removes it" {
+    start_follower
+    kill -9 "$pid"
+    wait_for 60 "the follower to die" exited "$pid"
+    wait "$pid" || true
+    [[ -d $T/$inst ]]      # SIGKILL runs no code: the instance is left
+    run --separate-stderr cxltier events -j
+    assert_success
+    [[ $stderr == *"removed the tracefs instance $inst"* ]]
+    [[ ! -d $T/$inst ]]
+}
+
+@test "stale instances: only those provably ours and stale are removed" {
+    ns=$(readlink /proc/self/ns/pid); ns=${ns//[^0-9]/}
+    start=$(cut -d' ' -f22 /proc/$$/stat)
+    sh -c 'exit 0' & dead=$!; wait "$dead"
+    keep=("cxltier-follow-$$-$start-$ns"            # its owner (this shell) is alive
+          "cxltier-follow-$dead-1-$((ns + 1))"      # another pid namespace: cannot tell
+          "cxltier-follow-$dead"                    # no start time recorded
+          "cxltier-test-$dead-1-$ns-x")             # not one of our names
+    gone=("cxltier-follow-$dead-1-$ns"              # owner dead
+          "cxltier-poison-$$-1-$ns")                # pid alive, but started at another time
+    for n in "${keep[@]}" "${gone[@]}"; do mkdir "$T/$n"; done
+    run --separate-stderr cxltier events -j
+    bad=
+    for n in "${keep[@]}"; do
+        [[ -d $T/$n ]] && rmdir "$T/$n" || bad+=" removed:$n"
+    done
+    for n in "${gone[@]}"; do
+        [[ ! -d $T/$n ]] || { rmdir "$T/$n"; bad+=" kept:$n"; }
+    done
+    [[ -z $bad ]] || fail "wrong:$bad"
+    assert_success
+}
+
+@test "--follow: an instance removed under it ends it with an error" {
+    start_follower
+    wait_for 60 "rmdir of $inst (busy while it reads)" rmdir "$T/$inst"
+    wait_for 60 "the follower to notice" exited "$pid"
+    run wait "$pid"
+    assert_failure 1
+    grep -q "tracefs instance $inst disappeared" "$BATS_TEST_TMPDIR/follow.err"
+}
+
+@test "poison: severity failure and the kernel's time, so --severity and --since keep it" {
+    inject cxl-inject-poison "{\"path\":\"$DEV\",\"start\":327680,\"length\":64}"
+    echo 1 > $CXL/mem0/trigger_poison_list    # the kernel traces the list before the write returns
+    run --separate-stderr cxltier events -j --type poison --severity failure,fatal --since 10m
+    assert_success
+    e=$(jq -c '[.events[] | select(.dpa == 327680)][0]' <<<"$output")
+    now=$(( ${EPOCHREALTIME/./} * 1000 ))
+    assert_equal "$(jq -c --argjson now "$now" '[.severity, .time, (.trace_time | test("^20[0-9-]+T")), (.trace_timestamp <= $now)]' <<<"$e")" \
+        '["failure",null,true,true]'
+    # the table's TIME: the kernel's when the device gave none
+    echo 1 > $CXL/mem0/trigger_poison_list
+    run cxltier events --type poison -o TIME,KIND,DPA
+    assert_success
+    assert_line --regexp '^20[0-9-]+T[0-9:.]+Z +poison +0x50000$'
 }
 
 @test "filters: --type and --severity" {
+    # a follower sees every event the moment the shared instance gets it
+    start_follower
     inject cxl-inject-general-media-event "{\"path\":\"$DEV\",\"log\":\"warning\",\"flags\":1,\"dpa\":16384,\"descriptor\":0,\"type\":0,\"transaction-type\":1}"
     inject cxl-inject-dram-event "{\"path\":\"$DEV\",\"log\":\"fatal\",\"flags\":1,\"dpa\":20480,\"descriptor\":0,\"type\":0,\"transaction-type\":1}"
-    sleep 3
-    run cxltier events -j --type dram --severity fatal
+    wait_for 120 "both injected events traced (dpa 16384 and 20480)" \
+        jq -se 'any(.[]; .dpa == 16384) and any(.[]; .dpa == 20480)' "$BATS_TEST_TMPDIR/follow.out"
+    run --separate-stderr cxltier events -j --type dram --severity fatal
     assert_success
     assert_equal "$(jq -c '[.events[] | [.kind, .severity]] | unique' <<<"$output")" '[["dram","fatal"]]'
+    assert_equal "$(jq '[.events[] | select(.dpa == 20480)] | length' <<<"$output")" 1
 }
 
 @test "the global trace buffer and other instances are left alone" {

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* events-render.h - CXL event records as JSON and as table rows */
+#ifndef CXLTIER_EVENTS_RENDER_H
+#define CXLTIER_EVENTS_RENDER_H
+
+#include <json-c/json.h>
+#include "cmd.h"
+#include "../lib/event.h"
+
+/* one record as a JSON object (the caller owns it): events-json.c */
+json_object *events_json(const struct ct_event *e);
+/* "2024-01-02T03:04:05.000000006Z"; "" for 0 */
+void events_iso_time(uint64_t ns, char *buf, size_t len);
+/* print the collected records (root: { "events": [...] }) as JSON or a table;
+ * 0, or a usage error with a message (an unknown column) */
+int events_print(struct cmd_env *env, json_object *root);
+/* one record as one line of --follow: JSON, or the table's fields; 0, or
+ * -errno when stdout failed (-EPIPE: the reader went away) */
+int events_print_line(const struct cmd_env *env, const struct ct_event *e);
+void events_columns_help(void);
+
+#endif

@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers of the events VM tests (events.bats, events-aer.bats).
+
+# one QMP command to this guest's QEMU: inject NAME ARGS-JSON
+inject() { host_qmp "{\"execute\":\"$1\",\"arguments\":$2}" >/dev/null; }
+
+# true when every field of tracepoint EVENT's format on the running kernel
+# is a key of the "fields" of the JSON event on stdin; names those missing
+all_fields() {
+    local ev=$1 json missing= n=0 f
+    json=$(cat)
+    for f in $(grep -o 'field:[^;]*;' /sys/kernel/tracing/events/cxl/$ev/format |
+               sed 's/;$//; s/\[[0-9]*\]$//; s/.* //' | grep -v '^common_'); do
+        n=$((n + 1))
+        jq -e --arg f "$f" '.fields | has($f)' <<<"$json" >/dev/null || missing+=" $f"
+    done
+    echo "# $ev: $n fields in the kernel's format" >&3
+    [[ $n -gt 0 && -z $missing ]] || { echo "cxl:$ev fields missing from cxltier events -j:$missing" >&2; return 1; }
+}
