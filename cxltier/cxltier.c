@@ -26,6 +26,7 @@ const struct cmd commands[] = {
 	{ "migrate", cmd_migrate, "move chosen processes' pages to a node or tier, once, with a report" },
 	{ "online", cmd_online, "online memory blocks into ZONE_MOVABLE (dax, region, memdev, node, blocks)" },
 	{ "offline", cmd_offline, "offline memory blocks, with bounded retries when busy" },
+	{ "metrics", cmd_metrics, "CXL capacity, tiers, health and event counts as a node_exporter textfile" },
 	{ "doctor", cmd_doctor, "explain why CXL memory is missing, offline, in the wrong zone or tier" },
 	{ "help", cmd_help, "show a command's manual (or its usage)" },
 	{ "version", cmd_version, "print the version" },
