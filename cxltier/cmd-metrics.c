@@ -1,22 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* cmd-metrics.c - `cxltier metrics`: one node_exporter textfile with the
  * figures a fleet watches: CXL capacity by memdev, region and node, state
- * and zone; the memory tier of each node; device health; CXL event records
- * by kind and severity; the last poison lists (the families: metrics-build.c) */
+ * and zone; the memory tier of each node; device health; the AER errors the
+ * kernel counted on each memdev since boot (the families: metrics-build.c) */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
 #include "metrics.h"
+#include "../lib/aer-stats.h"
 #include "../lib/context.h"
 #include "../lib/health-read.h"
-#include "../lib/metrics-events.h"
-#include "../lib/metrics-file.h"
+#include "../lib/atomic-file.h"
 #include "../lib/tiers.h"
 #include "../lib/topology-summary.h"
-
-#define DEFAULT_STATE "/var/lib/cxltier/metrics.state"
 
 struct run {
 	struct cmd_env *env;
@@ -26,22 +24,17 @@ struct run {
 
 static void usage(void)
 {
-	printf("usage: cxltier metrics [-o FILE] [-j] [--state FILE] [--no-events]\n"
-	       "       cxltier metrics --stop [--state FILE]\n\n"
+	printf("usage: cxltier metrics [-o FILE] [-j]\n\n"
 	       "The figures a fleet watches, as one node_exporter textfile (Prometheus text\n"
 	       "format; metric names cxltier_*): CXL capacity by memdev, region and node, by\n"
 	       "state and zone; each node's memory tier; device health (where the device\n"
-	       "answers); CXL event records by memdev, kind and severity since counting started\n"
-	       "in this boot; the last poison list read of each memdev (never triggered here).\n\n"
+	       "answers); the PCIe AER errors the kernel counted on each memdev since boot,\n"
+	       "by severity and kind. Nothing is left behind in the kernel.\n\n"
 	       "  -o, --output FILE   write FILE atomically (a temporary file in its directory,\n"
 	       "                      then renamed) instead of stdout; node_exporter reads\n"
 	       "                      /var/lib/prometheus/node-exporter/*.prom\n"
 	       "  -j, --json          the same families as JSON\n"
-	       "      --state FILE    the event counts kept between runs (default " DEFAULT_STATE ")\n"
-	       "      --no-events     no event counts (no tracefs instance, no state file)\n"
-	       "      --stop          stop counting events: remove the 'cxltier-metrics' tracefs\n"
-	       "                      instance and the state file\n"
-	       "  -v, --sysroot DIR   as for every command (a captured tree: capacity and tiers only)\n"
+	       "  -v, --sysroot DIR   as for every command (a captured tree: no health)\n"
 	       "Exit: 0 written, 64 written but a collector failed (named on stderr and in\n"
 	       "cxltier_metrics_collector_success), 1 nothing written.\n");
 }
@@ -118,30 +111,34 @@ static void health(struct run *r, const struct ct_topology *t)
 	r->failed += !!bad;
 }
 
-static void events(struct run *r, const char *state)
+/* the AER counts of every memdev whose PCI device keeps them */
+static void aer(struct run *r, const struct ct_topology *t)
 {
 	struct ct_context *ctx = r->env->ctx;
-	struct ct_metrics_state st;
-	struct ct_metrics_events info;
-	int rc = ct_metrics_events_update(ctx, state, &st, &info);
+	unsigned tried = 0, bad = 0;
 
-	if (rc == -EOPNOTSUPP || rc == -ENOENT) {	/* no CXL tracepoints, no tracefs: nothing to count */
-		cmd_info(r->env, 1, "events: %s", ct_context_message(ctx));
-		ct_error_clear(&ctx->err);
-		return;
+	for (size_t i = 0; i < t->nmemdevs; i++) {
+		struct ct_aer_stats st;
+		int rc = ct_aer_stats_read(&ctx->sys, t->memdevs[i].name, &st);
+
+		if (rc == -ENOENT) {
+			cmd_info(r->env, 1, "aer: %s: its PCI device keeps no AER counts", t->memdevs[i].name);
+			ct_error_clear(&ctx->err);
+			continue;
+		}
+		tried++;
+		if (rc) {
+			cmd_warn(r->env, "aer: %s", ct_context_message(ctx));
+			ct_error_clear(&ctx->err);
+			bad++;
+			continue;
+		}
+		metrics_aer(r->root, t->memdevs[i].name, &st);
+		ct_aer_stats_free(&st);
 	}
-	if (rc) {
-		collector_failed(r, "events");
-		return;
-	}
-	if (info.reset)
-		cmd_info(r->env, 0, "event counts start again (%s)", info.reset_why);
-	if (info.started)
-		cmd_info(r->env, 1, "counting CXL events from now on in the tracefs instance " CT_METRICS_INSTANCE
-			 " ('cxltier metrics --stop' ends it)");
-	metrics_events(r->root, &st);
-	metrics_collector(r->root, "events", true);
-	ct_metrics_state_free(&st);
+	if (tried)
+		metrics_collector(r->root, "aer", !bad);
+	r->failed += !!bad;
 }
 
 /* the text to write: Prometheus, or the JSON */
@@ -183,31 +180,14 @@ static int write_out(struct cmd_env *env, const char *path, const char *text, si
 	return EXIT_OK;
 }
 
-static int stop(struct cmd_env *env, const char *state)
-{
-	bool removed;
-
-	if (ct_metrics_events_stop(env->ctx, state, &removed)) {
-		cmd_err(env, "%s", ct_context_message(env->ctx));
-		return env->ctx->err.code == EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_FAIL;
-	}
-	cmd_info(env, 0, "%s", removed ? "removed the tracefs instance " CT_METRICS_INSTANCE " and the event counts"
-					: "no event counting to stop");
-	return EXIT_OK;
-}
-
 int cmd_metrics(int argc, char **argv, struct cmd_env *env)
 {
-	enum { OPT_STATE = 0x8001, OPT_NO_EVENTS, OPT_STOP };
 	static const struct option opts[] = {
-		{ "state", required_argument, NULL, OPT_STATE },
-		{ "no-events", no_argument, NULL, OPT_NO_EVENTS },
-		{ "stop", no_argument, NULL, OPT_STOP },
 		COMMON_LONG_OPTS,	/* -o/--output: the file here, not table columns */
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *output = NULL, *state = DEFAULT_STATE;
-	bool no_events = false, stopping = false, have_topo;
+	const char *output = NULL;
+	bool have_topo;
 	struct ct_topology t = { 0 };
 	struct run r = { .env = env };
 	char *text;
@@ -219,12 +199,6 @@ int cmd_metrics(int argc, char **argv, struct cmd_env *env)
 	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTS, opts, NULL)) != -1) {
 		if (c == 'o')
 			output = optarg;
-		else if (c == OPT_STATE)
-			state = optarg;
-		else if (c == OPT_NO_EVENTS)
-			no_events = true;
-		else if (c == OPT_STOP)
-			stopping = true;
 		else if ((rc = cmd_common_opt(env, c, optarg, argc, argv, usage)))
 			return cmd_exit_code(rc);
 	}
@@ -234,14 +208,12 @@ int cmd_metrics(int argc, char **argv, struct cmd_env *env)
 	}
 	if ((rc = cmd_context(env)))
 		return rc;
-	if (stopping)
-		return stop(env, state);
 	r.root = metrics_new();
 	memory(&r, &t, &have_topo);
 	if (env->ctx->live && have_topo)
 		health(&r, &t);
-	if (env->ctx->live && !no_events)
-		events(&r, state);
+	if (have_topo)
+		aer(&r, &t);
 	metrics_prune(r.root);
 	text = render(env, r.root, &len);
 	if (!text) {

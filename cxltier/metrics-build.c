@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* metrics-build.c - the metric families of `cxltier metrics` from the
- * library's models: topology, memory blocks, tiers, health, event counts */
+ * library's models: topology, memory blocks, tiers, health, AER counts */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "json-build.h"
 #include "metrics.h"
+#include "../lib/aer-stats.h"
 #include "../lib/health.h"
-#include "../lib/metrics-state.h"
 #include "../lib/nodelist.h"
 #include "../lib/tiers.h"
 #include "../lib/topology-summary.h"
@@ -34,13 +34,9 @@ static const struct { const char *name, *type, *help; } families[] = {
 	{ "cxltier_memdev_temperature_celsius", "gauge", "device temperature" },
 	{ "cxltier_memdev_dirty_shutdowns_total", "counter", "dirty shutdowns the device counted" },
 	{ "cxltier_memdev_corrected_errors_total", "counter", "corrected memory errors the device counted, by kind" },
-	{ "cxltier_events_total", "counter", "CXL event records the kernel traced, by memdev, kind and severity, "
-	  "since cxltier_events_since_timestamp_seconds" },
-	{ "cxltier_events_lost_total", "counter", "event records the trace buffer dropped before they were counted" },
-	{ "cxltier_events_since_timestamp_seconds", "gauge", "when event counting started in this boot" },
-	{ "cxltier_memdev_poison_records", "gauge", "poison records of the memdev's last poison list read" },
-	{ "cxltier_memdev_poison_bytes", "gauge", "bytes poisoned in the memdev's last poison list read" },
-	{ "cxltier_memdev_poison_list_timestamp_seconds", "gauge", "when the memdev's poison list was last read" },
+	{ "cxltier_memdev_aer_errors_total", "counter",
+	  "PCIe AER errors the kernel counted on the memdev's PCI device since boot, by severity (correctable, "
+	  "nonfatal, fatal) and kind (the kernel's name; the device's CXL RAS errors are CorrIntErr and UncorrIntErr)" },
 	{ "cxltier_metrics_collector_success", "gauge", "1 when the collector read what it reads, 0 when it failed" },
 };
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))
@@ -240,20 +236,12 @@ void metrics_health(json_object *root, const char *memdev, const struct ct_healt
 		    "kind", "persistent", NULL);
 }
 
-void metrics_events(json_object *root, const struct ct_metrics_state *st)
+void metrics_aer(json_object *root, const char *memdev, const struct ct_aer_stats *st)
 {
 	for (size_t i = 0; i < st->ncounts; i++) {
-		const struct ct_metrics_count *c = &st->counts[i];
-		metrics_add(root, "cxltier_events_total", (int64_t)c->n, "memdev", c->memdev, "kind", c->kind,
-			    "severity", c->severity, NULL);
-	}
-	metrics_add(root, "cxltier_events_lost_total", (int64_t)st->lost, NULL);
-	metrics_add(root, "cxltier_events_since_timestamp_seconds", (int64_t)st->since, NULL);
-	for (size_t i = 0; i < st->npoison; i++) {
-		const struct ct_metrics_poison *p = &st->poison[i];
-		metrics_add(root, "cxltier_memdev_poison_records", (int64_t)p->records, "memdev", p->memdev, NULL);
-		metrics_add(root, "cxltier_memdev_poison_bytes", (int64_t)p->bytes, "memdev", p->memdev, NULL);
-		metrics_add(root, "cxltier_memdev_poison_list_timestamp_seconds", (int64_t)p->at, "memdev", p->memdev, NULL);
+		const struct ct_aer_count *c = &st->counts[i];
+		metrics_add(root, "cxltier_memdev_aer_errors_total", (int64_t)c->n, "memdev", memdev, "severity",
+			    ct_aer_severity_name(c->severity), "kind", c->kind, NULL);
 	}
 }
 

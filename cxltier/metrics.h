@@ -19,7 +19,7 @@ struct ct_topology;
 struct ct_mem_summary;
 struct ct_tiers;
 struct ct_health;
-struct ct_metrics_state;
+struct ct_aer_stats;
 
 /* every family, in the order printed; those left without samples are dropped */
 json_object *metrics_new(void);
@@ -32,7 +32,7 @@ void metrics_topology(json_object *root, const struct ct_topology *t);
 void metrics_nodes(json_object *root, const struct ct_mem_summary *s);
 void metrics_tiers(json_object *root, const struct ct_tiers *tiers);
 void metrics_health(json_object *root, const char *memdev, const struct ct_health *h);
-void metrics_events(json_object *root, const struct ct_metrics_state *st);
+void metrics_aer(json_object *root, const char *memdev, const struct ct_aer_stats *st);
 void metrics_collector(json_object *root, const char *collector, bool ok);
 
 /* Prometheus text exposition format (0.0.4) */

@@ -267,7 +267,7 @@ int ct_event_source_open(struct ct_context *ctx, const struct ct_event_source_op
 	}
 	remove_stale(s, &self);
 	if (s->shared)
-		snprintf(s->name, sizeof(s->name), "%s", o->name ? o->name : CT_EVENT_SHARED_INSTANCE);
+		snprintf(s->name, sizeof(s->name), CT_EVENT_SHARED_INSTANCE);
 	else if ((rc = ct_event_instance_name(&self, s->name, sizeof(s->name)))) {
 		free_source(s);
 		return ct_fail(&ctx->err, rc, "the role '%s' makes too long an instance name", self.role);
@@ -285,8 +285,6 @@ int ct_event_source_open(struct ct_context *ctx, const struct ct_event_source_op
 	}
 	if (!s->shared)
 		tracefs_instance_set_buffer_size(s->inst, PRIVATE_BUFFER_KB, -1);
-	else if (s->created && o->buffer_kb)
-		tracefs_instance_set_buffer_size(s->inst, o->buffer_kb, -1);
 	if (s->created && (rc = enable(s, o->events))) {
 		tracefs_instance_destroy(s->inst);
 		free_source(s);
@@ -315,15 +313,10 @@ int ct_event_source_close(struct ct_event_source *s)
 	return rc;
 }
 
-int ct_event_named_remove(struct ct_context *ctx, const char *name, bool *removed)
-{
-	*removed = tracefs_instance_exists(name);
-	return *removed ? remove_instance(ctx, name) : 0;
-}
-
 int ct_event_shared_remove(struct ct_context *ctx, bool *removed)
 {
-	return ct_event_named_remove(ctx, CT_EVENT_SHARED_INSTANCE, removed);
+	*removed = tracefs_instance_exists(CT_EVENT_SHARED_INSTANCE);
+	return *removed ? remove_instance(ctx, CT_EVENT_SHARED_INSTANCE) : 0;
 }
 
 const char *ct_event_source_instance(const struct ct_event_source *s)

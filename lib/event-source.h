@@ -32,9 +32,6 @@ struct ct_event_source;
 
 struct ct_event_source_opts {
 	bool shared;			/* the shared instance; else a private one */
-	const char *name;		/* shared: a persistent instance of this name
-					 * read by one consumer (NULL: CT_EVENT_SHARED_INSTANCE) */
-	unsigned buffer_kb;		/* shared: per-CPU buffer when it is created (0: the kernel's) */
 	const char *role;		/* private: "follow", "poison"... ([a-z]+) */
 	const char *const *events;	/* tracepoints of the cxl system; NULL: all */
 };
@@ -66,8 +63,6 @@ size_t ct_event_source_stale_removed(const struct ct_event_source *s, const char
 
 /* remove the shared instance (stop keeping events): *removed says whether it existed */
 int ct_event_shared_remove(struct ct_context *ctx, bool *removed);
-/* the same for a persistent instance of another name (ct_event_source_opts.name) */
-int ct_event_named_remove(struct ct_context *ctx, const char *name, bool *removed);
 
 /* the records of the given tracepoints the kernel emits while action runs
  * (a private instance for the purpose, removed afterwards); returns the

@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* metrics-file.c - see metrics-file.h */
+/* atomic-file.c - see atomic-file.h */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "metrics-file.h"
+#include "atomic-file.h"
 
 /* the directory part and the name of path, in buf (which it splits) */
 static int split(struct ct_error *err, const char *path, char *buf, size_t len, const char **dir, const char **name)
@@ -50,7 +49,7 @@ static int dir_safe(struct ct_error *err, int dfd, const char *dir)
 int ct_file_write_atomic(struct ct_error *err, const char *path, const char *data, size_t len, mode_t mode)
 {
 	char buf[4096], tmp[300];
-	const char *dir, *name;
+	const char *dir = NULL, *name = NULL;
 	int dfd, fd = -1, rc;
 
 	if ((rc = split(err, path, buf, sizeof(buf), &dir, &name)))
@@ -118,82 +117,4 @@ fail:
 out:
 	close(dfd);
 	return rc;
-}
-
-int ct_file_read_nofollow(struct ct_error *err, const char *path, size_t max, char **text)
-{
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	size_t len = 0;
-	char *buf;
-
-	*text = NULL;
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return -ENOENT;
-		return ct_fail(err, errno, "cannot open %s: %s%s", path, strerror(errno),
-			       errno == ELOOP ? " (a symbolic link: not followed)" : "");
-	}
-	if (!(buf = malloc(max + 1))) {
-		close(fd);
-		return ct_fail(err, ENOMEM, "out of memory");
-	}
-	for (;;) {
-		ssize_t n = read(fd, buf + len, max - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int e = errno;
-			free(buf);
-			close(fd);
-			return ct_fail(err, e, "cannot read %s: %s", path, strerror(e));
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (len == max) {
-			free(buf);
-			close(fd);
-			return ct_fail(err, EFBIG, "%s: larger than %zu bytes: not a file of ours", path, max);
-		}
-	}
-	close(fd);
-	buf[len] = '\0';
-	*text = buf;
-	return 0;
-}
-
-int ct_state_dir_lock(struct ct_error *err, const char *path, int *fd)
-{
-	char buf[4096];
-	const char *dir, *name;
-	struct stat st;
-	int rc, dfd;
-
-	*fd = -1;
-	if ((rc = split(err, path, buf, sizeof(buf), &dir, &name)))
-		return rc;
-	if (mkdir(dir, 0700) && errno != EEXIST)
-		return ct_fail(err, errno, "cannot create the state directory %s: %s", dir, strerror(errno));
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (dfd < 0)
-		return ct_fail(err, errno, "cannot open the state directory %s: %s%s", dir, strerror(errno),
-			       errno == ELOOP || errno == ENOTDIR ? " (not a directory, or a symbolic link)" : "");
-	if (fstat(dfd, &st) || (st.st_uid != geteuid() && st.st_uid != 0) || (st.st_mode & (S_IWGRP | S_IWOTH))) {
-		close(dfd);
-		return ct_fail(err, EPERM, "the state directory %s must be owned by this user or root and "
-			       "writable by its owner only", dir);
-	}
-	if (flock(dfd, LOCK_EX)) {
-		rc = errno;
-		close(dfd);
-		return ct_fail(err, rc, "cannot lock the state directory %s: %s", dir, strerror(rc));
-	}
-	*fd = dfd;
-	return 0;
-}
-
-void ct_dir_unlock(int fd)
-{
-	if (fd >= 0)
-		close(fd);
 }
