@@ -34,7 +34,8 @@ static void usage(void)
 	       "                      then renamed) instead of stdout; node_exporter reads\n"
 	       "                      /var/lib/prometheus/node-exporter/*.prom\n"
 	       "  -j, --json          the same families as JSON\n"
-	       "  -v, --sysroot DIR   as for every command (a captured tree: no health)\n"
+	       "  -v, --verbose       say what was not collected, and why\n"
+	       "      --sysroot DIR   as for every command (a captured tree: no health)\n"
 	       "Exit: 0 written, 64 written but a collector failed (named on stderr and in\n"
 	       "cxltier_metrics_collector_success), 1 nothing written.\n");
 }
