@@ -10,6 +10,7 @@
 #include "blocks-change.h"
 #include "json-build.h"
 #include "../lib/context.h"
+#include "../lib/kernel.h"
 #include "../lib/memblock.h"
 #include "../lib/lock.h"
 
@@ -147,9 +148,13 @@ int change_parse_timeout(struct cmd_env *env, const char *arg, struct change_opt
 int change_begin_load(struct cmd_env *env, const struct change_opts *o, char **targets, int n, bool full,
 		      struct ct_topology *t)
 {
-	int rc = change_begin(env, o);
+	int rc;
 
-	if (rc)
+	if (!ct_kernel_has_memory_hotplug(env->ctx)) {
+		cmd_err(env, "this kernel has no memory hotplug (no memory blocks in sysfs: CONFIG_MEMORY_HOTPLUG)");
+		return EXIT_UNSUPPORTED;
+	}
+	if ((rc = change_begin(env, o)))
 		return rc;
 	if (full || needs_full_topology(targets, n) ? ct_topology_load(env->ctx, t) : ct_topology_load_dax(env->ctx, t)) {
 		cmd_err(env, "%s", ct_context_message(env->ctx));
@@ -169,17 +174,15 @@ bool needs_full_topology(char **targets, int n)
 
 void change_warn_auto_online(struct cmd_env *env)
 {
-	char v[64], cmdline[4096];
+	struct ct_auto_online a;
 
-	if (ct_sysfs_read_str(&env->ctx->sys, "/sys/devices/system/memory/auto_online_blocks", v, sizeof(v)) == 0 &&
-	    strcmp(v, "offline") && strcmp(v, "online_movable"))
+	ct_kernel_auto_online(env->ctx, &a);
+	if (a.known && a.onlines && !a.movable)
 		cmd_warn(env, "the kernel onlines hot-added memory itself (auto_online_blocks=%s): new CXL memory can land "
 			 "in ZONE_NORMAL before cxltier runs and then never be removable; set it to offline "
-			 "(memhp_default_state=offline on the kernel command line)", v);
-	if (ct_sysfs_read_str(&env->ctx->sys, "/proc/cmdline", cmdline, sizeof(cmdline)) == 0 &&
-	    strstr(cmdline, "movable_node"))
+			 "(memhp_default_state=offline on the kernel command line)", a.blocks);
+	if (a.movable_node)
 		cmd_info(env, 1, "movable_node is on the kernel command line");
-	ct_error_clear(&env->ctx->err);
 }
 
 static int lockfd = -1;

@@ -55,10 +55,6 @@ int cmd_offline(int argc, char **argv, struct cmd_env *env)
 	}
 	if ((rc = cmd_context(env)))
 		return rc;
-	if (!ct_sysfs_exists(&env->ctx->sys, "/sys/devices/system/memory/block_size_bytes")) {
-		cmd_err(env, "this kernel has no memory hotplug (no /sys/devices/system/memory)");
-		return EXIT_UNSUPPORTED;
-	}
 	if ((rc = change_begin_load(env, &co, argv + optind, argc - optind, false, &t)))
 		return rc;
 	for (int i = optind; i < argc; i++) {

@@ -5,11 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <daxctl/libdaxctl.h>
 #include "blocks-change.h"
 #include "../lib/context.h"
-#include "../lib/modules.h"
-#include "../lib/policy.h"
+#include "../lib/daxmode.h"
+#include "../lib/policy-plan.h"
 
 #define DEFAULT_CONFIG "/etc/cxltier.conf"
 
@@ -36,55 +35,26 @@ static void usage(void)
 	       "Exit: 0 all as asked, 64 partial (each failed block named), 1 failure, 77 no memory hotplug.\n");
 }
 
-/* switch a devdax device to system-ram through libdaxctl */
+/* --convert: devdax to system-ram through the library; an exit code */
 static int convert_to_ram(struct cmd_env *env, const char *name, bool force)
 {
-	struct daxctl_ctx *dctx;
-	struct daxctl_region *r;
-	struct daxctl_dev *dev, *hit = NULL;
-	char auto_online[64] = "";
-	bool loaded, restore = false;
+	struct ct_daxmode_result res;
 	int rc;
 
 	if (!env->ctx->live) {
 		cmd_err(env, "--convert works on the live system only (not with --sysroot)");
 		return EXIT_USAGE;
 	}
-	if (ct_module_ensure("kmem", &loaded, &env->ctx->err)) {
-		cmd_err(env, "%s", ct_context_message(env->ctx));
-		return EXIT_FAIL;
-	}
-	if (loaded)
+	rc = ct_dax_to_system_ram(env->ctx, name, force, &res);
+	if (res.loaded_kmem)
 		fprintf(stderr, "cxltier online: loaded the kmem module\n");
-	if (ct_context_daxctl(env->ctx, &dctx)) {
-		cmd_err(env, "%s", ct_context_message(env->ctx));
+	if (rc == -EBUSY && res.auto_online[0] && !res.paused) {
+		cmd_err(env, "auto_online_blocks is '%s': converting %s would let the kernel online its memory into "
+			"ZONE_NORMAL first; add --force to switch auto-onlining off for the conversion", res.auto_online, name);
 		return EXIT_FAIL;
 	}
-	daxctl_region_foreach(dctx, r)
-		daxctl_dev_foreach(r, dev)
-			if (!strcmp(daxctl_dev_get_devname(dev), name))
-				hit = dev;
-	if (!hit) {
-		cmd_err(env, "libdaxctl does not know %s", name);
-		return EXIT_FAIL;
-	}
-	/* the kernel would online the new blocks itself, into ZONE_NORMAL */
-	ct_sysfs_read_str(&env->ctx->sys, "/sys/devices/system/memory/auto_online_blocks", auto_online, sizeof(auto_online));
-	if (auto_online[0] && strcmp(auto_online, "offline")) {
-		if (!force) {
-			cmd_err(env, "auto_online_blocks is '%s': converting %s would let the kernel online its memory into "
-				"ZONE_NORMAL first; add --force to switch auto-onlining off for the conversion", auto_online, name);
-			return EXIT_FAIL;
-		}
-		restore = ct_sysfs_write_str(&env->ctx->sys, "/sys/devices/system/memory/auto_online_blocks", "offline") == 0;
-	}
-	rc = daxctl_dev_disable(hit);
-	if (!rc)
-		rc = daxctl_dev_enable_ram(hit);
-	if (restore)
-		ct_sysfs_write_str(&env->ctx->sys, "/sys/devices/system/memory/auto_online_blocks", auto_online);
 	if (rc) {
-		cmd_err(env, "switching %s to system-ram failed: %s", name, strerror(-rc));
+		cmd_err(env, "%s", ct_context_message(env->ctx));
 		return EXIT_FAIL;
 	}
 	fprintf(stderr, "cxltier online: %s is now in system-ram mode (kmem)\n", name);
@@ -93,97 +63,34 @@ static int convert_to_ram(struct cmd_env *env, const char *name, bool force)
 
 static int read_config(struct cmd_env *env, const char *path, bool explicit, struct ct_policy *p)
 {
-	FILE *f = fopen(path, "r");
-	char *text = NULL;
-	size_t len = 0;
-	int rc;
+	int rc = ct_policy_load(path, p, &env->ctx->err);
 
-	memset(p, 0, sizeof(*p));
-	p->defaults.online = p->defaults.movable = -1;
-	if (!f) {
-		if (errno == ENOENT && !explicit) {
-			cmd_info(env, 1, "no %s: online movable (the default policy)", path);
-			return 0;
-		}
-		cmd_err(env, "cannot read the policy %s: %s", path, strerror(errno));
-		return -1;
+	if (rc == -ENOENT && !explicit) {
+		ct_error_clear(&env->ctx->err);
+		cmd_info(env, 1, "no %s: online movable (the default policy)", path);
+		return 0;
 	}
-	text = calloc(1, 65537);
-	if (text)
-		len = fread(text, 1, 65536, f);
-	fclose(f);
-	if (!text)
-		return -1;
-	text[len] = '\0';
-	rc = ct_policy_parse(text, path, p, &env->ctx->err);
-	free(text);
 	if (rc)
 		cmd_err(env, "%s", ct_context_message(env->ctx));
 	return rc;
 }
 
-/* --policy: add the blocks of each dax device the policy onlines; returns
- * how many dax devices want ZONE_NORMAL (they all must agree per run) */
+/* --policy: the blocks of each dax device the policy onlines, and the zone */
 static int policy_plan(struct cmd_env *env, const struct ct_topology *t, const struct ct_policy *pol,
 		       char **targets, int ntargets, struct ct_plan *plan, bool *movable)
 {
-	int normal = 0, movable_n = 0;
+	struct ct_policy_outcome *out;
+	size_t n;
+	int rc = ct_policy_plan(&env->ctx->sys, t, pol, targets, ntargets, plan, movable, &out, &n);
 
-	for (size_t i = 0; i < t->nregions; i++) {
-		const struct ct_region *r = &t->regions[i];
-		for (size_t j = 0; j < r->ndax; j++) {
-			const struct ct_dax *d = &r->dax[j];
-			uint64_t serials[CT_MAX_TARGETS];
-			const char *hosts[CT_MAX_TARGETS];
-			struct ct_policy_decision dec;
-			struct ct_plan one = { 0 };
-			bool wanted = ntargets == 0;
-
-			if (strcmp(d->mode, "system-ram"))
-				continue;
-			for (int k = 0; k < ntargets && !wanted; k++) {
-				struct ct_plan probe = { 0 };
-				/* a target names this device when it covers any of its blocks */
-				if (!strcmp(targets[k], d->name) || !strcmp(targets[k], r->name) || ct_region_has_memdev(r, targets[k]))
-					wanted = true;
-				else if (!strncmp(targets[k], "memory", 6) &&
-					 ct_plan_add_target(&env->ctx->sys, t, &probe, targets[k], NULL) == 0) {
-					for (size_t b = 0; b < probe.n; b++)
-						wanted |= !strcmp(probe.op[b].owner, d->name);
-				}
-				ct_plan_free(&probe);
-				ct_error_clear(&env->ctx->err);
-			}
-			if (!wanted)
-				continue;
-			for (unsigned m = 0; m < r->ntargets; m++) {
-				const struct ct_memdev *md = ct_topology_memdev(t, r->memdevs[m]);
-				serials[m] = md ? md->serial : 0;
-				hosts[m] = md ? md->host : NULL;
-			}
-			struct ct_policy_subject subj = { r->name, serials, hosts, r->ntargets };
-			ct_policy_decide(pol, &subj, &dec);
-			if (!dec.online) {
-				fprintf(stderr, "cxltier online: %s: the policy%s says leave it offline\n", d->name,
-					dec.line ? " (a [device] section)" : "");
-				continue;
-			}
-			if (ct_plan_add_target(&env->ctx->sys, t, &one, d->name, NULL) == 0)
-				for (size_t b = 0; b < one.n; b++)
-					ct_plan_add(&env->ctx->sys, plan, one.op[b].before.id, d->name, d->target_node);
-			ct_plan_free(&one);
-			if (dec.movable)
-				movable_n++;
-			else
-				normal++;
-		}
-	}
-	*movable = normal == 0;
-	if (normal && movable_n) {
-		cmd_err(env, "the policy asks for both zones in one run; run cxltier online --policy per device");
-		return -1;
-	}
-	return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!out[i].decision.online)
+			fprintf(stderr, "cxltier online: %s: the policy%s says leave it offline\n", out[i].dax,
+				out[i].decision.line ? " (a [device] section)" : "");
+	free(out);
+	if (rc)
+		cmd_err(env, "%s", ct_context_message(env->ctx));
+	return rc;
 }
 
 int cmd_online(int argc, char **argv, struct cmd_env *env)
@@ -255,10 +162,6 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 	co.want = normal ? CT_WANT_KERNEL : CT_WANT_MOVABLE;
 	if ((rc = cmd_context(env)))
 		return rc;
-	if (!ct_sysfs_exists(&env->ctx->sys, "/sys/devices/system/memory/block_size_bytes")) {
-		cmd_err(env, "this kernel has no memory hotplug (no /sys/devices/system/memory)");
-		return EXIT_UNSUPPORTED;
-	}
 	if ((rc = change_begin_load(env, &co, argv + optind, argc - optind, policy, &t)))
 		return rc;
 	change_warn_auto_online(env);

@@ -131,6 +131,30 @@ int ct_policy_parse(const char *text, const char *name, struct ct_policy *p, str
 	return rc;
 }
 
+int ct_policy_load(const char *path, struct ct_policy *p, struct ct_error *err)
+{
+	FILE *f = fopen(path, "re");
+	char *text;
+	size_t len;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	p->defaults.online = p->defaults.movable = -1;
+	if (!f)
+		return ct_fail(err, errno, "cannot read the policy %s: %s", path, strerror(errno));
+	text = calloc(1, 65537);
+	if (!text) {
+		fclose(f);
+		return ct_fail(err, ENOMEM, "out of memory");
+	}
+	len = fread(text, 1, 65536, f);
+	fclose(f);
+	text[len] = '\0';
+	rc = ct_policy_parse(text, path, p, err);
+	free(text);
+	return rc;
+}
+
 void ct_policy_free(struct ct_policy *p)
 {
 	free(p->rule);

@@ -46,6 +46,9 @@ struct ct_policy_decision {
 	unsigned line;		/* the deciding section's line, 0 for the built-in default */
 };
 
+/* read and parse the file at path: -ENOENT (with a message) when there is
+ * none, -EINVAL naming the line, or -errno */
+int ct_policy_load(const char *path, struct ct_policy *p, struct ct_error *err);
 /* text: the file's content; name: for messages. -EINVAL names the line. */
 int ct_policy_parse(const char *text, const char *name, struct ct_policy *p, struct ct_error *err);
 void ct_policy_free(struct ct_policy *p);
