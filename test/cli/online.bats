@@ -169,3 +169,85 @@ load helper
     assert_failure 1
     [[ $(jq -r '.findings[0].fix' <<<"$output") == "modprobe cxl_acpi" ]]
 }
+
+# --- the lock: a private directory no other user can plant in, open or lock ---
+
+# lock_tree: a copy of the onlined lab tree every user can reach (for setpriv)
+lock_tree() {
+    LOCKTMP=$(mktemp -d /tmp/cxltier-lock.XXXXXX)
+    chmod 755 "$LOCKTMP"
+    cp -a "$(fixture lab-region-online)" "$LOCKTMP/t"
+    chmod 755 "$LOCKTMP/t"
+    echo "$LOCKTMP/t"
+}
+
+teardown() {
+    [[ -z ${LOCKTMP:-} ]] || rm -rf "$LOCKTMP"
+}
+
+@test "lock: a user's symlink in /run/lock never makes root truncate or write the file it points to" {
+    t=$(lock_tree)
+    echo precious > "$BATS_TEST_TMPDIR/victim"
+    mkdir -p "$t/run/lock"; chmod 1777 "$t/run/lock"
+    ln -s "$BATS_TEST_TMPDIR/victim" "$t/run/lock/cxltier.lock"
+    run cxltier --sysroot "$t" offline all --timeout 2
+    assert_success
+    assert_equal "$(cat "$BATS_TEST_TMPDIR/victim")" precious
+}
+
+@test "lock: no other user can open or flock it (a user cannot keep hot-added memory offline)" {
+    t=$(lock_tree)
+    cxltier --sysroot "$t" offline all >/dev/null 2>&1
+    locks=$(find "$t/run" -type f)
+    [[ -n $locks ]]
+    for f in $locks; do
+        run setpriv --reuid=65534 --regid=65534 --clear-groups flock -n -s "$f" true
+        assert_failure
+    done
+    # root's next run takes it at once
+    run cxltier --sysroot "$t" online all --timeout 1
+    refute_output --partial "another cxltier"
+}
+
+@test "lock: the directory is root's, 0700, the file 0600 with one link" {
+    t=$(lock_tree)
+    cxltier --sysroot "$t" offline all >/dev/null 2>&1
+    assert_equal "$(stat -c '%U %a %F' "$t/run/cxltier")" "root 700 directory"
+    [[ -f $t/run/cxltier/memory-blocks.lock && ! -L $t/run/cxltier/memory-blocks.lock ]]
+    assert_equal "$(stat -c '%U %a %h' "$t/run/cxltier/memory-blocks.lock")" "root 600 1"
+}
+
+@test "lock: a symlinked, foreign or open directory is refused, never used" {
+    t=$(lock_tree)
+    mkdir "$BATS_TEST_TMPDIR/elsewhere"
+    mkdir -p "$t/run"
+    ln -s "$BATS_TEST_TMPDIR/elsewhere" "$t/run/cxltier"
+    run cxltier --sysroot "$t" offline all
+    assert_failure 1
+    assert_output --partial "run/cxltier is not a directory (a symlink?)"
+    [[ -z $(ls -A "$BATS_TEST_TMPDIR/elsewhere") ]]
+    rm "$t/run/cxltier"; mkdir -m 0755 "$t/run/cxltier"
+    run cxltier --sysroot "$t" offline all
+    assert_failure 1
+    assert_output --partial "mode 0755, not by uid 0 with mode 0700"
+    chmod 0700 "$t/run/cxltier"; chown 65534 "$t/run/cxltier"
+    run cxltier --sysroot "$t" offline all
+    assert_failure 1
+    assert_output --partial "owned by uid 65534"
+}
+
+@test "lock: a symlinked or hard-linked lock file is refused; its target stays intact" {
+    t=$(lock_tree)
+    echo precious > "$BATS_TEST_TMPDIR/victim"
+    mkdir -p -m 0700 "$t/run/cxltier"
+    ln -s "$BATS_TEST_TMPDIR/victim" "$t/run/cxltier/memory-blocks.lock"
+    run cxltier --sysroot "$t" offline all
+    assert_failure 1
+    assert_output --partial "a symlink: refusing it"
+    rm "$t/run/cxltier/memory-blocks.lock"
+    ln "$BATS_TEST_TMPDIR/victim" "$t/run/cxltier/memory-blocks.lock"
+    run cxltier --sysroot "$t" offline all
+    assert_failure 1
+    assert_output --partial "one link"
+    assert_equal "$(cat "$BATS_TEST_TMPDIR/victim")" precious
+}

@@ -121,13 +121,16 @@ setup() {
 }
 
 @test "a held lock: a run waits, then gives up naming the holder" {
-    mkdir -p /run/lock
-    ( exec 9>/run/lock/cxltier.lock; flock 9; echo 4242 >&9; sleep 4 ) &
-    sleep 0.5
+    cxltier offline "$R" >/dev/null 2>&1    # makes /run/cxltier and its lock
+    lock=/run/cxltier/memory-blocks.lock
+    ( exec 9<>$lock 3>&-; flock 9; printf '%11d\n' 4242 >&9; echo held > /tmp/held; exec sleep 30 ) &
+    holder=$!
+    wait_for 10 "the test's flock on $lock" test -s /tmp/held
     run cxltier online "$R" --timeout 1
+    kill $holder; wait $holder 2>/dev/null || true; rm -f /tmp/held
     assert_failure 1
     assert_output --partial "another cxltier (pid 4242)"
-    wait
+    assert_equal "$(stat -c '%U %a' /run/cxltier) $(stat -c '%U %a %h' $lock)" "root 700 root 600 1"
 }
 
 @test "auto_online_blocks=online is reported before onlining" {
