@@ -61,7 +61,7 @@ static const struct out_column columns[] = {
 	{ "DEVICE", "device", OUT_STR, 0.1, 0, "the dax device it belongs to", NULL },
 	{ "FROM", "from_state", OUT_STR, 0.1, 0, "state and zone(s) before", fmt_from },
 	{ "ACTION", "action", OUT_STR, 0.1, 0, "what cxltier does (or would do)", NULL },
-	{ "RESULT", "result", OUT_STR, 0.1, 0, "done, unchanged, failed, raced, refused, rolled_back, interrupted, planned", NULL },
+	{ "RESULT", "result", OUT_STR, 0.1, 0, "done, unchanged, failed, raced, refused, rolled_back, rollback_failed, interrupted, planned", NULL },
 	{ "NOW", "state", OUT_STR, 0.1, 0, "state and zone after", fmt_now },
 	{ "NOTE", "note", OUT_STR, 0.1, 0, "why, when it did not go as asked", NULL },
 };
@@ -214,7 +214,7 @@ int change_run(struct cmd_env *env, struct ct_plan *plan, const struct change_op
 {
 	struct ct_exec_opts eo = { o->rollback, o->timeout_s * 1000, &stop_flag, &timer_fired, arm_timer };
 	json_object *root, *arr;
-	size_t done = 0, unchanged = 0, bad = 0, rolled = 0;
+	size_t done = 0, unchanged = 0, bad = 0, rolled = 0, stuck = 0;
 	uint64_t bytes = 0, bs = 0;
 	char err[256];
 
@@ -241,6 +241,12 @@ int change_run(struct cmd_env *env, struct ct_plan *plan, const struct change_op
 				op->owner[0] ? " (" : "", op->owner, op->owner[0] ? ")" : "", op->note);
 			break;
 		case CT_RES_ROLLED_BACK: rolled++; break;
+		case CT_RES_ROLLBACK_FAILED:
+			stuck++;	/* changed, and stays so */
+			bytes += bs;
+			cmd_err(env, "memory%llu%s%s%s: rollback_failed: %s", (unsigned long long)op->before.id,
+				op->owner[0] ? " (" : "", op->owner, op->owner[0] ? ")" : "", op->note);
+			break;
 		default:
 			bad++;
 			cmd_err(env, "memory%llu%s%s%s: %s%s%s", (unsigned long long)op->before.id,
@@ -264,17 +270,20 @@ int change_run(struct cmd_env *env, struct ct_plan *plan, const struct change_op
 		return !bad ? EXIT_OK : change ? EXIT_PARTIAL : EXIT_FAIL;
 	}
 	{
-		char hs[32];
-		fprintf(stderr, "cxltier %s: %zu blocks changed (%s), %zu already as asked, %zu not%s%s\n", env->cmd,
-			done, out_human_size(bytes, hs, sizeof(hs)), unchanged, bad + rolled,
-			rolled ? "; rolled back: " : "", rolled ? "every block that had changed" : "");
+		char hs[32], rb[96] = "";
+		if (rolled || stuck)
+			snprintf(rb, sizeof(rb), "; rolled back %zu of the %zu that had changed", rolled, rolled + stuck);
+		fprintf(stderr, "cxltier %s: %zu blocks changed (%s), %zu already as asked, %zu not%s\n", env->cmd,
+			done + stuck, out_human_size(bytes, hs, sizeof(hs)), unchanged, bad + rolled, rb);
 	}
 	if (stop_flag)
 		cmd_err(env, "stopped by a signal before every block was handled");
-	if (done && (bad || rolled) && !rolled)
+	if ((done || stuck) && bad)
 		cmd_err(env, "memory left partly %s: see the blocks named above", o->want == CT_WANT_OFFLINE ? "offlined" : "onlined");
 	if (!bad)
 		return EXIT_OK;
+	if (stuck)
+		return EXIT_PARTIAL;	/* the rollback left some changed */
 	if (rolled)
 		return EXIT_FAIL;	/* nothing changed in the end */
 	return done ? EXIT_PARTIAL : EXIT_FAIL;

@@ -16,8 +16,9 @@ const char *ct_action_name(enum ct_action a)
 
 const char *ct_result_name(enum ct_result r)
 {
-	static const char *const n[] = { "planned", "done", "unchanged", "failed", "raced", "refused", "rolled_back", "interrupted" };
-	return r <= CT_RES_INTERRUPTED ? n[r] : "?";
+	static const char *const n[] = { "planned", "done", "unchanged", "failed", "raced", "refused", "rolled_back",
+					 "interrupted", "rollback_failed" };
+	return r <= CT_RES_ROLLBACK_FAILED ? n[r] : "?";
 }
 
 static int block_node(struct ct_sysfs *s, uint64_t id)
@@ -287,12 +288,20 @@ static void roll_back(struct ct_sysfs *s, struct ct_plan *p)
 			back = "offline";
 		else
 			back = online_zone(&op->before) == CT_ZONE_MOVABLE ? "online_movable" : "online_kernel";
-		if (change(s, op, back, &once) == 0) {
+		int rc = change(s, op, back, &once);
+		ct_block_read(s, op->before.id, &op->after);
+		/* as before (whoever put it back): offline, or online in the same zone */
+		if (op->after.state == op->before.state &&
+		    (op->before.state != CT_BLOCK_ONLINE || online_zone(&op->after) == online_zone(&op->before))) {
 			op->result = CT_RES_ROLLED_BACK;
-			ct_block_read(s, op->before.id, &op->after);
-		} else {
-			snprintf(op->note, sizeof(op->note), "rollback to %s failed: %s", back, strerror(s->err->code));
+			continue;
 		}
+		op->result = CT_RES_ROLLBACK_FAILED;
+		op->err = rc ? -rc : EIO;
+		snprintf(op->note, sizeof(op->note), "changed, then the rollback to %s failed (%s): now %s%s%s", back,
+			 rc ? reason(-rc) : "the kernel took the write, but the block did not go back",
+			 ct_block_state_name(op->after.state), op->after.state == CT_BLOCK_ONLINE && op->after.nzones ? " in " : "",
+			 op->after.state == CT_BLOCK_ONLINE && op->after.nzones ? ct_zone_name(op->after.zones[0]) : "");
 	}
 	ct_error_clear(s->err);
 }

@@ -174,3 +174,38 @@ setup() {
     [[ $stderr == *"still busy when its time ran out (--timeout)"* ]]
     [[ $stderr == *"memory left partly offlined"* ]]
 }
+
+@test "a rollback that cannot return a block: rollback_failed, named, exit 64, never 'nothing changed'" {
+    # blocks A1 A2 go offline, then cxltier is stopped while the kernel tries
+    # the pinned block P (its write ends with EINTR); meanwhile someone onlines
+    # A1 into ZONE_NORMAL. The rollback returns A2, and cannot return A1.
+    vm_online_movable "$D"
+    node=$(cat /sys/bus/dax/devices/$D/target_node)
+    coproc PIN { exec numactl --membind="$node" pin-pages 3>&-; }
+    read -r line <&"${PIN[0]}"
+    assert_equal "$line" ready
+    read -r pinned <&"${PIN[0]}"
+    P=${pinned%% *}
+    [[ $P == memory* ]] || fail "pin-pages could not tell its blocks: $pinned"
+    free=()
+    for b in $(vm_blocks_of "$D"); do [[ " $pinned " == *" $b "* ]] || free+=("$b"); done
+    A1=${free[0]} A2=${free[1]}
+    cxltier offline "$A1" "$A2" "$P" --rollback --timeout 60 -j > /tmp/rb.json 2> /tmp/rb.err 3>&- &
+    pid=$!
+    wait_for 120 "$P going-offline (cxltier inside its write)" grep -qx going-offline "$MEMSYS/$P/state"
+    kill -STOP $pid
+    wait_for 60 "cxltier stopped and $P back online" \
+        bash -c "[[ \$(awk '{print \$3}' /proc/$pid/stat) == T && \$(cat $MEMSYS/$P/state) == online ]]"
+    echo online_kernel > "$MEMSYS/$A1/state"
+    kill -CONT $pid
+    rc=0; wait $pid || rc=$?
+    kill "$PIN_PID"; wait "$PIN_PID" 2>/dev/null || true
+    cat /tmp/rb.err >&3
+    echo offline > "$MEMSYS/$A1/state" || true
+    assert_equal "$rc" 64
+    assert_equal "$(jq -r --arg b "$A1" '.blocks[] | select(.block == $b) | .result' /tmp/rb.json)" rollback_failed
+    assert_equal "$(jq -r --arg b "$A2" '.blocks[] | select(.block == $b) | .result' /tmp/rb.json)" rolled_back
+    grep -q "$A1 ($D): rollback_failed: changed, then the rollback to online_movable failed" /tmp/rb.err
+    grep -q "rolled back 1 of the 2 that had changed" /tmp/rb.err
+    ! grep -q "nothing changed" /tmp/rb.err
+}
