@@ -131,7 +131,32 @@ load helper
     printf '[defaults]\nzone = fastest\n' > "$BATS_TEST_TMPDIR/p.conf"
     run cxltier --sysroot "$(fixture lab-region-offline)" online --policy --config "$BATS_TEST_TMPDIR/p.conf"
     assert_failure 1
-    assert_output --partial "p.conf:2: zone = fastest"
+    assert_output --partial "p.conf:2:8: zone = fastest: expected movable or normal"
+}
+
+# the policy never fails open: what it does not understand stops the run
+policy_refused() { # FILE EXPECTED-MESSAGE
+    run --separate-stderr cxltier --sysroot "$(fixture lab-region-offline)" online --policy --config "$1" --dry-run -j
+    assert_failure 1
+    [[ $stderr == *"$2"* ]] || fail "stderr: $stderr"
+    [[ -z $output || $(jq '.blocks | length' <<<"$output") == 0 ]]
+}
+
+@test "--policy: text after ']' is an error, not dropped ('[defaults] online = no' never onlines)" {
+    printf '[defaults] online = no\n' > "$BATS_TEST_TMPDIR/p.conf"
+    policy_refused "$BATS_TEST_TMPDIR/p.conf" "p.conf:1:12: unexpected text after ']'"
+}
+
+@test "--policy: a file past the 64 KiB limit is an error, not cut" {
+    { for i in $(seq 2000); do echo "# padding padding padding padding padding"; done
+      printf '[defaults]\nonline = no\n'; } > "$BATS_TEST_TMPDIR/p.conf"
+    (( $(stat -c %s "$BATS_TEST_TMPDIR/p.conf") > 65536 ))
+    policy_refused "$BATS_TEST_TMPDIR/p.conf" "is larger than 65536 bytes, the limit for a policy file"
+}
+
+@test "--policy: a NUL byte is an error, not the end of the file" {
+    printf '[defaults]\n\0\nonline = no\n' > "$BATS_TEST_TMPDIR/p.conf"
+    policy_refused "$BATS_TEST_TMPDIR/p.conf" "p.conf:2:1: a NUL byte"
 }
 
 @test "doctor: offline blocks are a problem with the fix; exit 1" {
