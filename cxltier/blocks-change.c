@@ -156,9 +156,15 @@ int change_begin_load(struct cmd_env *env, const struct change_opts *o, char **t
 	}
 	if ((rc = change_begin(env, o)))
 		return rc;
+	if ((rc = change_load(env, targets, n, full, t)))
+		change_end();
+	return rc;
+}
+
+int change_load(struct cmd_env *env, char **targets, int n, bool full, struct ct_topology *t)
+{
 	if (full || needs_full_topology(targets, n) ? ct_topology_load(env->ctx, t) : ct_topology_load_dax(env->ctx, t)) {
 		cmd_err(env, "%s", ct_context_message(env->ctx));
-		change_end();
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;

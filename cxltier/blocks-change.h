@@ -25,6 +25,9 @@ int change_parse_timeout(struct cmd_env *env, const char *arg, struct change_opt
  * libcxl, the rest only dax devices; an exit code */
 int change_begin_load(struct cmd_env *env, const struct change_opts *o, char **targets, int n, bool full,
 		      struct ct_topology *t);
+/* the topology the targets need (as change_begin_load, without the lock:
+ * again after a change, e.g. --convert); an exit code */
+int change_load(struct cmd_env *env, char **targets, int n, bool full, struct ct_topology *t);
 /* unlock when the run ends before change_run */
 void change_end(void);
 /* memdev targets need memdevs (libcxl); the rest only dax devices (libdaxctl) */

@@ -179,17 +179,21 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 		for (int i = optind; i < argc; i++) {
 			const struct ct_dax *devdax = NULL;
 			rc = ct_plan_add_target(&env->ctx->sys, &t, &plan, argv[i], &devdax);
+			if (rc == -EMEDIUMTYPE && convert && devdax && co.dry_run) {
+				ct_error_clear(&env->ctx->err);
+				fprintf(stderr, "cxltier online: dry run: %s would be switched to system-ram mode (kmem), "
+					"then its blocks onlined\n", devdax->name);
+				continue;	/* its blocks do not exist before */
+			}
 			if (rc == -EMEDIUMTYPE && convert && devdax) {
 				char name[CT_NAME];
 				ct_strlcpy(name, devdax->name, sizeof(name));
 				if ((rc = convert_to_ram(env, name, force)))
 					goto out;
+				/* the same view as before (memdevs too): the target is found again */
 				ct_topology_free(&t);
-				if (ct_topology_load_dax(env->ctx, &t)) {
-					cmd_err(env, "%s", ct_context_message(env->ctx));
-					rc = EXIT_FAIL;
+				if ((rc = change_load(env, argv + optind, argc - optind, false, &t)))
 					goto out;
-				}
 				i--;	/* again, now in system-ram mode */
 				continue;
 			}

@@ -151,6 +151,22 @@ setup() {
     assert_output --partial "memory99999 does not exist"
 }
 
+@test "online --convert MEMDEV: the device switches to system-ram, the memdev is found again, every block movable" {
+    daxctl reconfigure-device --mode=devdax "$D" >/dev/null 2>&1
+    [[ $(basename "$(readlink /sys/bus/dax/devices/$D/driver)") == device_dax ]]
+    # a dry run converts nothing
+    run --separate-stderr cxltier online mem0 --convert --dry-run
+    assert_success
+    [[ $stderr == *"$D would be switched to system-ram mode"* ]]
+    [[ $(basename "$(readlink /sys/bus/dax/devices/$D/driver)") == device_dax ]]
+    run --separate-stderr cxltier online mem0 --convert -j
+    assert_success
+    [[ $stderr == *"$D is now in system-ram mode"* ]]
+    [[ $(basename "$(readlink /sys/bus/dax/devices/$D/driver)") == kmem ]]
+    [[ $(jq '[.blocks[] | select(.result == "done")] | length' <<<"$output") == $(vm_blocks_of "$D" | wc -l) ]]
+    for b in $(vm_blocks_of "$D"); do assert_equal "$(cat $MEMSYS/$b/valid_zones)" Movable; done
+}
+
 @test "a busy block (pinned pages): --rollback undoes the rest (exit 1); without it the others go offline (exit 64)" {
     # last in this file: migrating pages off the emulated CXL memory is slow
     vm_online_movable "$D"
