@@ -167,6 +167,21 @@ setup() {
     for b in $(vm_blocks_of "$D"); do assert_equal "$(cat $MEMSYS/$b/valid_zones)" Movable; done
 }
 
+@test "udev: the dax device's kmem bind starts one unit for the device; its memory blocks start none" {
+    command -v udevadm >/dev/null || skip "no udevadm in the guest"
+    [[ -f /usr/lib/udev/rules.d/90-cxltier.rules ]] || skip "the rule is not installed in the guest"
+    dev=$(readlink -f "/sys/bus/dax/devices/$D"); dev=${dev#/sys}
+    run udevadm test --action=bind "$dev"
+    assert_output --regexp "SYSTEMD_WANTS=.*cxltier-online@$D\.service"
+    refute_output --partial "90-cxltier.rules: "    # parsed without complaint
+    run udevadm test --action=add "$dev"            # coldplug: bound already
+    assert_output --regexp "SYSTEMD_WANTS=.*cxltier-online@$D\.service"
+    for b in $(vm_blocks_of "$D"); do           # offline, as hot-added
+        run udevadm test --action=add "/devices/system/memory/$b"
+        refute_output --regexp 'SYSTEMD_WANTS=.*cxltier-online'
+    done
+}
+
 @test "a busy block (pinned pages): --rollback undoes the rest (exit 1); without it the others go offline (exit 64)" {
     # last in this file: migrating pages off the emulated CXL memory is slow
     vm_online_movable "$D"
