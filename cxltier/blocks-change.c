@@ -216,7 +216,8 @@ void change_end(void)
 	}
 }
 
-int change_run(struct cmd_env *env, struct ct_plan *plan, const struct change_opts *o)
+int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n, struct ct_plan *plan,
+	       const struct change_opts *o)
 {
 	struct ct_exec_opts eo = { o->rollback, o->timeout_s * 1000, &stop_flag, &timer_fired, arm_timer };
 	json_object *root, *arr;
@@ -260,6 +261,7 @@ int change_run(struct cmd_env *env, struct ct_plan *plan, const struct change_op
 				op->note[0] ? ": " : "", op->note);
 		}
 	}
+	scope_report(env, t, targets, n, plan, root);
 	if (out_print(&env->out, &table, root, err, sizeof(err))) {
 		cmd_err(env, "%s", err);
 		json_object_put(root);

@@ -15,7 +15,7 @@
 static void usage(void)
 {
 	printf("usage: cxltier online TARGET... [--zone movable|normal [--force]] [--reonline]\n"
-	       "                      [--convert] [--dry-run] [--rollback] [--timeout SEC]\n"
+	       "                      [--convert] [--whole-region] [--dry-run] [--rollback] [--timeout SEC]\n"
 	       "       cxltier online --policy [--config FILE] [TARGET...]\n\n"
 	       "Online memory blocks, in ZONE_MOVABLE unless asked otherwise, so that they\n"
 	       "can be offlined and removed again. TARGET: daxX.Y, regionN, memN (all its\n"
@@ -25,6 +25,8 @@ static void usage(void)
 	       "      --reonline     blocks online in another zone: offline, online movable\n"
 	       "      --convert      a dax device in devdax mode: switch it to system-ram first\n"
 	       "                     (loads kmem when needed)\n"
+	       "      --whole-region a memdev interleaved with others: online its whole region\n"
+	       "                     (every device of the set); refused without it\n"
 	       "      --dry-run      show what would change, change nothing\n"
 	       "      --rollback     when a block fails, return the others to where they were\n"
 	       "      --timeout SEC  give up after SEC seconds (default 30)\n"
@@ -96,7 +98,7 @@ static int policy_plan(struct cmd_env *env, const struct ct_topology *t, const s
 int cmd_online(int argc, char **argv, struct cmd_env *env)
 {
 	enum { OPT_ZONE = 0x4001, OPT_FORCE, OPT_REONLINE, OPT_CONVERT, OPT_DRY, OPT_ROLLBACK, OPT_TIMEOUT,
-	       OPT_POLICY, OPT_CONFIG, OPT_MOVABLE };
+	       OPT_POLICY, OPT_CONFIG, OPT_MOVABLE, OPT_WHOLE };
 	static const struct option opts[] = {
 		{ "zone", required_argument, NULL, OPT_ZONE },
 		{ "movable", no_argument, NULL, OPT_MOVABLE },
@@ -108,10 +110,11 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "policy", no_argument, NULL, OPT_POLICY },
 		{ "config", required_argument, NULL, OPT_CONFIG },
+		{ "whole-region", no_argument, NULL, OPT_WHOLE },
 		COMMON_LONG_OPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct change_opts co = { CT_WANT_MOVABLE, false, false, false, 30 };
+	struct change_opts co = { CT_WANT_MOVABLE, false, false, false, 30, false };
 	bool force = false, convert = false, policy = false, normal = false;
 	const char *config = NULL;
 	struct ct_topology t = { 0 };
@@ -139,6 +142,7 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 		case OPT_ROLLBACK: co.rollback = true; break;
 		case OPT_POLICY: policy = true; break;
 		case OPT_CONFIG: config = optarg; break;
+		case OPT_WHOLE: co.whole_region = true; break;
 		case OPT_TIMEOUT:
 			if ((rc = change_parse_timeout(env, optarg, &co)))
 				return rc;
@@ -176,6 +180,8 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 		if (!plan.n)
 			cmd_info(env, 1, "nothing for the policy to online");
 	} else {
+		if ((rc = scope_refuse_interleaved(env, &t, argv + optind, argc - optind, co.whole_region)))
+			goto out;
 		for (int i = optind; i < argc; i++) {
 			const struct ct_dax *devdax = NULL;
 			rc = ct_plan_add_target(&env->ctx->sys, &t, &plan, argv[i], &devdax);
@@ -204,7 +210,7 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 			}
 		}
 	}
-	rc = change_run(env, &plan, &co);
+	rc = change_run(env, &t, argv + optind, argc - optind, &plan, &co);
 out:
 	change_end();
 	ct_policy_free(&pol);

@@ -276,3 +276,47 @@ teardown() {
     assert_output --partial "one link"
     assert_equal "$(cat "$BATS_TEST_TMPDIR/victim")" precious
 }
+
+# --- interleaved regions: one memdev of a set never takes the others silently ---
+
+@test "interleave: offline of one memdev of a 2-way region is refused, naming every device and the capacity" {
+    root=$(fixture lab-two-devices-interleaved)
+    before=$(cat "$root"/sys/devices/system/memory/memory*/state | md5sum)
+    run --separate-stderr cxltier --sysroot "$root" offline mem1
+    assert_failure 2
+    [[ $stderr == *"mem1 is one of the 2 memdevs interleaved in region0 (mem0, mem1): offlining mem1 takes the whole region, 2G (1G of each device); give --whole-region"* ]] || fail "$stderr"
+    assert_equal "$(cat "$root"/sys/devices/system/memory/memory*/state | md5sum)" "$before"
+    run --separate-stderr cxltier --sysroot "$root" offline mem1 --dry-run
+    assert_failure 2
+    run --separate-stderr cxltier --sysroot "$root" online mem0 --dry-run
+    assert_failure 2
+    [[ $stderr == *"onlining mem0 takes the whole region"* ]]
+}
+
+@test "interleave: --whole-region takes the set, every memdev named with its share (stderr and JSON)" {
+    run --separate-stderr cxltier --sysroot "$(fixture lab-two-devices-interleaved)" offline mem1 --whole-region --dry-run -j
+    assert_success
+    [[ $(jq '.blocks | length' <<<"$output") == 16 ]]
+    [[ $(jq -c '[.memdevs[] | [.memdev, .region, .interleave_ways, .position, .size, .named]]' <<<"$output") == \
+       '[["mem0","region0",2,0,1073741824,false],["mem1","region0",2,1,1073741824,true]]' ]]
+    [[ $stderr == *"region0 is interleaved over 2 memdevs: its 16 blocks here (2G) are 1G on mem0 and 1G on mem1: offlining them changes every one of these devices"* ]] || fail "$stderr"
+}
+
+@test "interleave: region, dax, node and block targets are not refused, and say which memdevs go" {
+    root=$(fixture lab-two-devices-interleaved)
+    for t in region0 dax0.0 node1 memory34-35 all; do
+        run --separate-stderr cxltier --sysroot "$root" offline "$t" --dry-run -j
+        assert_success
+        [[ $(jq -r '[.memdevs[].memdev] | join(",")' <<<"$output") == mem0,mem1 ]] || fail "$t: $output"
+        [[ $stderr == *"region0 is interleaved over 2 memdevs"* ]] || fail "$t: $stderr"
+    done
+    run --separate-stderr cxltier --sysroot "$root" offline memory34-35 --dry-run -j
+    [[ $(jq -c '[.memdevs[] | [.blocks, .size]]' <<<"$output") == '[[2,134217728],[2,134217728]]' ]]
+}
+
+@test "interleave: a one-device region says nothing on stderr, lists its memdev in JSON" {
+    run --separate-stderr cxltier --sysroot "$(fixture lab-region-online)" offline mem0 --dry-run -j
+    assert_success
+    [[ $(jq -c '[.memdevs[] | [.memdev, .interleave_ways, .named]]' <<<"$output") == '[["mem0",1,true]]' ]]
+    [[ $stderr != *interleaved* ]]
+}

@@ -62,6 +62,9 @@ setup() {
     d=$(cxltier online "node$node" --dry-run -j | jq -c '[.blocks[].id] | sort')
     e=$(cxltier online all --dry-run -j | jq -c '[.blocks[].id]')
     assert_equal "$a" "$b"; assert_equal "$a" "$c"; assert_equal "$a" "$d"; assert_equal "$a" "$e"
+    # the memdevs behind them, also when only the dax device was loaded (libdaxctl)
+    assert_equal "$(cxltier online "$D" --dry-run -j | jq -c '[.memdevs[] | [.memdev, .region, .interleave_ways]]')" \
+        "[[\"mem0\",\"$R\",1]]"
 }
 
 @test "a block someone put in ZONE_NORMAL: named, the rest onlined, exit 64" {
