@@ -6,12 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 #include "blocks-change.h"
 #include "json-build.h"
 #include "../lib/context.h"
 #include "../lib/kernel.h"
 #include "../lib/memblock.h"
+#include "../lib/topology-daxfs.h"
 #include "../lib/lock.h"
 
 static volatile sig_atomic_t stop_flag;
@@ -50,6 +52,21 @@ static void restore_handlers(void)
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGALRM, SIG_DFL);
+}
+
+/* -vv: where a run's time goes, phase by phase (ms since the last one) */
+static void phase(const struct cmd_env *env, const char *what)
+{
+	static struct timespec last;
+	struct timespec now;
+
+	if (env->verbose < 2)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (last.tv_sec)
+		cmd_info(env, 2, "%s: %.2f ms", what,
+			 (now.tv_sec - last.tv_sec) * 1e3 + (now.tv_nsec - last.tv_nsec) / 1e6);
+	last = now;
 }
 
 static const char *const levels[] = { "blocks", NULL };
@@ -150,20 +167,24 @@ int change_begin_load(struct cmd_env *env, const struct change_opts *o, char **t
 {
 	int rc;
 
+	phase(env, "start");
 	if (!ct_kernel_has_memory_hotplug(env->ctx)) {
 		cmd_err(env, "this kernel has no memory hotplug (no memory blocks in sysfs: CONFIG_MEMORY_HOTPLUG)");
 		return EXIT_UNSUPPORTED;
 	}
 	if ((rc = change_begin(env, o)))
 		return rc;
+	phase(env, "lock");
 	if ((rc = change_load(env, targets, n, full, t)))
 		change_end();
+	phase(env, "topology");
 	return rc;
 }
 
 int change_load(struct cmd_env *env, char **targets, int n, bool full, struct ct_topology *t)
 {
-	if (full || needs_full_topology(targets, n) ? ct_topology_load(env->ctx, t) : ct_topology_load_dax(env->ctx, t)) {
+	/* memdevs need the full chain; the rest only the dax devices (sysfs) */
+	if (full || needs_full_topology(targets, n) ? ct_topology_load(env->ctx, t) : ct_topology_load_daxfs(env->ctx, t)) {
 		cmd_err(env, "%s", ct_context_message(env->ctx));
 		return EXIT_FAIL;
 	}
@@ -225,11 +246,13 @@ int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n
 	uint64_t bytes = 0, bs = 0;
 	char err[256];
 
+	phase(env, "plan (blocks read)");
 	ct_plan_decide(plan, o->want, o->reonline);
 	if (!o->dry_run) {
 		ct_plan_execute(&env->ctx->sys, plan, &eo);
 		change_end();
 	}
+	phase(env, "execute (blocks written, read back)");
 	ct_block_size_cached(env->ctx, &bs);
 	ct_error_clear(&env->ctx->err);
 	root = json_object_new_object();
@@ -268,6 +291,7 @@ int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n
 		return EXIT_USAGE;
 	}
 	json_object_put(root);
+	phase(env, "report");
 	if (o->dry_run) {
 		size_t change = 0;
 		for (size_t i = 0; i < plan->n; i++)

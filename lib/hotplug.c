@@ -51,7 +51,9 @@ int ct_plan_add(struct ct_sysfs *s, struct ct_plan *p, uint64_t id, const char *
 	p->op = op;
 	op = &p->op[p->n];
 	memset(op, 0, sizeof(*op));
-	rc = ct_block_read(s, id, &op->before);
+	rc = ct_block_read_state(s, id, &op->before);
+	if (!rc && (op->before.state != CT_BLOCK_OFFLINE || p->all_zones))
+		ct_block_read_zones(s, &op->before);
 	if (rc == -ENOENT)
 		return ct_fail(s->err, ENOENT, "memory block memory%llu does not exist (not hot-added, or not memory)",
 			       (unsigned long long)id);
@@ -173,10 +175,14 @@ static const char *reason(int err)
 
 /* one state write, retrying EBUSY with back-off until the block's time is
  * up; a write the kernel blocks in (offline migrating pages) is ended by
- * the caller's timer. 0, -ETIMEDOUT, -EINTR (stopped) or -errno. */
+ * the caller's timer. Online writes are not timed: the kernel never waits
+ * in them for long, and while another writer holds the hotplug lock it
+ * restarts them whatever signal comes. 0, -ETIMEDOUT, -EINTR (stopped) or
+ * -errno. */
 static int change(struct ct_sysfs *s, struct ct_block_op *op, const char *state, const struct ct_exec_opts *o)
 {
 	long deadline = now_ms() + o->block_timeout_ms;
+	bool timed = o->arm_timer && o->block_timeout_ms && !strcmp(state, "offline");
 	unsigned backoff = 50;
 	int rc;
 
@@ -186,10 +192,10 @@ static int change(struct ct_sysfs *s, struct ct_block_op *op, const char *state,
 		long left = deadline - now_ms();
 		if (o->stop && *o->stop)
 			return -EINTR;
-		if (o->arm_timer && o->block_timeout_ms)
+		if (timed)
 			o->arm_timer(left > 0 ? (unsigned)left : 1);
 		rc = write_state(s, op->before.id, state);
-		if (o->arm_timer)
+		if (timed)
 			o->arm_timer(0);
 		if (rc == -EINTR && o->timed_out && *o->timed_out && !(o->stop && *o->stop))
 			return -ETIMEDOUT;
@@ -244,10 +250,19 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
 	} else {
 		rc = change(s, op, state_for(op->action), o);
 	}
-	ct_block_read(s, op->before.id, &op->after);
-	ct_error_clear(s->err);
 	if (rc) {
+		ct_block_read(s, op->before.id, &op->after);
+		ct_error_clear(s->err);
 		op->err = -rc;
+		/* the zones of an offline block are read when the kernel refuses it */
+		if (rc == -EINVAL && op->action == CT_ACT_ONLINE_MOVABLE && op->after.state == CT_BLOCK_OFFLINE &&
+		    op->after.nzones && !zone_offered(&op->after, CT_ZONE_MOVABLE)) {
+			op->before = op->after;
+			op->result = CT_RES_REFUSED;
+			snprintf(op->note, sizeof(op->note), "the kernel does not offer ZONE_MOVABLE for it (valid_zones: %s)",
+				 ct_zone_name(op->after.zones[0]));
+			return;
+		}
 		/* someone else (udev, the kernel's auto-online) got there first */
 		if (rc == -EINVAL && !same_as_planned(&op->after, &op->before)) {
 			op->result = CT_RES_RACED;
@@ -259,6 +274,18 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
 		op->result = rc == -EINTR ? CT_RES_INTERRUPTED : CT_RES_FAILED;
 		snprintf(op->note, sizeof(op->note), "%s", reason(-rc));
 		return;
+	}
+	/* the kernel took the write: the state is the one written; an online
+	 * block's zone is read back (the kernel may pick another than asked),
+	 * and its state too when the zones do not look online */
+	op->after = op->before;
+	op->after.state = op->action == CT_ACT_OFFLINE ? CT_BLOCK_OFFLINE : CT_BLOCK_ONLINE;
+	op->after.nzones = 0;
+	if (op->after.state == CT_BLOCK_ONLINE) {
+		ct_block_read_zones(s, &op->after);
+		if (op->after.nzones != 1)
+			ct_block_read(s, op->before.id, &op->after);
+		ct_error_clear(s->err);
 	}
 	op->result = CT_RES_DONE;
 	if (op->after.state != (op->action == CT_ACT_OFFLINE ? CT_BLOCK_OFFLINE : CT_BLOCK_ONLINE)) {

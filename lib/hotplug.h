@@ -53,6 +53,10 @@ struct ct_block_op {
 struct ct_plan {
 	struct ct_block_op *op;
 	size_t n;
+	/* read the candidate zones of offline blocks too (a dry run shows
+	 * them); otherwise only where the decision needs them: online blocks,
+	 * and an offline block the kernel refused */
+	bool all_zones;
 };
 
 struct ct_exec_opts {

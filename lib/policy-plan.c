@@ -52,7 +52,6 @@ int ct_policy_plan(struct ct_sysfs *s, const struct ct_topology *t, const struct
 		for (size_t j = 0; j < r->ndax; j++) {
 			const struct ct_dax *d = &r->dax[j];
 			struct ct_policy_outcome *o;
-			struct ct_plan one = { 0 };
 
 			if (strcmp(d->mode, "system-ram") || !wanted(s, t, r, d, targets, ntargets))
 				continue;
@@ -65,11 +64,8 @@ int ct_policy_plan(struct ct_sysfs *s, const struct ct_topology *t, const struct
 			decide(t, r, pol, &o->decision);
 			if (!o->decision.online)
 				continue;
-			if (ct_plan_add_target(s, t, &one, d->name, NULL) == 0)
-				for (size_t b = 0; b < one.n; b++)
-					ct_plan_add(s, plan, one.op[b].before.id, d->name, d->target_node);
-			ct_plan_free(&one);
-			ct_error_clear(s->err);
+			if (ct_plan_add_target(s, t, plan, d->name, NULL))
+				ct_error_clear(s->err);	/* blocks kmem could not add */
 			if (o->decision.movable)
 				movable_n++;
 			else

@@ -33,11 +33,6 @@ int ct_region_members(struct ct_sysfs *s, struct ct_region *r)
 	if (rc)
 		return rc;
 	r->ways = (unsigned)v;
-	if (!r->size && ct_sysfs_read_u64(s, ct_path(path, sizeof(path), CXLDEV "/%s/size", r->name), 0, &v) == 0)
-		r->size = v;
-	if (!r->granularity &&
-	    ct_sysfs_read_u64(s, ct_path(path, sizeof(path), CXLDEV "/%s/interleave_granularity", r->name), 0, &v) == 0)
-		r->granularity = (unsigned)v;
 	for (unsigned i = 0; i < r->ways && i < CT_MAX_TARGETS; i++) {
 		if (ct_sysfs_read_str(s, ct_path(path, sizeof(path), CXLDEV "/%s/target%u", r->name, i), buf, sizeof(buf)) ||
 		    !buf[0])

@@ -8,8 +8,8 @@
 #include "sysfs.h"
 #include "topology.h"
 
-/* fill ways, size, granularity, ntargets, targets[] and memdevs[] of r when
- * ntargets is 0; 0, or -errno with a message (no such region) */
+/* fill ways, ntargets, targets[] and memdevs[] of r when ntargets is 0;
+ * 0, or -errno with a message (no such region) */
 int ct_region_members(struct ct_sysfs *s, struct ct_region *r);
 
 #endif
