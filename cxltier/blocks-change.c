@@ -134,12 +134,14 @@ static json_object *op_json(const struct ct_block_op *op, bool dry)
 	jb_int_known(o, "node", op->node);
 	jb_str(o, "device", op->owner);
 	jb_str(o, "from_state", ct_block_state_name(op->before.state));
-	json_object_object_add(o, "from_zones", zones_json(&op->before));
+	if (op->before.nzones)	/* absent when not read (an offline block in a real run) */
+		json_object_object_add(o, "from_zones", zones_json(&op->before));
 	jb_str(o, "action", ct_action_name(op->action));
 	jb_str(o, "result", ct_result_name(op->result));
 	if (!dry) {
 		jb_str(o, "state", ct_block_state_name(op->after.state));
-		json_object_object_add(o, "zones", zones_json(&op->after));
+		if (op->after.nzones)
+			json_object_object_add(o, "zones", zones_json(&op->after));
 	}
 	if (op->err) {
 		jb_int(o, "errno", op->err);

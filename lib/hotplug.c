@@ -221,10 +221,12 @@ static const char *state_for(enum ct_action a)
 	}
 }
 
-static bool same_as_planned(const struct ct_block *a, const struct ct_block *b)
+/* the same state, and online in the same zone (an offline block's candidate
+ * zones are not compared: they change with its neighbours, and are not
+ * always read) */
+static bool same_place(const struct ct_block *a, const struct ct_block *b)
 {
-	return a->state == b->state && a->nzones == b->nzones &&
-	       (!a->nzones || !memcmp(a->zones, b->zones, a->nzones * sizeof(a->zones[0])));
+	return a->state == b->state && (a->state != CT_BLOCK_ONLINE || online_zone(a) == online_zone(b));
 }
 
 static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_exec_opts *o)
@@ -264,7 +266,7 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
 			return;
 		}
 		/* someone else (udev, the kernel's auto-online) got there first */
-		if (rc == -EINVAL && !same_as_planned(&op->after, &op->before)) {
+		if (rc == -EINVAL && !same_place(&op->after, &op->before)) {
 			op->result = CT_RES_RACED;
 			snprintf(op->note, sizeof(op->note), "changed by someone else while cxltier ran: now %s%s%s",
 				 ct_block_state_name(op->after.state), op->after.state == CT_BLOCK_ONLINE && op->after.nzones ? " in " : "",
@@ -317,9 +319,8 @@ static void roll_back(struct ct_sysfs *s, struct ct_plan *p)
 			back = online_zone(&op->before) == CT_ZONE_MOVABLE ? "online_movable" : "online_kernel";
 		int rc = change(s, op, back, &once);
 		ct_block_read(s, op->before.id, &op->after);
-		/* as before (whoever put it back): offline, or online in the same zone */
-		if (op->after.state == op->before.state &&
-		    (op->before.state != CT_BLOCK_ONLINE || online_zone(&op->after) == online_zone(&op->before))) {
+		/* as before, whoever put it back */
+		if (same_place(&op->after, &op->before)) {
 			op->result = CT_RES_ROLLED_BACK;
 			continue;
 		}
