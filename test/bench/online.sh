@@ -12,7 +12,9 @@
 # each run. Prints median, min and max per side and the ratios of medians;
 # -p also profiles one cxltier run (strace -c, and -v phase timings).
 # Under TCG timings vary a lot from run to run: ROUNDS (default 9, at
-# least 7) alternating rounds and medians are what to compare.
+# least 7) alternating rounds and medians are what to compare. On a busy
+# host, CXLTIER_VM_ICOUNT=shift=0,sleep=off makes the guest's clock count
+# instructions (test/vm/run.sh): the work each side does, whatever the load.
 set -euo pipefail
 PROFILE=0
 [[ ${1:-} == -p ]] && { PROFILE=1; shift; }
@@ -82,7 +84,8 @@ GUEST
         return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
     }
     END {
-        printf "onlining %d blocks (%s) movable, %d alternating rounds, TCG guest (ms):\n", n, size, rounds
+        printf "onlining %d blocks (%s) movable, %d alternating rounds, TCG guest%s (ms):\n", n, size, rounds,
+            ENVIRON["CXLTIER_VM_ICOUNT"] != "" ? ", icount " ENVIRON["CXLTIER_VM_ICOUNT"] : ""
         printf "  %-8s %9s %9s %9s\n", "", "median", "min", "max"
         split("floor cxltier daxctl", names, " ")
         for (i = 1; i <= 3; i++) {
