@@ -48,7 +48,10 @@ mkdir -p "$SHARE/qmp"
 # otherwise TCG. -cpu ...,hypervisor=off: the guest kernel refuses to commit a
 # CXL region when CPUID says "hypervisor" (no cache invalidation in a VM).
 ACC=(-accel tcg,thread=multi -cpu max,hypervisor=off) ACCEL=tcg
-if [[ ${CXLTIER_VM_ACCEL:-auto} != tcg && ( -d /sys/module/kvm_intel || -d /sys/module/kvm_amd ) ]] &&
+# CXLTIER_VM_ICOUNT=shift=0,sleep=off: guest time counts instructions, not the
+# host's wall clock (benchmarks on a busy host; one TCG thread)
+[[ -n ${CXLTIER_VM_ICOUNT:-} ]] && ACC=(-accel tcg,thread=single -icount "$CXLTIER_VM_ICOUNT" -cpu max,hypervisor=off)
+if [[ ${CXLTIER_VM_ACCEL:-auto} != tcg && -z ${CXLTIER_VM_ICOUNT:-} && ( -d /sys/module/kvm_intel || -d /sys/module/kvm_amd ) ]] &&
    { exec 9<>/dev/kvm; } 2>/dev/null; then
     exec 9>&-
     ACC=(-accel kvm -cpu host,hypervisor=off) ACCEL=kvm

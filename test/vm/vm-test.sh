@@ -34,6 +34,9 @@ ADDS=(-a "$BUILD/cxltier:/usr/bin/cxltier" -a "$HERE:/tests"
 for helper in pin-pages mkcdat hog; do
     [[ -x $BUILD/test/$helper ]] && ADDS+=(-a "$BUILD/test/$helper:/usr/bin/$helper")
 done
+# the udev rule where udev reads it, and udevadm to test it (udevadm test)
+ADDS+=(-a "$SRC/udev/90-cxltier.rules:/usr/lib/udev/rules.d/90-cxltier.rules")
+[[ -x /usr/bin/udevadm ]] && ADDS+=(-a /usr/bin/udevadm:/usr/bin/udevadm)
 "$HERE/mkinitramfs.sh" -o "$INITRD" "${ADDS[@]}" || { echo "vm-test: initramfs failed" >&2; exit 1; }
 
 declare -A GROUP=()
