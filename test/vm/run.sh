@@ -5,6 +5,7 @@
 #
 # usage: run.sh -i INITRD -S SHAREDIR [options]
 #   SHAREDIR/run.sh is the guest script (bash); the share is /share in the guest
+#   -k KERNEL      the kernel to boot, by label (fetch.sh: 6.12, 7.x; default 6.12)
 #   --topology T   default | two-devices        (default: default)
 #   --numa N       default: node0 CPUs+RAM, node1 the CXL memory
 #                  two-socket: node0 cpu0+RAM, node1 cpu1+RAM, node2 the CXL
@@ -16,15 +17,17 @@
 #   --append STR   extra kernel command line
 #   --timeout S    stop QEMU after S seconds (default 600)
 #   -v             echo the console while it runs (it is always in SHAREDIR/console.log)
+# SHAREDIR/boot-seconds: seconds from starting QEMU to the guest script.
 # Exit: the guest script's status; 125 when QEMU died or timed out.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE=${CXLTIER_VM_CACHE:-/var/cache/cxltier-vm}
 . "$CACHE/env.sh"
 
-INITRD= SHARE= TOPO=default NUMAMODE=default CDAT= RAMNODE= CXLSIZE=1G RAM=2G APPEND= TIMEOUT=600 VERBOSE=0
+KERNEL=6.12 INITRD= SHARE= TOPO=default NUMAMODE=default CDAT= RAMNODE= CXLSIZE=1G RAM=2G APPEND= TIMEOUT=600 VERBOSE=0
 while [[ $# -gt 0 ]]; do
     case $1 in
+        -k) KERNEL=$2; shift ;;
         -i) INITRD=$2; shift ;;
         -S) SHARE=$2; shift ;;
         --topology) TOPO=$2; shift ;;
@@ -42,6 +45,12 @@ while [[ $# -gt 0 ]]; do
 done
 [[ -n $INITRD && -n $SHARE && -f $SHARE/run.sh ]] || { echo "usage: run.sh -i INITRD -S SHAREDIR (with SHAREDIR/run.sh)" >&2; exit 2; }
 SHARE=$(realpath "$SHARE")
+# the kernel's files (fetch.sh writes one env file per kernel label)
+if [[ -f $CACHE/kernel-$KERNEL.env ]]; then
+    . "$CACHE/kernel-$KERNEL.env"
+elif [[ $KERNEL != 6.12 ]]; then
+    echo "run.sh: no kernel $KERNEL in $CACHE (run test/vm/fetch.sh)" >&2; exit 2
+fi
 mkdir -p "$SHARE/qmp"
 
 # KVM only where hardware virtualisation is really there (kvm_intel/kvm_amd);
@@ -111,7 +120,9 @@ case $TOPO in
 esac
 CXLDEV+=(-M cxl-fmw.0.targets.0=cxl.1,cxl-fmw.0.size=4G)
 
-KAPPEND="console=ttyS0,115200 panic=-1 quiet loglevel=4 memhp_default_state=offline$APPEND"
+# no_timer_check: on a loaded host the emulated timer can look broken to the
+# kernel's IO-APIC timer check, which then panics at boot
+KAPPEND="console=ttyS0,115200 panic=-1 quiet loglevel=4 no_timer_check memhp_default_state=offline$APPEND"
 Q=$CACHE/qemu
 CMD=(env QEMU_MODULE_DIR="$QEMU_MODULE_DIR" "$QEMU"
      -L "$Q/usr/share/qemu" -L "$Q/usr/share/seabios" -L /usr/lib/ipxe/qemu
@@ -129,13 +140,17 @@ AGENT=$!
 trap 'kill $AGENT 2>/dev/null || true' EXIT
 
 : > "$SHARE/console.log"
+rm -f "$SHARE/boot-seconds"
 RC=
 qrc=0
+T0=$EPOCHREALTIME
 while IFS= read -r line; do
     line=${line%$'\r'}
     printf '%s\n' "$line" >> "$SHARE/console.log"
     [[ $VERBOSE == 1 ]] && printf '%s\n' "$line" >&2
     case $line in
+        "CXLTIER-VM: running"*)
+            awk -v a="$T0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f\n", b - a }' > "$SHARE/boot-seconds" ;;
         *"CXLTIER-VM: exit status "*) RC=${line##*exit status }; RC=${RC%% *} ;;
         *"KVM internal error"*) echo "run.sh: KVM cannot run this guest; set CXLTIER_VM_ACCEL=tcg" >&2 ;;
     esac
