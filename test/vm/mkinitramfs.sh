@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # mkinitramfs.sh - build the VM tier's initramfs: busybox, bash, bats, kmod,
-# ndctl's cxl/daxctl, numactl, jq, the CXL/DAX modules of the cached 6.12
-# kernel, plus whatever -a adds (the freshly built cxltier, the tests).
+# ndctl's cxl/daxctl, numactl, jq, the CXL/DAX modules of one of the cached
+# kernels, plus whatever -a adds (the freshly built cxltier, the tests).
 #
 # usage: mkinitramfs.sh [-k KERNEL] -o OUT [-a SRC[:DST]]...
 #   -k KERNEL   whose modules (a fetch.sh label: 6.12, 7.x; default 6.12)
@@ -72,16 +72,24 @@ for l in bats-support bats-assert; do
     [[ -d /usr/lib/bats/$l ]] && { mkdir -p "$ROOT/usr/lib/bats"; cp -a "/usr/lib/bats/$l" "$ROOT/usr/lib/bats/"; }
 done
 
-# kernel modules with their dependencies; depmod inside the image
+# kernel modules with their dependencies; depmod inside the image. 7.x ships
+# them xz-compressed: they go in uncompressed (no decompression at boot, and
+# no dependence on the guest kmod's or the kernel's decompressors)
 MODS=(cxl_acpi cxl_pci cxl_mem cxl_pmem device_dax dax_cxl kmem dax_hmem 9pnet_virtio 9p)
-KROOT=$CACHE/kernel MD=lib/modules/$KVER
+KROOT=${KROOT:-$CACHE/kernel} MD=lib/modules/$KVER
 mkdir -p "$ROOT/usr/$MD"
 for m in "${MODS[@]}"; do
     # -C /dev/null: the host's modprobe.d "install" rules must not hide deps
     while read -r kw path _; do
         [[ $kw == insmod ]] || continue
-        rel=${path#"$KROOT"/}
-        mkdir -p "$ROOT/usr/$(dirname "$rel")"; cp "$path" "$ROOT/usr/$rel"
+        rel=${path#"$KROOT"/}; rel=${rel#usr/}
+        mkdir -p "$ROOT/usr/$(dirname "$rel")"
+        case $path in
+            *.ko.xz) xz -dc "$path" > "$ROOT/usr/${rel%.xz}" ;;
+            *.ko.zst) zstd -qdc "$path" > "$ROOT/usr/${rel%.zst}" ;;
+            *.ko.gz) gzip -dc "$path" > "$ROOT/usr/${rel%.gz}" ;;
+            *) cp "$path" "$ROOT/usr/$rel" ;;
+        esac
     done < <(modprobe -C /dev/null -d "$KROOT" -S "$KVER" --show-depends "$m")
 done
 cp "$KROOT/$MD"/modules.{builtin,builtin.modinfo,order} "$ROOT/usr/$MD/"

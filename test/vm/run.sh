@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# run.sh - boot the cxltier VM guest: Debian's 6.12 kernel under QEMU 10 with
-# emulated CXL Type-3 volatile memory, run a script inside, return its status.
+# run.sh - boot the cxltier VM guest: a Debian kernel (6.12 or 7.x) under
+# QEMU 10 with emulated CXL Type-3 volatile memory, run a script inside,
+# return its status.
 #
 # usage: run.sh -i INITRD -S SHAREDIR [options]
 #   SHAREDIR/run.sh is the guest script (bash); the share is /share in the guest
@@ -15,6 +16,8 @@
 #   -c SIZE        CXL memory per device (default 1G)
 #   -m SIZE        guest RAM on node 0 (default 2G)
 #   --append STR   extra kernel command line
+#   --memhp-default  leave out memhp_default_state=offline: hot-added memory is
+#                  onlined as the kernel's build says (7.x: online; 6.12: offline)
 #   --timeout S    stop QEMU after S seconds (default 600)
 #   -v             echo the console while it runs (it is always in SHAREDIR/console.log)
 # SHAREDIR/boot-seconds: seconds from starting QEMU to the guest script.
@@ -24,7 +27,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE=${CXLTIER_VM_CACHE:-/var/cache/cxltier-vm}
 . "$CACHE/env.sh"
 
-KERNEL=6.12 INITRD= SHARE= TOPO=default NUMAMODE=default CDAT= RAMNODE= CXLSIZE=1G RAM=2G APPEND= TIMEOUT=600 VERBOSE=0
+MEMHP=' memhp_default_state=offline' KERNEL=6.12 INITRD= SHARE= TOPO=default NUMAMODE=default CDAT= RAMNODE= CXLSIZE=1G RAM=2G APPEND= TIMEOUT=600 VERBOSE=0
 while [[ $# -gt 0 ]]; do
     case $1 in
         -k) KERNEL=$2; shift ;;
@@ -37,6 +40,7 @@ while [[ $# -gt 0 ]]; do
         -c) CXLSIZE=$2; shift ;;
         -m) RAM=$2; shift ;;
         --append) APPEND="$APPEND $2"; shift ;;
+        --memhp-default) MEMHP= ;;
         --timeout) TIMEOUT=$2; shift ;;
         -v) VERBOSE=1 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
@@ -121,8 +125,10 @@ esac
 CXLDEV+=(-M cxl-fmw.0.targets.0=cxl.1,cxl-fmw.0.size=4G)
 
 # no_timer_check: on a loaded host the emulated timer can look broken to the
-# kernel's IO-APIC timer check, which then panics at boot
-KAPPEND="console=ttyS0,115200 panic=-1 quiet loglevel=4 no_timer_check memhp_default_state=offline$APPEND"
+# kernel's IO-APIC timer check, which then panics at boot.
+# memhp_default_state=offline: both kernels start alike (7.x onlines
+# hot-added memory by default, 6.12 does not); --memhp-default drops it
+KAPPEND="console=ttyS0,115200 panic=-1 quiet loglevel=4 no_timer_check$MEMHP$APPEND"
 Q=$CACHE/qemu
 CMD=(env QEMU_MODULE_DIR="$QEMU_MODULE_DIR" "$QEMU"
      -L "$Q/usr/share/qemu" -L "$Q/usr/share/seabios" -L /usr/lib/ipxe/qemu

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# vm-test.sh - the VM test tier: boot Debian's kernels under QEMU 10 with
-# emulated CXL memory and run test/vm/*.bats inside against the real drivers.
+# vm-test.sh - the VM test tier: boot Debian's kernels (6.12 LTS and the
+# newest 7.x) under QEMU 10 with emulated CXL memory and run test/vm/*.bats
+# inside against the real drivers, every file on every kernel.
 #
 # usage: vm-test.sh BUILDDIR [FILE.bats...]
 #
@@ -14,7 +15,8 @@
 #   # vm-test-timeout: SECS      per-test limit (default $CXLTIER_VM_TEST_TIMEOUT)
 #
 # Environment:
-#   CXLTIER_VM_KERNELS        kernels to run on (default: "6.12 7.x", see fetch.sh)
+#   CXLTIER_VM_KERNELS        kernels to run on (default: every kernel fetch.sh
+#                             brings: "6.12 7.x")
 #   CXLTIER_VM_TEST_TIMEOUT   per-test limit in seconds (default 300; TCG is slow)
 #   CXLTIER_VM_TIMEOUT        backstop per boot in seconds (default: the file's
 #                             tests' limits + 300 s for setup/teardown + 300 s to boot)
@@ -40,7 +42,9 @@ for f in "$@"; do FILES+=("$(realpath "$f")"); done
 [[ ${#FILES[@]} -gt 0 ]] || FILES=("$HERE"/*.bats)
 T0=$(date +%s)
 
-"$HERE/fetch.sh"
+CACHE=${CXLTIER_VM_CACHE:-/var/cache/cxltier-vm}
+# shellcheck disable=SC2086
+"$HERE/fetch.sh" ${CXLTIER_VM_KERNELS:-}
 rc=$?
 if [[ $rc == 77 ]]; then
     echo "vm-test: SKIPPED: the VM tier cannot run on this machine (kernel or QEMU not available)" >&2
@@ -49,7 +53,7 @@ elif [[ $rc != 0 ]]; then
     echo "vm-test: fetch failed ($rc)" >&2; exit 1
 fi
 
-read -ra KERNELS <<< "${CXLTIER_VM_KERNELS:-6.12}"
+read -ra KERNELS <<< "${CXLTIER_VM_KERNELS:-$(cat "$CACHE/kernels" 2>/dev/null || echo 6.12)}"
 TEST_TIMEOUT=${CXLTIER_VM_TEST_TIMEOUT:-300}
 WORK=${CXLTIER_VM_WORK:-$BUILD/vm}
 rm -rf "$WORK"; mkdir -p "$WORK"
