@@ -7,7 +7,16 @@
 # usage: run.sh -i INITRD -S SHAREDIR [options]
 #   SHAREDIR/run.sh is the guest script (bash); the share is /share in the guest
 #   -k KERNEL      the kernel to boot, by label (fetch.sh: 6.12, 7.x; default 6.12)
-#   --topology T   default | two-devices        (default: default)
+#   --topology T   the CXL machine (default: default):
+#                  default           one host bridge, root port, Type-3 device
+#                  two-devices       two devices on two root ports of one host bridge
+#                  two-host-bridges  one device on each of two host bridges, one
+#                                    fixed memory window interleaving both (2-way)
+#                  switch            a switch (cxl-upstream/downstream) below the
+#                                    root port, two devices below the switch
+#                  two-regions       two devices, two fixed memory windows
+#                  hotplug           one device and a free root port cxl_rp_hp on
+#                                    cxl.1 for QMP device_add (serials 0x1234, 0x5678)
 #   --numa N       default: node0 CPUs+RAM, node1 the CXL memory
 #                  two-socket: node0 cpu0+RAM, node1 cpu1+RAM, node2 the CXL
 #                  memory, node3 a cpu-less RAM node (SLIT 21 across sockets)
@@ -82,6 +91,7 @@ default)
           -numa node,nodeid=1
           -object acpi-generic-port,id=gp0,pci-bus=cxl.1,node=1
           -numa dist,src=0,dst=1,val=20)
+    GPNODE=1
     lb 0 0 100 20G; lb 0 1 150 16G
     TOTAL=$(mib "$RAM")
     if [[ -n $RAMNODE ]]; then
@@ -100,6 +110,7 @@ two-socket)
           -object acpi-generic-port,id=gp0,pci-bus=cxl.1,node=2
           -numa dist,src=0,dst=1,val=21 -numa dist,src=0,dst=2,val=24 -numa dist,src=0,dst=3,val=17
           -numa dist,src=1,dst=2,val=31 -numa dist,src=1,dst=3,val=28 -numa dist,src=2,dst=3,val=40)
+    GPNODE=2
     lb 0 0 100 20G; lb 0 1 140 12G; lb 0 2 170 16G; lb 0 3 110 18G
     lb 1 0 140 12G; lb 1 1 100 20G; lb 1 2 230 10G; lb 1 3 150 10G
     TOTAL=$(( 2 * half + 512 )) ;;
@@ -112,23 +123,52 @@ t3() { # index root-port serial
     [[ -n $CDAT ]] && d="$d,cdat=$CDAT"
     CXLDEV+=(-object "memory-backend-ram,id=cxl-vmem$1,share=on,size=$CXLSIZE" -device "$d")
 }
+rp() { # root-port-id host-bridge port slot
+    CXLDEV+=(-device "cxl-rp,port=$3,bus=$2,id=$1,chassis=0,slot=$4")
+}
+# a second host bridge, with its generic port in the CXL node's proximity domain
+second_hb() {
+    CXLDEV+=(-device pxb-cxl,bus_nr=222,bus=pcie.0,id=cxl.2
+             -object "acpi-generic-port,id=gp1,pci-bus=cxl.2,node=$GPNODE")
+}
+FMW=(cxl-fmw.0.targets.0=cxl.1 cxl-fmw.0.size=4G)
 case $TOPO in
-    default)
-        CXLDEV+=(-device cxl-rp,port=0,bus=cxl.1,id=cxl_rp0,chassis=0,slot=2)
+    default)            # one host bridge, one root port, one device
+        rp cxl_rp0 cxl.1 0 2
         t3 0 cxl_rp0 "${CXL_SN:-0x1234}" ;;
-    two-devices)
-        CXLDEV+=(-device cxl-rp,port=0,bus=cxl.1,id=cxl_rp0,chassis=0,slot=2
-                 -device cxl-rp,port=1,bus=cxl.1,id=cxl_rp1,chassis=0,slot=3)
+    two-devices)        # two devices behind one host bridge (a 2-way region)
+        rp cxl_rp0 cxl.1 0 2; rp cxl_rp1 cxl.1 1 3
         t3 0 cxl_rp0 0x1234; t3 1 cxl_rp1 0x5678 ;;
+    two-host-bridges)   # one device behind each of two host bridges, one 2-way window across both
+        second_hb
+        rp cxl_rp0 cxl.1 0 2; rp cxl_rp2 cxl.2 0 5
+        t3 0 cxl_rp0 0x1234; t3 1 cxl_rp2 0x5678
+        FMW=(cxl-fmw.0.targets.0=cxl.1 cxl-fmw.0.targets.1=cxl.2 cxl-fmw.0.size=4G) ;;
+    switch)             # a CXL switch below the root port, two devices below it
+        rp cxl_rp0 cxl.1 0 2
+        CXLDEV+=(-device cxl-upstream,port=4,bus=cxl_rp0,id=cxl_us0,sn=0x4242
+                 -device cxl-downstream,port=0,bus=cxl_us0,id=cxl_ds0,chassis=0,slot=4
+                 -device cxl-downstream,port=1,bus=cxl_us0,id=cxl_ds1,chassis=0,slot=5)
+        t3 0 cxl_ds0 0x1234; t3 1 cxl_ds1 0x5678 ;;
+    two-regions)        # two devices, two fixed memory windows: a region in each
+        rp cxl_rp0 cxl.1 0 2; rp cxl_rp1 cxl.1 1 3
+        t3 0 cxl_rp0 0x1234; t3 1 cxl_rp1 0x5678
+        FMW+=(cxl-fmw.1.targets.0=cxl.1 cxl-fmw.1.size=4G) ;;
+    hotplug)            # one device, and a free root port for QMP device_add (id cxl_rp_hp)
+        rp cxl_rp0 cxl.1 0 2; rp cxl_rp_hp cxl.1 1 3
+        t3 0 cxl_rp0 0x1234 ;;
     *) echo "run.sh: unknown topology $TOPO" >&2; exit 2 ;;
 esac
-CXLDEV+=(-M cxl-fmw.0.targets.0=cxl.1,cxl-fmw.0.size=4G)
+CXLDEV+=(-M "$(IFS=,; echo "${FMW[*]}")")
 
-# no_timer_check: on a loaded host the emulated timer can look broken to the
-# kernel's IO-APIC timer check, which then panics at boot.
+# On a loaded host the emulated CPUs get little time, and the kernel's boot
+# calibrations misjudge it: no_timer_check (the IO-APIC timer check panicked),
+# lpj= (the secondary CPU's delay-loop calibration hung the boot; the value
+# is what a 2.4 GHz TSC gives at HZ=250, and only delay loops use it),
+# tsc=reliable (no clocksource watchdog switching to a slower clock).
 # memhp_default_state=offline: both kernels start alike (7.x onlines
 # hot-added memory by default, 6.12 does not); --memhp-default drops it
-KAPPEND="console=ttyS0,115200 panic=-1 quiet loglevel=4 no_timer_check$MEMHP$APPEND"
+KAPPEND="console=ttyS0,115200 panic=-1 quiet loglevel=4 no_timer_check lpj=9781740 tsc=reliable$MEMHP$APPEND"
 Q=$CACHE/qemu
 CMD=(env QEMU_MODULE_DIR="$QEMU_MODULE_DIR" "$QEMU"
      -L "$Q/usr/share/qemu" -L "$Q/usr/share/seabios" -L /usr/lib/ipxe/qemu
@@ -142,15 +182,19 @@ CMD=(env QEMU_MODULE_DIR="$QEMU_MODULE_DIR" "$QEMU"
 printf '%q ' "${CMD[@]}" > "$SHARE/cmdline"
 
 python3 "$HERE/qmp.py" "$SHARE/qmp.sock" --serve "$SHARE/qmp" 2>"$SHARE/qmp-agent.err" &
-AGENT=$!
-trap 'kill $AGENT 2>/dev/null || true' EXIT
+AGENT=$! QPID=
+# stopped early (vm-test.sh interrupted): QEMU goes too (timeout passes the signal on)
+trap 'kill $AGENT $QPID 2>/dev/null || true' EXIT
+trap 'exit 143' TERM; trap 'exit 130' INT
 
 : > "$SHARE/console.log"
 rm -f "$SHARE/boot-seconds"
 RC=
 qrc=0
 T0=$EPOCHREALTIME
-while IFS= read -r line; do
+exec {CON}< <(exec timeout "$TIMEOUT" "${CMD[@]}" </dev/null 2>&1)
+QPID=$!
+while IFS= read -r -u "$CON" line; do
     line=${line%$'\r'}
     printf '%s\n' "$line" >> "$SHARE/console.log"
     [[ $VERBOSE == 1 ]] && printf '%s\n' "$line" >&2
@@ -160,8 +204,11 @@ while IFS= read -r line; do
         *"CXLTIER-VM: exit status "*) RC=${line##*exit status }; RC=${RC%% *} ;;
         *"KVM internal error"*) echo "run.sh: KVM cannot run this guest; set CXLTIER_VM_ACCEL=tcg" >&2 ;;
     esac
-done < <(timeout "$TIMEOUT" "${CMD[@]}" </dev/null 2>&1; echo "CXLTIER-VM-HOST: qemu exit $?")
-qrc=$(sed -n 's/^CXLTIER-VM-HOST: qemu exit //p' "$SHARE/console.log" | tail -1)
+done
+wait "$QPID"
+qrc=$?
+QPID=
+echo "CXLTIER-VM-HOST: qemu exit $qrc" >> "$SHARE/console.log"
 if [[ -z $RC ]]; then
     echo "run.sh: the guest did not finish (QEMU status $qrc, accel $ACCEL); console: $SHARE/console.log" >&2
     tail -20 "$SHARE/console.log" >&2

@@ -53,7 +53,7 @@ elif [[ $rc != 0 ]]; then
     echo "vm-test: fetch failed ($rc)" >&2; exit 1
 fi
 
-read -ra KERNELS <<< "${CXLTIER_VM_KERNELS:-$(cat "$CACHE/kernels" 2>/dev/null || echo 6.12)}"
+read -ra KERNELS <<< "${CXLTIER_VM_KERNELS:-$(tr '\n' ' ' < "$CACHE/kernels" 2>/dev/null || echo 6.12)}"
 TEST_TIMEOUT=${CXLTIER_VM_TEST_TIMEOUT:-300}
 WORK=${CXLTIER_VM_WORK:-$BUILD/vm}
 rm -rf "$WORK"; mkdir -p "$WORK"
@@ -107,6 +107,10 @@ for j in "${JOBS[@]}"; do
     INITRD[$b|$k]=$out
 done
 
+# interrupted: the boot under way stops too (run.sh stops its QEMU)
+rpid=
+trap '[[ -z $rpid ]] || kill $rpid 2>/dev/null' EXIT
+trap 'exit 143' TERM; trap 'exit 130' INT
 declare -A PASS=() FAIL=()
 LABELS=()
 passed=0 failed=0 bad=0 n=0 notrun=0
@@ -137,9 +141,12 @@ RUN
         --topology "${topo:-default}" $args --timeout "$backstop") > "$share/run.log" 2>&1 &
     rpid=$!
     # the guest appends TAP to the share as it goes: print it as it comes
-    tail -n +1 -s 0.2 -f --pid=$rpid "$share/tap.txt"
-    wait $rpid
+    tail -n +1 -s 0.2 -f --pid=$rpid "$share/tap.txt" &
+    tpid=$!
+    wait $rpid   # (a signal interrupts wait, not a foreground tail)
     rc=$?
+    rpid=
+    wait $tpid
     secs=$(( $(date +%s) - t0 ))
     ok=$(grep -c '^ok ' "$share/tap.txt")
     nok=$(grep -c '^not ok ' "$share/tap.txt")
