@@ -19,11 +19,13 @@ int ct_lock_acquire(struct ct_sysfs *s, unsigned timeout_ms, volatile sig_atomic
 	char pid[32] = "";
 	int fd;
 
-	mkdirat(s->rootfd, "run", 0755);
-	mkdirat(s->rootfd, LOCKDIR, 01777);
-	fd = openat(s->rootfd, LOCKFILE, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	/* inside the root (a --sysroot tree's links do not lead out), and never
+	 * through a symlink planted as the lock file */
+	ct_sysfs_mkdir(s, "/run", 0755);
+	ct_sysfs_mkdir(s, "/" LOCKDIR, 01777);
+	fd = ct_sysfs_openat(s, "/" LOCKFILE, O_RDWR | O_CREAT | O_NOFOLLOW, 0644);
 	if (fd < 0)
-		return ct_fail(s->err, errno, "cannot open the lock %s/" LOCKFILE ": %s", s->root, strerror(errno));
+		return ct_fail(s->err, -fd, "cannot open the lock %s/" LOCKFILE ": %s", s->root, strerror(-fd));
 	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		if (errno != EWOULDBLOCK && errno != EINTR) {
 			int e = errno;
