@@ -12,7 +12,7 @@
 #   # vm-topology: NAME          the machine (run.sh --topology; default: default)
 #   # vm-args: ARGS              more run.sh options (@BUILD@: the build directory)
 #   # vm-kernels: 6.12 -- WHY    only these kernels, and why (default: every kernel)
-#   # vm-test-timeout: SECS      per-test limit (default $CXLTIER_VM_TEST_TIMEOUT)
+#   # vm-test-timeout: SECS -- WHY  per-test limit (default $CXLTIER_VM_TEST_TIMEOUT)
 #
 # Environment:
 #   CXLTIER_VM_KERNELS        kernels to run on (default: every kernel fetch.sh
@@ -123,7 +123,7 @@ for j in "${JOBS[@]}"; do
     [[ -n ${PASS[$label]+x} ]] || { PASS[$label]=0; FAIL[$label]=0; LABELS+=("$label"); }
     topo=$(header vm-topology "$f")
     args=$(header vm-args "$f"); args=${args//@BUILD@/$b}
-    tt=$(header vm-test-timeout "$f"); tt=${tt:-$TEST_TIMEOUT}
+    tt=$(header vm-test-timeout "$f"); tt=${tt%%--*}; tt=${tt// /}; tt=${tt:-$TEST_TIMEOUT}
     planned=$(bats --count "$f" 2>/dev/null) || planned=0
     backstop=${CXLTIER_VM_TIMEOUT:-$(( planned * tt + 600 ))}
     share=$WORK/$(printf '%02d' $n)-${label// /-}-$name

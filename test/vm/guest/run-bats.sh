@@ -38,7 +38,8 @@ cd / || exit 1
 rc=0
 for f in "$@"; do
     path=/tests/$f name=${f%.bats}
-    tt=$(header vm-test-timeout "$path"); tt=${tt:-${CXLTIER_VM_TEST_TIMEOUT:-300}}
+    tt=$(header vm-test-timeout "$path"); tt=${tt%%--*}; tt=${tt// /}   # "900 -- why"
+    tt=${tt:-${CXLTIER_VM_TEST_TIMEOUT:-300}}
     n=$(bats --count "$path" 2>/dev/null) || n=0
     limit=$(( n * tt + ${CXLTIER_VM_FILE_MARGIN:-300} ))
     printf '# kernel %s (%s), file %s: %d tests, %d s each at most\n' \
