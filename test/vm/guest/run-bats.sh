@@ -54,7 +54,7 @@ for f in "$@"; do
     case $frc in
     0) ;;
     124|137)
-        printf 'not ok - [%s] %s: the file ran out of its %d s after %s\n' \
+        printf 'not ok - [%s] %s: the file ran out of its %d s; it was at: %s\n' \
             "$KERNEL" "$name" "$limit" "$(cat "$STATE/current" 2>/dev/null)" >> "$TAP"
         rc=1 ;;
     *) rc=1 ;;
