@@ -69,7 +69,7 @@ mkdir -p "$SHARE/qmp"
 # KVM only where hardware virtualisation is really there (kvm_intel/kvm_amd);
 # otherwise TCG. -cpu ...,hypervisor=off: the guest kernel refuses to commit a
 # CXL region when CPUID says "hypervisor" (no cache invalidation in a VM).
-ACC=(-accel tcg,thread=multi -cpu max,hypervisor=off) ACCEL=tcg
+ACC=(-accel "tcg,thread=${CXLTIER_VM_TCG_THREAD:-multi}" -cpu max,hypervisor=off) ACCEL=tcg
 if [[ ${CXLTIER_VM_ACCEL:-auto} != tcg && ( -d /sys/module/kvm_intel || -d /sys/module/kvm_amd ) ]] &&
    { exec 9<>/dev/kvm; } 2>/dev/null; then
     exec 9>&-
