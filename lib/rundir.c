@@ -16,7 +16,8 @@ static int open_run(struct ct_sysfs *s)
 	if (fd < 0 && errno == ENOENT && s->root[0] && mkdirat(s->rootfd, "run", 0755) == 0)
 		fd = openat(s->rootfd, "run", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return ct_fail(s->err, errno, "cannot open %s/run: %s", s->root, strerror(errno));
+		return ct_fail(s->err, errno, "cannot open %s/run: %s%s", s->root, strerror(errno),
+			       errno == ENOTDIR || errno == ELOOP ? " (not a directory, or a symlink: refusing it)" : "");
 	return fd;
 }
 
