@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* cmd-migrate.c - `cxltier migrate`: move chosen processes' pages to a node
  * or tier, once, with a before/after report per process */
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -13,28 +11,10 @@
 #include "../lib/context.h"
 #include "../lib/damon.h"
 #include "../lib/migrate.h"
+#include "../lib/numa.h"
+#include "../lib/process.h"
 #include "../lib/tiers.h"
-
-static void fmt_before(json_object *rec, char *buf, size_t len);
-static void fmt_after(json_object *rec, char *buf, size_t len);
-static void fmt_failed(json_object *rec, char *buf, size_t len);
-static const char *const levels[] = { "processes", NULL };
-static const struct out_column columns[] = {
-	{ "PID", "pid", OUT_NUM, 0.1, 0, "process", NULL },
-	{ "COMM", "comm", OUT_STR, 0.1, 0, "its name", NULL },
-	{ "HOW", "mechanism", OUT_STR, 0.1, 0, "migrate_pages (whole process) or move_pages (page by page)", NULL },
-	{ "BEFORE", "before", OUT_STR, 0.1, 0, "bytes per node before", fmt_before },
-	{ "AFTER", "after", OUT_STR, 0.1, 0, "bytes per node after", fmt_after },
-	{ "MOVED", "bytes_moved", OUT_SIZE, 0.1, 0, "bytes moved", NULL },
-	{ "TO-MOVE", "bytes_to_move", OUT_SIZE, 0.1, 0, "bytes selected (dry run: would move)", NULL },
-	{ "FAILED", "failed_by", OUT_STR, 0.1, 0, "pages that did not move, by errno", fmt_failed },
-	{ "SECONDS", "seconds", OUT_NUM, 0.1, 0, "time taken", NULL },
-	{ "MB/S", "throughput_mbps", OUT_NUM, 0.1, 0, "throughput", NULL },
-	{ "NOTE", "note", OUT_STR, 0.1, 0, "exited, error", NULL },
-};
-static const struct out_table table = {
-	levels, NULL, columns, sizeof(columns) / sizeof(columns[0]), "PID,COMM,HOW,BEFORE,AFTER,MOVED,FAILED,SECONDS,MB/S,NOTE",
-};
+#include "migrate-report.h"
 
 static void usage(void)
 {
@@ -47,7 +27,7 @@ static void usage(void)
 	       "batches, each page that cannot move counted by errno.\n\n"
 	       "      --pid LIST        process ids (comma-separated, repeatable)\n"
 	       "      --comm NAME       every process with this name\n"
-	       "      --cgroup PATH     every process of a cgroup (v2 path, /sys/fs/cgroup/... or relative)\n"
+	       "      --cgroup PATH     every process of a cgroup v2 (its path in the cgroup2 mount)\n"
 	       "      --to NODE         the target node\n"
 	       "      --to-tier T       the first node of tier T (fastest, slowest, or its id)\n"
 	       "      --from NODES      only pages on these nodes (or tierN); default: all but the target\n"
@@ -58,116 +38,17 @@ static void usage(void)
 	       "                        virtual-address monitoring sees them (never someone else's DAMON)\n"
 	       "      --interval SEC    how long to watch for --hot/--cold (default 5)\n"
 	       "Exit: 0 all moved, 64 some pages or processes failed (each named), 1 failure.\n");
-	out_columns_help(&table);
-}
-
-static void fmt_nodes(json_object *o, char *buf, size_t len)
-{
-	size_t off = 0;
-	char hs[32];
-
-	buf[0] = '\0';
-	if (!o)
-		return;
-	json_object_object_foreach(o, k, v) {
-		uint64_t b = json_object_get_uint64(v);
-		if (b && off < len)
-			off += snprintf(buf + off, len - off, "%s%s:%s", off ? "," : "", k + 4, out_human_size(b, hs, sizeof(hs)));
-	}
-}
-
-static void fmt_before(json_object *rec, char *buf, size_t len)
-{
-	fmt_nodes(out_lookup(rec, "before"), buf, len);
-}
-
-static void fmt_after(json_object *rec, char *buf, size_t len)
-{
-	fmt_nodes(out_lookup(rec, "after"), buf, len);
-}
-
-static void fmt_failed(json_object *rec, char *buf, size_t len)
-{
-	json_object *o = out_lookup(rec, "failed_by");
-	size_t off = 0;
-
-	buf[0] = '\0';
-	if (o) {
-		json_object_object_foreach(o, k, v) {
-			if (off < len)
-				off += snprintf(buf + off, len - off, "%s%s:%d", off ? "," : "", k, json_object_get_int(v));
-		}
-	}
-	if (!off)
-		snprintf(buf, len, "0");
-}
-
-static json_object *nodes_json(const uint64_t *b)
-{
-	json_object *o = json_object_new_object();
-	char k[16];
-
-	for (int n = 0; n < CT_MIG_MAX_NODES; n++)
-		if (b[n]) {
-			snprintf(k, sizeof(k), "node%d", n);
-			jb_u64(o, k, b[n]);
-		}
-	return o;
+	out_columns_help(&migrate_table);
 }
 
 static int add_pid(int **pids, size_t *n, int pid)
 {
-	int *np;
+	int *np = realloc(*pids, (*n + 1) * sizeof(int));
 
-	for (size_t i = 0; i < *n; i++)
-		if ((*pids)[i] == pid)
-			return 0;
-	np = realloc(*pids, (*n + 1) * sizeof(int));
 	if (!np)
 		return -ENOMEM;
 	*pids = np;
 	(*pids)[(*n)++] = pid;
-	return 0;
-}
-
-static int pids_by_comm(struct cmd_env *env, const char *name, int **pids, size_t *n)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-	size_t before = *n;
-
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		char path[64], comm[64];
-		if (!isdigit((unsigned char)de->d_name[0]))
-			continue;
-		if (ct_sysfs_read_str(&env->ctx->sys, ct_path(path, sizeof(path), "/proc/%s/comm", de->d_name), comm, sizeof(comm)) == 0 &&
-		    !strcmp(comm, name))
-			add_pid(pids, n, atoi(de->d_name));
-	}
-	closedir(d);
-	ct_error_clear(&env->ctx->err);
-	if (*n == before) {
-		cmd_err(env, "no process named '%s'", name);
-		return -ESRCH;
-	}
-	return 0;
-}
-
-static int pids_by_cgroup(struct cmd_env *env, const char *cg, int **pids, size_t *n)
-{
-	char path[4096], *text, *save;
-
-	snprintf(path, sizeof(path), "%s%s/cgroup.procs", cg[0] == '/' && !strncmp(cg, "/sys/fs/cgroup", 14) ? "" : "/sys/fs/cgroup/",
-		 cg[0] == '/' && !strncmp(cg, "/sys/fs/cgroup", 14) ? cg : cg + (cg[0] == '/'));
-	if (ct_sysfs_read_text(&env->ctx->sys, path, &text)) {
-		cmd_err(env, "cgroup %s: %s", cg, ct_context_message(env->ctx));
-		return -ENOENT;
-	}
-	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-		add_pid(pids, n, atoi(l));
-	free(text);
 	return 0;
 }
 
@@ -240,6 +121,7 @@ int cmd_migrate(int argc, char **argv, struct cmd_env *env)
 	size_t ncomm = 0, ncg = 0, npid = 0, ok = 0, bad = 0;
 	int *pids = NULL, c, rc = EXIT_OK;
 	json_object *root = NULL, *arr;
+	struct ct_procset set = { 0 };
 	struct sigaction sa;
 
 	env->opts = opts;
@@ -338,31 +220,28 @@ int cmd_migrate(int argc, char **argv, struct cmd_env *env)
 			goto out;
 		}
 	}
-	{
-		char path[64];
-		if (!ct_sysfs_exists(&env->ctx->sys, ct_path(path, sizeof(path), "/sys/devices/system/node/node%d", mo.to))) {
-			cmd_err(env, "node %d does not exist", mo.to);
-			rc = EXIT_USAGE;
-			goto out;
-		}
+	if (!ct_node_exists(&env->ctx->sys, mo.to)) {
+		cmd_err(env, "node %d does not exist", mo.to);
+		rc = EXIT_USAGE;
+		goto out;
 	}
+	for (size_t i = 0; i < npid; i++)
+		if (ct_procset_add_pid(&env->ctx->sys, &set, pids[i]))
+			goto fail;
 	for (size_t i = 0; i < ncomm; i++)
-		if (pids_by_comm(env, comms[i], &pids, &npid)) {
-			rc = EXIT_FAIL;
-			goto out;
-		}
+		if (ct_procset_add_comm(&env->ctx->sys, &set, comms[i]))
+			goto fail;
 	for (size_t i = 0; i < ncg; i++)
-		if (pids_by_cgroup(env, cgroups[i], &pids, &npid)) {
-			rc = EXIT_FAIL;
-			goto out;
-		}
+		if (ct_procset_add_cgroup(&env->ctx->sys, &set, cgroups[i]))
+			goto fail;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	root = json_object_new_object();
 	arr = jb_arr(root, "processes");
-	for (size_t i = 0; i < npid && !stop; i++) {
+	for (size_t i = 0; i < set.count && !stop; i++) {
+		int pid = set.proc[i].pid;
 		struct ct_migrate_result r = { 0 };
 		json_object *o = json_object_new_object();
 		struct ct_access_region *reg = NULL;
@@ -372,7 +251,7 @@ int cmd_migrate(int argc, char **argv, struct cmd_env *env)
 
 		if (select) {
 			/* which pages were touched during the interval (DAMON) */
-			mrc = ct_damon_sample(&env->ctx->sys, pids[i], interval_ms, &stop, &reg, &nreg);
+			mrc = ct_damon_sample(&env->ctx->sys, pid, interval_ms, &stop, &reg, &nreg);
 			if (mrc == -EOPNOTSUPP || mrc == -EBUSY) {
 				cmd_err(env, "%s", ct_context_message(env->ctx));
 				json_object_put(o);
@@ -408,56 +287,33 @@ int cmd_migrate(int argc, char **argv, struct cmd_env *env)
 			}
 		}
 		if (!mrc)
-			mrc = ct_migrate_process(&env->ctx->sys, pids[i], &mo, &r);
+			mrc = ct_migrate_process(&env->ctx->sys, pid, &mo, &r);
 		free(ranges);
 		mo.only = NULL;
 		mo.nonly = 0;
 
-		jb_int(o, "pid", pids[i]);
-		jb_str(o, "comm", r.comm);
 		if (mrc) {
 			bad++;
-			jb_str(o, "error", ct_context_message(env->ctx));
-			jb_str(o, "note", ct_context_message(env->ctx));
+			migrate_record_error(o, pid, r.comm, ct_context_message(env->ctx));
 			cmd_err(env, "%s", ct_context_message(env->ctx));
 			json_object_array_add(arr, o);
 			continue;
 		}
-		jb_str(o, "mechanism", r.mechanism);
-		json_object_object_add(o, "before", nodes_json(r.before));
-		json_object_object_add(o, "after", nodes_json(r.after));
-		if (!strcmp(r.mechanism, "move_pages"))
-			jb_u64(o, "bytes_to_move", r.pages_to_move * 4096);
-		jb_u64(o, "pages_moved", r.pages_moved);
-		jb_u64(o, "bytes_moved", r.bytes_moved);
-		jb_u64(o, "pages_failed", r.pages_failed);
-		json_object *fb = jb_obj(o, "failed_by");
-		for (int e = 0; e < CT_MIG_NERR; e++)
-			if (r.failed_by[e])
-				jb_u64(fb, ct_mig_err_name(e), r.failed_by[e]);
-		jb_double(o, "seconds", (double)(int64_t)(r.seconds * 1000 + 0.5) / 1000);
-		if (r.seconds > 0 && r.bytes_moved)
-			jb_double(o, "throughput_mbps", (double)(int64_t)(r.bytes_moved / 1e6 / r.seconds * 10 + 0.5) / 10);
-		jb_bool(o, "exited", r.exited);
-		jb_bool(o, "dry_run", mo.dry_run);
-		if (r.exited) {
-			jb_str(o, "note", "exited during the run");
-			fprintf(stderr, "cxltier migrate: process %d (%s) exited during the run\n", pids[i], r.comm);
-		} else if (mo.dry_run) {
-			jb_str(o, "note", "dry run: nothing moved");
-		}
+		migrate_record_result(o, &r, mo.dry_run);
+		if (r.exited)
+			fprintf(stderr, "cxltier migrate: process %d (%s) exited during the run\n", pid, r.comm);
 		if (r.pages_failed) {
 			bad++;
 			if (r.pages_moved)
 				ok++;	/* partly: counts for the partial status */
-			cmd_err(env, "process %d (%s): %llu pages did not move (see failed_by)", pids[i], r.comm,
+			cmd_err(env, "process %d (%s): %llu pages did not move (see failed_by)", pid, r.comm,
 				(unsigned long long)r.pages_failed);
 		} else {
 			ok++;
 		}
 		json_object_array_add(arr, o);
 	}
-	if (out_print(&env->out, &table, root, err, sizeof(err))) {
+	if (out_print(&env->out, &migrate_table, root, err, sizeof(err))) {
 		cmd_err(env, "%s", err);
 		rc = EXIT_USAGE;
 		goto out;
@@ -465,7 +321,12 @@ int cmd_migrate(int argc, char **argv, struct cmd_env *env)
 	rc = !bad ? EXIT_OK : ok ? EXIT_PARTIAL : EXIT_FAIL;
 	if (stop)
 		cmd_err(env, "stopped by a signal");
+	goto out;
+fail:
+	cmd_err(env, "%s", ct_context_message(env->ctx));
+	rc = EXIT_FAIL;
 out:
+	ct_procset_free(&set);
 	json_object_put(root);
 	free(pids);
 	free(comms);

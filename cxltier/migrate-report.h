@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* migrate-report.h - `cxltier migrate`'s report: one record per process
+ * (JSON and the table's columns) */
+#ifndef CXLTIER_MIGRATE_REPORT_H
+#define CXLTIER_MIGRATE_REPORT_H
+
+#include <stdbool.h>
+#include <json-c/json.h>
+#include "output.h"
+#include "../lib/migrate.h"
+
+extern const struct out_table migrate_table;
+
+/* what moved: the result's fields into the process's record o */
+void migrate_record_result(json_object *o, const struct ct_migrate_result *r, bool dry_run);
+/* a process that could not be handled: its error into o */
+void migrate_record_error(json_object *o, int pid, const char *comm, const char *msg);
+
+#endif
