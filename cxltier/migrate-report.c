@@ -88,6 +88,11 @@ void migrate_record_error(json_object *o, int pid, const char *comm, const char 
 	jb_str(o, "note", msg);
 }
 
+static double round3(double v)
+{
+	return (double)(int64_t)(v * 1000 + 0.5) / 1000;
+}
+
 void migrate_record_result(json_object *o, const struct ct_migrate_result *r, bool dry_run)
 {
 	json_object *fb;
@@ -98,7 +103,7 @@ void migrate_record_result(json_object *o, const struct ct_migrate_result *r, bo
 	json_object_object_add(o, "before", nodes_json(r->before));
 	json_object_object_add(o, "after", nodes_json(r->after));
 	if (!strcmp(r->mechanism, "move_pages"))
-		jb_u64(o, "bytes_to_move", r->pages_to_move * 4096);
+		jb_u64(o, "bytes_to_move", r->bytes_to_move);
 	jb_u64(o, "pages_moved", r->pages_moved);
 	jb_u64(o, "bytes_moved", r->bytes_moved);
 	jb_u64(o, "pages_failed", r->pages_failed);
@@ -106,13 +111,41 @@ void migrate_record_result(json_object *o, const struct ct_migrate_result *r, bo
 	for (int e = 0; e < CT_MIG_NERR; e++)
 		if (r->failed_by[e])
 			jb_u64(fb, ct_mig_err_name(e), r->failed_by[e]);
-	jb_double(o, "seconds", (double)(int64_t)(r->seconds * 1000 + 0.5) / 1000);
+	jb_double(o, "seconds", round3(r->seconds));
 	if (r->seconds > 0 && r->bytes_moved)
 		jb_double(o, "throughput_mbps", (double)(int64_t)(r->bytes_moved / 1e6 / r->seconds * 10 + 0.5) / 10);
 	jb_bool(o, "exited", r->exited);
+	if (r->replaced)
+		jb_bool(o, "replaced", true);
 	jb_bool(o, "dry_run", dry_run);
-	if (r->exited)
+	if (r->replaced)
+		jb_str(o, "note", r->note);
+	else if (r->exited)
 		jb_str(o, "note", "exited during the run");
 	else if (dry_run)
 		jb_str(o, "note", "dry run: nothing moved");
+}
+
+void migrate_record_selection(json_object *o, int select, unsigned interval_ms, const struct ct_access_region *reg,
+			      size_t n)
+{
+	json_object *sel = jb_obj(o, "selection"), *ra;
+	uint64_t bytes = 0;
+
+	jb_str(sel, "pages", select > 0 ? "hot" : "cold");
+	jb_str(sel, "source", "damon");
+	jb_int(sel, "interval_ms", interval_ms);
+	ra = jb_arr(sel, "ranges");
+	for (size_t k = 0; k < n; k++) {
+		json_object *x;
+		if ((select > 0) != (reg[k].nr_accesses > 0))
+			continue;
+		bytes += reg[k].end - reg[k].start;
+		x = json_object_new_object();
+		jb_u64(x, "start", reg[k].start);
+		jb_u64(x, "end", reg[k].end);
+		jb_int(x, "nr_accesses", reg[k].nr_accesses);
+		json_object_array_add(ra, x);
+	}
+	jb_u64(sel, "bytes", bytes);
 }

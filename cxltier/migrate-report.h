@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <json-c/json.h>
+#include "cmd.h"
 #include "output.h"
 #include "../lib/migrate.h"
 
@@ -15,5 +16,9 @@ extern const struct out_table migrate_table;
 void migrate_record_result(json_object *o, const struct ct_migrate_result *r, bool dry_run);
 /* a process that could not be handled: its error into o */
 void migrate_record_error(json_object *o, int pid, const char *comm, const char *msg);
+
+/* --hot/--cold: the regions DAMON saw, those chosen, into o's "selection" */
+void migrate_record_selection(json_object *o, int select, unsigned interval_ms, const struct ct_access_region *reg,
+			      size_t n);
 
 #endif

@@ -33,3 +33,44 @@ load helper
     run cxltier migrate --pid 1 --to 0 --hot --interval never
     assert_failure 2
 }
+
+@test "init is refused, named, exit 1" {
+    run --separate-stderr cxltier migrate --pid 1 --to 0 --dry-run -j
+    assert_failure 1
+    [[ $stderr == *"process 1 ("*") is init"* ]]
+    [[ $(jq -r '.processes[0].error' <<<"$output") == *"is init"* ]]
+}
+
+@test "a kernel thread is refused, named, exit 1" {
+    local p k=
+    for p in /proc/[0-9]*; do   # the first process with PF_KTHREAD in its flags
+        (( $(awk '{print $9}' "$p/stat" 2>/dev/null || echo 0) & 0x200000 )) && { k=${p#/proc/}; break; }
+    done
+    [[ -n $k ]] || skip "no kernel thread visible here"
+    run --separate-stderr cxltier migrate --pid "$k" --to 0 --dry-run -j
+    assert_failure 1
+    [[ $stderr == *"is a kernel thread"* ]]
+}
+
+@test "a refused process does not stop the others: exit 64" {
+    sleep 30 & p=$!
+    run --separate-stderr cxltier migrate --pid "1,$p" --to 0 --dry-run -j
+    kill "$p"
+    assert_failure 64
+    assert_equal "$(jq '.processes | length' <<<"$output")" 2
+    assert_equal "$(jq -r '.processes[1].comm' <<<"$output")" sleep
+}
+
+@test "--sysroot is refused: a captured tree's /proc is not the processes that would move (exit 2)" {
+    local root
+    root=$(fixture lab-region-online)
+    sleep 30 & p=$!
+    run --separate-stderr cxltier migrate --sysroot "$root" --pid "$p" --to 0 --dry-run -j
+    assert_failure 2
+    [[ $stderr == *"--sysroot"*"live"* ]]
+    [[ -z $output ]]
+    run --separate-stderr cxltier --sysroot "$root" migrate --pid "$p" --to 0 -j
+    kill "$p"
+    assert_failure 2
+}
+

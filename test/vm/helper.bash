@@ -50,9 +50,10 @@ offline_all() {
 wait_for() {
     local secs=$1 what=$2 deadline
     shift 2
-    deadline=$(( $(date +%s%N) + secs * 1000000000 ))
+    # microseconds from bash itself: the guest's busybox date has no %N
+    deadline=$(( ${EPOCHREALTIME//[.,]/} + secs * 1000000 ))
     until "$@"; do
-        if (( $(date +%s%N) > deadline )); then
+        if (( ${EPOCHREALTIME//[.,]/} > deadline )); then
             echo "timed out after ${secs}s waiting for $what" >&2
             return 1
         fi
