@@ -21,7 +21,7 @@ static void usage(void)
 	printf("usage: cxltier migrate (--pid LIST | --comm NAME | --cgroup PATH)...\n"
 	       "                       (--to NODE | --to-tier N|fastest|slowest) [--from NODES|tierN]\n"
 	       "                       [--hot|--cold [--interval SEC]] [--max-bytes SIZE] [--rate MB/s]\n"
-	       "                       [--dry-run] [-j]\n\n"
+	       "                       [--jobs N] [--dry-run] [-j]\n\n"
 	       "Move the pages of the chosen processes to a node, once: promote to a faster\n"
 	       "tier or demote to a slower one. The whole process goes with migrate_pages(2);\n"
 	       "with a byte or rate limit (or --dry-run, --hot, --cold) page by page with\n"
@@ -33,11 +33,14 @@ static void usage(void)
 	       "      --to-tier T       the first node of tier T (fastest, slowest, or its id)\n"
 	       "      --from NODES      only pages on these nodes (or tierN); default: all but the target\n"
 	       "      --max-bytes SIZE  move at most this much per process (K, M, G suffixes)\n"
-	       "      --rate MB/S       at most this fast, so the process is not stalled\n"
+	       "      --rate MB/S       at most this fast (all jobs together), so the process is not stalled\n"
 	       "      --dry-run         show what would move, move nothing\n"
 	       "      --hot, --cold     only pages accessed (or not) during --interval, as DAMON's\n"
 	       "                        virtual-address monitoring sees them (never someone else's DAMON)\n"
 	       "      --interval SEC    how long to watch for --hot/--cold (default 5)\n"
+	       "      --jobs N          move up to N processes, or parts of one, at once\n"
+	       "                        (default: [migrate] jobs in " MIGRATE_CONFIG ", else 1)\n"
+	       "      --config FILE     read [migrate] from FILE\n"
 	       "Exit: 0 all moved, 64 some pages or processes failed (each named), 1 failure.\n");
 	out_columns_help(&migrate_table);
 }
@@ -76,7 +79,7 @@ static void add_totals(struct ct_migrate_totals *sum, const struct ct_migrate_to
 }
 
 /* --hot/--cold: watch each process with DAMON, then move what was chosen
- * right away (the choice is fresh) */
+ * right away (the choice is fresh); the jobs share out one process's ranges */
 static int sample_and_move(struct cmd_env *env, const struct migrate_args *a, struct ct_migrate_task *t, size_t n,
 			   json_object **sel, struct ct_migrate_totals *sum)
 {
@@ -166,6 +169,8 @@ static void report(struct cmd_env *env, const struct migrate_args *a, struct ct_
 		} else if (!r->replaced) {
 			(*ok)++;
 		}
+		cmd_info(env, 1, "process %d (%s): scan %.3f s, move %.3f s", r->pid, r->comm, r->scan_seconds,
+			 r->move_seconds);
 	}
 }
 
@@ -217,6 +222,7 @@ int cmd_migrate(int argc, char **argv, struct cmd_env *env)
 	}
 	root = json_object_new_object();
 	report(env, &a, tasks, set.count, sel, jb_arr(root, "processes"), &ok, &bad);
+	migrate_record_run(root, &sum, env);
 	if (out_print(&env->out, &migrate_table, root, err, sizeof(err))) {
 		cmd_err(env, "%s", err);
 		rc = EXIT_USAGE;

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* migrate-args.c - `cxltier migrate`'s options and their checks */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "migrate-args.h"
 #include "../lib/context.h"
+#include "../lib/migrate-conf.h"
 #include "../lib/numa.h"
 #include "../lib/tiers.h"
 
 enum { OPT_PID = 0x8001, OPT_COMM, OPT_CGROUP, OPT_TO, OPT_TO_TIER, OPT_FROM, OPT_MAX, OPT_RATE, OPT_DRY, OPT_HOT,
-       OPT_COLD, OPT_INTERVAL };
+       OPT_COLD, OPT_INTERVAL, OPT_JOBS, OPT_CONFIG };
 static const struct option opts[] = {
 	{ "pid", required_argument, NULL, OPT_PID }, { "comm", required_argument, NULL, OPT_COMM },
 	{ "cgroup", required_argument, NULL, OPT_CGROUP }, { "to", required_argument, NULL, OPT_TO },
@@ -17,6 +19,7 @@ static const struct option opts[] = {
 	{ "max-bytes", required_argument, NULL, OPT_MAX }, { "rate", required_argument, NULL, OPT_RATE },
 	{ "dry-run", no_argument, NULL, OPT_DRY }, { "hot", no_argument, NULL, OPT_HOT },
 	{ "cold", no_argument, NULL, OPT_COLD }, { "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "jobs", required_argument, NULL, OPT_JOBS }, { "config", required_argument, NULL, OPT_CONFIG },
 	COMMON_LONG_OPTS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -72,6 +75,7 @@ static int add_str(char ***v, size_t *n, char *s)
 static int option(struct cmd_env *env, struct migrate_args *a, int c, char *arg)
 {
 	char *end;
+	long l;
 
 	switch (c) {
 	case OPT_PID: return add_pids(env, a, arg);
@@ -93,6 +97,11 @@ static int option(struct cmd_env *env, struct migrate_args *a, int c, char *arg)
 	case OPT_INTERVAL:
 		a->interval_ms = (unsigned)(strtod(arg, &end) * 1000);
 		return *end || !a->interval_ms || a->interval_ms > 3600000 ? bad(env, "--interval", arg, "seconds, e.g. 5 or 0.5") : 0;
+	case OPT_JOBS:
+		l = strtol(arg, &end, 10);
+		a->mo.jobs = (unsigned)l;
+		return *end || l < 1 || l > CT_MIG_MAX_JOBS ? bad(env, "--jobs", arg, "a number from 1 to 64") : 0;
+	case OPT_CONFIG: a->config = arg; return 0;
 	}
 	return -1;
 }
@@ -172,6 +181,39 @@ static int from_nodes(struct cmd_env *env, const char *from, struct ct_nodeset *
 	return ct_nodeset_parse(set, from) ? bad(env, "--from", from, "a node list such as 0 or 0-1") : 0;
 }
 
+/* [migrate] jobs = N of the configuration, when --jobs is not given */
+static int config_jobs(struct cmd_env *env, struct migrate_args *a)
+{
+	const char *path = a->config ? a->config : MIGRATE_CONFIG;
+	struct ct_migrate_conf conf;
+	FILE *f = fopen(path, "r");
+	char *text;
+	size_t len;
+	int rc;
+
+	if (!f) {
+		if (errno == ENOENT && !a->config)
+			return 0;
+		cmd_err(env, "cannot read %s: %s", path, strerror(errno));
+		return EXIT_FAIL;
+	}
+	text = calloc(1, 65537);
+	len = text ? fread(text, 1, 65536, f) : 0;
+	fclose(f);
+	if (!text)
+		return EXIT_FAIL;
+	text[len] = '\0';
+	rc = ct_migrate_conf_parse(text, path, &conf, &env->ctx->err);
+	free(text);
+	if (rc) {
+		cmd_err(env, "%s", ct_context_message(env->ctx));
+		return EXIT_USAGE;
+	}
+	if (!a->mo.jobs)
+		a->mo.jobs = conf.jobs;
+	return 0;
+}
+
 int migrate_resolve(struct cmd_env *env, struct migrate_args *a)
 {
 	int rc;
@@ -184,6 +226,8 @@ int migrate_resolve(struct cmd_env *env, struct migrate_args *a)
 		cmd_err(env, "node %d does not exist", a->mo.to);
 		return EXIT_USAGE;
 	}
+	if ((rc = config_jobs(env, a)))
+		return rc;
 	if (!a->mo.jobs)
 		a->mo.jobs = 1;
 	return 0;

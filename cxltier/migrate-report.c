@@ -112,6 +112,8 @@ void migrate_record_result(json_object *o, const struct ct_migrate_result *r, bo
 		if (r->failed_by[e])
 			jb_u64(fb, ct_mig_err_name(e), r->failed_by[e]);
 	jb_double(o, "seconds", round3(r->seconds));
+	jb_double(o, "scan_seconds", round3(r->scan_seconds));
+	jb_double(o, "move_seconds", round3(r->move_seconds));
 	if (r->seconds > 0 && r->bytes_moved)
 		jb_double(o, "throughput_mbps", (double)(int64_t)(r->bytes_moved / 1e6 / r->seconds * 10 + 0.5) / 10);
 	jb_bool(o, "exited", r->exited);
@@ -148,4 +150,32 @@ void migrate_record_selection(json_object *o, int select, unsigned interval_ms, 
 		json_object_array_add(ra, x);
 	}
 	jb_u64(sel, "bytes", bytes);
+}
+
+/* milliseconds per GiB of bytes (absent when nothing moved) */
+static void per_gib(json_object *o, const char *k, double seconds, uint64_t bytes)
+{
+	if (bytes)
+		jb_double(o, k, (double)(int64_t)(seconds * 1e3 * (1u << 30) / bytes * 10 + 0.5) / 10);
+}
+
+void migrate_record_run(json_object *root, const struct ct_migrate_totals *t, const struct cmd_env *env)
+{
+	json_object *o = json_object_new_object();
+
+	jb_int(o, "jobs", t->jobs);
+	jb_double(o, "seconds", round3(t->seconds));
+	jb_double(o, "scan_seconds", round3(t->scan_seconds));
+	jb_double(o, "move_seconds", round3(t->move_seconds));
+	jb_u64(o, "bytes_moved", t->bytes_moved);
+	per_gib(o, "scan_ms_per_gib", t->scan_seconds, t->bytes_moved);
+	per_gib(o, "move_ms_per_gib", t->move_seconds, t->bytes_moved);
+	json_object_array_add(jb_arr(root, "run"), o);
+	cmd_info(env, 1, "%u job%s, %.3f s: scan %.3f s, move %.3f s for %llu bytes moved", t->jobs,
+		 t->jobs == 1 ? "" : "s", t->seconds, t->scan_seconds, t->move_seconds,
+		 (unsigned long long)t->bytes_moved);
+	if (t->bytes_moved)
+		cmd_info(env, 1, "per GiB moved: scan %.1f ms, move %.1f ms (scan %.1f %% of move)",
+			 t->scan_seconds * 1e3 * (1u << 30) / t->bytes_moved, t->move_seconds * 1e3 * (1u << 30) / t->bytes_moved,
+			 t->move_seconds > 0 ? 100 * t->scan_seconds / t->move_seconds : 0);
 }

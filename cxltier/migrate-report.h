@@ -20,5 +20,7 @@ void migrate_record_error(json_object *o, int pid, const char *comm, const char 
 /* --hot/--cold: the regions DAMON saw, those chosen, into o's "selection" */
 void migrate_record_selection(json_object *o, int select, unsigned interval_ms, const struct ct_access_region *reg,
 			      size_t n);
+/* the run as a whole ("run": jobs, time, scan and move time per GiB); -v says it too */
+void migrate_record_run(json_object *root, const struct ct_migrate_totals *t, const struct cmd_env *env);
 
 #endif

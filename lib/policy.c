@@ -33,6 +33,8 @@ static int section(char *hdr, const char *name, unsigned line, struct ct_policy 
 	struct ct_policy_rule r = { .online = -1, .movable = -1, .line = line };
 	char *eq;
 
+	if (!strcmp(hdr, "migrate"))
+		return 1;	/* cxltier migrate's (see migrate-conf.h) */
 	if (!strcmp(hdr, "defaults")) {
 		*cur = &p->defaults;
 		p->defaults.line = line;
@@ -75,6 +77,7 @@ static int section(char *hdr, const char *name, unsigned line, struct ct_policy 
 int ct_policy_parse(const char *text, const char *name, struct ct_policy *p, struct ct_error *err)
 {
 	struct ct_policy_rule *cur = NULL;
+	bool other = false;	/* in a section another command reads */
 	char *copy = strdup(text);
 	unsigned line = 0;
 	int rc = 0;
@@ -100,8 +103,13 @@ int ct_policy_parse(const char *text, const char *name, struct ct_policy *p, str
 			}
 			*close = '\0';
 			rc = section(trim(l + 1), name, line, p, &cur, err);
+			other = rc == 1;
+			if (other)
+				rc = 0;
 			continue;
 		}
+		if (other)
+			continue;
 		char *eq = strchr(l, '=');
 		if (!eq) {
 			rc = ct_fail(err, EINVAL, "%s:%u: expected KEY = VALUE", name, line);

@@ -211,7 +211,7 @@ check_intact() {
     assert_equal "$(node_bytes "$HOG_PID" 0)" "$before"
 }
 
-@test "transparent huge pages moved page by page: whole, every byte counted once, none left busy" {
+@test "transparent huge pages moved page by page by two jobs: whole, every byte counted once, none left busy" {
     N=$(cat "$BATS_FILE_TMPDIR/node")
     grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled && skip "THP disabled"
     coproc HOG { exec numactl --membind=0 hog --thp 32; }
@@ -220,8 +220,9 @@ check_intact() {
     echo "# $thp bytes in THPs" >&3
     (( thp >= 16 << 20 ))
     before=$(node_bytes "$HOG_PID" "$N")
-    run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --max-bytes 1G -j
+    run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --max-bytes 1G --jobs 2 -j
     moved_but_shared
+    assert_equal "$(jq '.run[0].jobs' <<<"$output")" 2
     arrived=$(( $(node_bytes "$HOG_PID" "$N") - before ))
     moved=$(jq '.processes[0].bytes_moved' <<<"$output")
     echo "# reported $moved, arrived $arrived" >&3
@@ -359,6 +360,79 @@ reuse_pid() { # PID FILE CMD...: start CMD (stdout to FILE) as process PID; sets
     assert_failure 1
     [[ $stderr == *"mode 0700"* ]]
     assert_equal "$(cat $DAMON/nr_kdamonds)" 0
+}
+
+@test "hugetlb pages moved page by page by two jobs: one entry per huge page, counted at their size" {
+    N=$(cat "$BATS_FILE_TMPDIR/node")
+    h=/sys/devices/system/node/node%s/hugepages/hugepages-2048kB/nr_hugepages
+    printf -v h0 "$h" 0; printf -v hn "$h" "$N"
+    echo 8 > "$h0"; echo 8 > "$hn"
+    [[ $(cat "$h0") == 8 && $(cat "$hn") == 8 ]] || skip "no 2 MiB hugetlb pages here"
+    coproc HOG { exec numactl --membind=0 hog --hugetlb 8; }
+    read -r line <&"${HOG[0]}"
+    [[ $line == ready ]]
+    before=$(node_bytes "$HOG_PID" "$N")
+    run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --max-bytes 1G --jobs 2 -j
+    moved_but_shared
+    arrived=$(( $(node_bytes "$HOG_PID" "$N") - before ))
+    moved=$(jq '.processes[0].bytes_moved' <<<"$output")
+    echo "# reported $moved, arrived $arrived" >&3
+    assert_equal "$moved" "$arrived"
+    (( moved >= 8 << 20 ))
+    check_intact
+    kill "$HOG_PID"; wait "$HOG_PID" || true
+    echo 0 > "$h0"; echo 0 > "$hn"
+}
+
+@test "--jobs 2 on one process: its ranges split between two jobs, moved once, data intact, one report" {
+    N=$(cat "$BATS_FILE_TMPDIR/node")
+    start_hog 64
+    before=$(node_bytes "$HOG_PID" "$N")
+    run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --jobs 2 -j
+    moved_but_shared
+    assert_equal "$(jq '.run | length' <<<"$output")" 1
+    assert_equal "$(jq '.run[0].jobs' <<<"$output")" 2
+    assert_equal "$(jq -r '.processes[0].mechanism' <<<"$output")" move_pages
+    arrived=$(( $(node_bytes "$HOG_PID" "$N") - before ))
+    assert_equal "$(jq '.processes[0].bytes_moved' <<<"$output")" "$arrived"
+    (( $(anon_bytes "$HOG_PID" "$N") >= 64 << 20 ))
+    check_intact
+}
+
+@test "--jobs 3 on three processes: each whole, at once; --dry-run and --max-bytes keep their meaning" {
+    N=$(cat "$BATS_FILE_TMPDIR/node")
+    pids=()
+    for i in 1 2 3; do
+        numactl --membind=0 hog 16 > "$BATS_TEST_TMPDIR/h$i" 3>&- &
+        pids+=($!)
+    done
+    for i in 1 2 3; do wait_for 60 "hog $i" grep -q ready "$BATS_TEST_TMPDIR/h$i"; done
+    list=$(IFS=,; echo "${pids[*]}")
+    run --separate-stderr cxltier migrate --pid "$list" --to "$N" --jobs 3 --dry-run -j
+    assert_success
+    [[ $(jq '[.processes[].bytes_to_move | select(. >= 16 * 1048576)] | length' <<<"$output") == 3 ]]
+    assert_equal "$(jq '[.processes[].bytes_moved] | add' <<<"$output")" 0
+    run --separate-stderr cxltier migrate --pid "$list" --to "$N" --jobs 3 --max-bytes 4M -j
+    moved_but_shared
+    [[ $(jq '[.processes[] | select(.bytes_moved > 0 and .bytes_moved <= 4194304)] | length' <<<"$output") == 3 ]]
+    run --separate-stderr cxltier migrate --pid "$list" --to "$N" --jobs 3 -j
+    echo "# $stderr" >&3
+    assert_success
+    assert_equal "$(jq '.run[0].jobs' <<<"$output")" 3
+    assert_equal "$(jq -r '[.processes[].mechanism] | unique | .[]' <<<"$output")" migrate_pages
+    for p in "${pids[@]}"; do (( $(anon_bytes "$p" "$N") >= 16 << 20 )); done
+    kill "${pids[@]}"
+}
+
+@test "--rate is for the whole run, not per job" {
+    N=$(cat "$BATS_FILE_TMPDIR/node")
+    start_hog 32
+    run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --jobs 2 --rate 16 -j
+    moved_but_shared
+    secs=$(jq '.run[0].seconds' <<<"$output"); bytes=$(jq '.run[0].bytes_moved' <<<"$output")
+    echo "# $bytes bytes in $secs s" >&3
+    # at most 16 MB/s for both jobs together (the first batch is not held back)
+    awk -v b="$bytes" -v s="$secs" 'BEGIN { exit !(b - 16777216 <= 16e6 * s * 1.05) }'
 }
 
 stat_on() { [[ $(cat /sys/module/damon_stat/parameters/enabled) == Y ]]; }
