@@ -15,6 +15,7 @@
 #include "../lib/migrate.h"
 #include "../lib/process.h"
 #include "../lib/sysfs.h"
+#include "../lib/tiers.h"
 
 static void usage(void)
 {
@@ -137,6 +138,10 @@ static int sample_and_move(struct cmd_env *env, const struct migrate_args *a, st
 static void report(struct cmd_env *env, const struct migrate_args *a, struct ct_migrate_task *t, size_t n,
 		   json_object **sel, json_object *arr, size_t *ok, size_t *bad)
 {
+	struct ct_tiers tiers = { 0 };
+
+	ct_tiers_load(&env->ctx->sys, &tiers);	/* none: no per-tier figures */
+	ct_error_clear(&env->ctx->err);
 	for (size_t i = 0; i < n; i++) {
 		const struct ct_migrate_result *r = &t[i].r;
 		json_object *o;
@@ -153,7 +158,7 @@ static void report(struct cmd_env *env, const struct migrate_args *a, struct ct_
 			cmd_err(env, "%s", r->error);
 			continue;
 		}
-		migrate_record_result(o, r, a->mo.dry_run);
+		migrate_record_result(o, r, a->mo.dry_run, &tiers);
 		if (r->replaced) {
 			(*bad)++;
 			cmd_err(env, "%s", r->note);
@@ -172,6 +177,7 @@ static void report(struct cmd_env *env, const struct migrate_args *a, struct ct_
 		cmd_info(env, 1, "process %d (%s): scan %.3f s, move %.3f s", r->pid, r->comm, r->scan_seconds,
 			 r->move_seconds);
 	}
+	ct_tiers_free(&tiers);
 }
 
 int cmd_migrate(int argc, char **argv, struct cmd_env *env)

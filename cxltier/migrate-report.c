@@ -93,7 +93,28 @@ static double round3(double v)
 	return (double)(int64_t)(v * 1000 + 0.5) / 1000;
 }
 
-void migrate_record_result(json_object *o, const struct ct_migrate_result *r, bool dry_run)
+/* bytes per tier from bytes per node: {"tier4": ..., "tier8": ...} */
+static json_object *tiers_json(const uint64_t *b, const struct ct_tiers *t)
+{
+	json_object *o = json_object_new_object();
+	uint64_t sum[64] = { 0 };
+	char k[24];
+
+	for (int n = 0; n < CT_MIG_MAX_NODES; n++) {
+		int tier = ct_tiers_of_node(t, n);
+		for (size_t i = 0; b[n] && tier >= 0 && i < t->count && i < 64; i++)
+			if (t->tier[i].id == tier)
+				sum[i] += b[n];
+	}
+	for (size_t i = 0; i < t->count && i < 64; i++)
+		if (sum[i]) {
+			snprintf(k, sizeof(k), "tier%d", t->tier[i].id);
+			jb_u64(o, k, sum[i]);
+		}
+	return o;
+}
+
+void migrate_record_result(json_object *o, const struct ct_migrate_result *r, bool dry_run, const struct ct_tiers *t)
 {
 	json_object *fb;
 
@@ -102,6 +123,10 @@ void migrate_record_result(json_object *o, const struct ct_migrate_result *r, bo
 	jb_str(o, "mechanism", r->mechanism);
 	json_object_object_add(o, "before", nodes_json(r->before));
 	json_object_object_add(o, "after", nodes_json(r->after));
+	if (t && t->count) {
+		json_object_object_add(o, "before_tiers", tiers_json(r->before, t));
+		json_object_object_add(o, "after_tiers", tiers_json(r->after, t));
+	}
 	if (!strcmp(r->mechanism, "move_pages"))
 		jb_u64(o, "bytes_to_move", r->bytes_to_move);
 	jb_u64(o, "pages_moved", r->pages_moved);

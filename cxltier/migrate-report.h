@@ -9,11 +9,13 @@
 #include "cmd.h"
 #include "output.h"
 #include "../lib/migrate.h"
+#include "../lib/tiers.h"
 
 extern const struct out_table migrate_table;
 
-/* what moved: the result's fields into the process's record o */
-void migrate_record_result(json_object *o, const struct ct_migrate_result *r, bool dry_run);
+/* what moved: the result's fields into the process's record o (with t:
+ * the bytes per tier before and after too) */
+void migrate_record_result(json_object *o, const struct ct_migrate_result *r, bool dry_run, const struct ct_tiers *t);
 /* a process that could not be handled: its error into o */
 void migrate_record_error(json_object *o, int pid, const char *comm, const char *msg);
 
