@@ -11,7 +11,9 @@
 #          25 % hot set): scan and move time per GiB moved, --cold precision
 # Each sample is one move to the RAM node (moved back untimed). Prints median,
 # min and max per side, the ratio of medians, and the jobs setting that was
-# fastest here (for [migrate] jobs in /etc/cxltier.conf).
+# fastest here (for [migrate] jobs in /etc/cxltier.conf). BENCH_RESULTS=FILE
+# keeps the raw samples; BENCH_TIMEOUT (s, default 3 h) bounds the guest, and
+# what it measured until then is summed up.
 set -euo pipefail
 BUILD=$(realpath "${1:-build}") ROUNDS=${2:-7}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -95,16 +97,19 @@ for ((r = 0; r < 3; r++)); do
 done
 GUEST
 sed -i "s/@ROUNDS@/$ROUNDS/" "$work/share/run.sh"
-"$VM/run.sh" -i "$work/initrd.gz" -S "$work/share" --ram-node 1536M -m 2560M --timeout 7200 >/dev/null ||
-    { tail -20 "$work/share/console.log"; exit 1; }
-grep -E '^BENCHJ? ' "$work/share/console.log" | tr -d '\r' > "$work/results"
+incomplete=0
+"$VM/run.sh" -i "$work/initrd.gz" -S "$work/share" --ram-node 1536M -m 2560M --timeout "${BENCH_TIMEOUT:-10800}" >/dev/null ||
+    incomplete=1
+grep -aE '^BENCHJ? ' "$work/share/console.log" | tr -d '\r' > "$work/results" || { tail -20 "$work/share/console.log"; exit 1; }
+(( incomplete )) && echo "migrate.sh: the guest did not finish (time out?): what follows is what it measured" >&2
 cp "$work/results" "${BENCH_RESULTS:-/dev/null}" 2>/dev/null || true
 awk '
 function sort(a, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t } }
 function stat(k,   a, n, i) { n = cnt[k]; for (i = 1; i <= n; i++) a[i] = v[k, i]; sort(a, n)
     med[k] = n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2; lo[k] = a[1]; hi[k] = a[n] }
-function line(k, label) { stat(k); printf "  %-34s median %8.3f s  min %8.3f s  max %8.3f s  (%d rounds)\n", label, med[k] / 1e6, lo[k] / 1e6, hi[k] / 1e6, cnt[k] }
-function ratio(a, b, label) { printf "  %-56s %.2fx\n", label, med[b] / med[a] }
+function line(k, label) { if (!cnt[k]) { printf "  %-34s not measured\n", label; return } stat(k)
+    printf "  %-34s median %8.3f s  min %8.3f s  max %8.3f s  (%d rounds)\n", label, med[k] / 1e6, lo[k] / 1e6, hi[k] / 1e6, cnt[k] }
+function ratio(a, b, label) { if (cnt[a] && cnt[b]) { stat(a); stat(b); printf "  %-56s %.2fx\n", label, med[b] / med[a] } }
 $1 == "BENCH" && $2 ~ /_/ { cnt[$2]++; v[$2, cnt[$2]] = $3 }
 $1 == "BENCH" && $2 == "data" { data = $3 }
 $1 == "BENCHJ" && $2 == "maxbytes" { ms += $3; mm += $4; mb += $5 }
@@ -122,10 +127,10 @@ END {
     ratio("1g_cxltier", "1g_mp", "speed of cxltier / migratepages")
     print "--jobs:"
     for (j = 1; j <= 4; j *= 2) { line("8x64_jobs" j, "8x64 --jobs " j); line("1g_jobs" j, "1 GiB --jobs " j) }
-    best = 1
-    for (j = 2; j <= 4; j *= 2) { stat("8x64_jobs" j); stat("1g_jobs" j); stat("8x64_jobs" best); stat("1g_jobs" best)
-        if (med["8x64_jobs" j] + med["1g_jobs" j] < med["8x64_jobs" best] + med["1g_jobs" best]) best = j }
-    printf "  fastest here: --jobs %d  ([migrate] jobs = %d in /etc/cxltier.conf)\n", best, best
+    best = 0
+    for (j = 1; j <= 4; j *= 2) if (cnt["8x64_jobs" j] && cnt["1g_jobs" j]) { stat("8x64_jobs" j); stat("1g_jobs" j)
+        if (!best || med["8x64_jobs" j] + med["1g_jobs" j] < med["8x64_jobs" best] + med["1g_jobs" best]) best = j }
+    if (best) printf "  fastest here: --jobs %d  ([migrate] jobs = %d in /etc/cxltier.conf)\n", best, best
     print "selection cost:"
     line("1g_maxbytes", "1 GiB --max-bytes 2G (move_pages, 1 job)")
     if (mb) printf "  --max-bytes: scan %.1f ms/GiB, move %.1f ms/GiB: scan = %.1f %% of move\n", ms * 1e3 * g / mb, mm * 1e3 * g / mb, 100 * ms / mm
