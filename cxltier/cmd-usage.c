@@ -115,8 +115,7 @@ static void usage_json(json_object *o, const struct ct_usage *u, const struct ct
 static int choose(struct cmd_env *env, char **pids, size_t npid, char **comms, size_t ncomm, struct ct_procset *set)
 {
 	struct ct_sysfs *s = &env->ctx->sys;
-	char **names, *end, *save;
-	size_t count;
+	char *end, *save;
 
 	for (size_t i = 0; i < npid; i++)
 		for (char *tok = strtok_r(pids[i], ",", &save); tok; tok = strtok_r(NULL, ",", &save))
@@ -125,16 +124,8 @@ static int choose(struct cmd_env *env, char **pids, size_t npid, char **comms, s
 	for (size_t i = 0; i < ncomm; i++)
 		if (ct_procset_add_comm(s, set, comms[i]))
 			return -1;
-	if (npid || ncomm)
-		return 0;
-	if (ct_sysfs_list(s, "/proc", NULL, &names, &count))
+	if (!npid && !ncomm && ct_procset_add_all(s, set))
 		return -1;
-	for (size_t i = 0; i < count; i++) {
-		long pid = strtol(names[i], &end, 10);
-		if (!*end && pid > 0 && ct_procset_add_pid(s, set, (int)pid))
-			break;
-	}
-	ct_strv_free(names, count);
 	return 0;
 }
 

@@ -158,6 +158,19 @@ static bool all_digits(const char *s)
 	return true;
 }
 
+int ct_procset_add_all(struct ct_sysfs *s, struct ct_procset *set)
+{
+	char **names;
+	size_t count;
+	int rc = ct_sysfs_list(s, "/proc", NULL, &names, &count);
+
+	for (size_t i = 0; !rc && i < count; i++)
+		if (all_digits(names[i]))
+			rc = ct_procset_add_pid(s, set, atoi(names[i]));
+	ct_strv_free(names, count);
+	return rc;
+}
+
 int ct_procset_add_comm(struct ct_sysfs *s, struct ct_procset *set, const char *name)
 {
 	char **names, path[64], comm[64];

@@ -35,6 +35,8 @@ struct ct_procset {
 /* add one process (once); one that does not exist is added with err and
  * why set. 0 or -ENOMEM. */
 int ct_procset_add_pid(struct ct_sysfs *s, struct ct_procset *set, int pid);
+/* every process there is (a process that ends meanwhile is left out) */
+int ct_procset_add_all(struct ct_sysfs *s, struct ct_procset *set);
 /* every process named name; -ESRCH (with a message) when there is none */
 int ct_procset_add_comm(struct ct_sysfs *s, struct ct_procset *set, const char *name);
 /* every process of a cgroup v2 path: absolute below the cgroup2 mount, or
