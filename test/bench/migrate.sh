@@ -13,7 +13,8 @@
 # min and max per side, the ratio of medians, and the jobs setting that was
 # fastest here (for [migrate] jobs in /etc/cxltier.conf). BENCH_RESULTS=FILE
 # keeps the raw samples; BENCH_TIMEOUT (s, default 3 h) bounds the guest, and
-# what it measured until then is summed up.
+# what it measured until then is summed up; BENCH_PARTS="8x64 1g cold" (the
+# default) runs some parts only.
 set -euo pipefail
 BUILD=$(realpath "${1:-build}") ROUNDS=${2:-7}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -24,7 +25,8 @@ work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/share"
 "$VM/mkinitramfs.sh" -o "$work/initrd.gz" -a "$BUILD/cxltier:/usr/bin/cxltier" -a "$BUILD/test/hog:/usr/bin/hog"
 cat > "$work/share/run.sh" <<'GUEST'
-R=@ROUNDS@
+R=@ROUNDS@ PARTS="@PARTS@"
+part() { [[ " $PARTS " == *" $1 "* ]]; }
 us() { local t=$EPOCHREALTIME; echo $(( 10#${t/./} )); }
 N=$(for n in /sys/devices/system/node/node*; do [ -z "$(cat $n/cpulist)" ] && grep -q 'MemTotal: *[1-9]' $n/meminfo && basename $n | sed 's/node//'; done | head -1)
 echo "BENCH node $N"
@@ -52,6 +54,7 @@ cx() { cxltier migrate --comm hog --to "$N" "$@"; }
 # warm the RAM node: the first touch of guest RAM is slow under TCG
 numactl --membind=$N hog 1200 > /tmp/w & w=$!; until grep -q ready /tmp/w; do sleep 0.2; done; kill $w; wait $w
 
+if part 8x64; then
 start 8 64
 seq_mp; back "${PIDS[@]}"; par_mp; back "${PIDS[@]}"; cx >/dev/null; back "${PIDS[@]}"   # warm every path once
 for ((r = 0; r < R; r++)); do
@@ -63,7 +66,9 @@ for ((r = 0; r < R; r++)); do
     for j in 1 2 4; do time_it 8x64_jobs$j cx --jobs $j; done
 done
 stop
+fi
 
+if part 1g; then
 start 1 1024
 migratepages "${PIDS[0]}" 0 "$N"; back "${PIDS[@]}"
 for ((r = 0; r < R; r++)); do
@@ -82,9 +87,10 @@ done
 kill -USR1 "${PIDS[0]}"; until grep -qE 'intact|corrupt' /tmp/h0; do sleep 0.1; done
 echo "BENCH data $(grep -oE 'intact|corrupt' /tmp/h0)"
 stop
+fi
 
 # --cold on a known hot set: 25 % of 256 MiB read in a loop
-for ((r = 0; r < 3; r++)); do
+part cold && for ((r = 0; r < 3; r++)); do
     numactl --membind=0 hog --hot 25 256 > /tmp/hot & h=$!
     until grep -q ready /tmp/hot; do sleep 0.1; done
     cxltier migrate --pid $h --to "$N" --cold --interval 3 -j > /tmp/cold.json 2>/dev/null || true
@@ -96,7 +102,7 @@ for ((r = 0; r < 3; r++)); do
     kill $h; wait $h 2>/dev/null || true
 done
 GUEST
-sed -i "s/@ROUNDS@/$ROUNDS/" "$work/share/run.sh"
+sed -i "s/@ROUNDS@/$ROUNDS/; s/@PARTS@/${BENCH_PARTS:-8x64 1g cold}/" "$work/share/run.sh"
 incomplete=0
 "$VM/run.sh" -i "$work/initrd.gz" -S "$work/share" --ram-node 1536M -m 2560M --timeout "${BENCH_TIMEOUT:-10800}" >/dev/null ||
     incomplete=1
