@@ -62,7 +62,8 @@ total_bytes() {
         for (i = 1; i <= NF; i++) if ($i ~ /^N[0-9]+=/) { split($i, a, "="); s += a[2] * k * 1024 }} END {print s + 0}' /proc/$1/numa_maps
 }
 
-has_pages_on() { (( $(node_bytes "$1" "$2") > 0 )); }
+# its own memory (not the binary's or libc's pages, which an earlier move may have left there)
+has_pages_on() { (( $(anon_bytes "$1" "$2") > 0 )); }
 
 check_intact() {
     kill -USR1 "$HOG_PID"
