@@ -128,6 +128,10 @@ static int device_match(const struct cursor *c, const char *p, const char *end, 
 	return 0;
 }
 
+/* the current section when it is one another command reads ([migrate]:
+ * lib/migrate-conf.c): its lines are that command's to check */
+static struct ct_policy_rule other_section;
+
 static int section(const struct cursor *c, const char *p, const char *end, struct ct_policy *pol,
 		   struct ct_policy_rule **cur)
 {
@@ -153,8 +157,13 @@ static int section(const struct cursor *c, const char *p, const char *end, struc
 		pol->defaults.line = c->lineno;
 		return 0;
 	}
+	if (is(h, hlen, "migrate") && h + hlen == close) {
+		*cur = &other_section;
+		return 0;
+	}
 	if (!is(h, hlen, "device") || (h + hlen < close && !blank(h[hlen])))
-		return bad(c, h, "unknown section [%.*s] (expected [defaults] or [device ...])", (int)(close - h), h);
+		return bad(c, h, "unknown section [%.*s] (expected [defaults], [device ...] or [migrate])",
+			   (int)(close - h), h);
 	if (h + hlen == close)
 		return bad(c, close, "[device]: say which: 'any', serial=, host= or region=");
 	if ((rc = device_match(c, skip_blanks(h + hlen, close), close, &r)))
@@ -246,7 +255,7 @@ int ct_policy_parse(const char *text, size_t len, const char *name, struct ct_po
 		else if (*q == '[') {
 			if (!(rc = section(&c, q, e, p, &cur)))
 				online_line = zone_line = 0;
-		} else
+		} else if (cur != &other_section)
 			rc = setting(&c, q, e, cur, &online_line, &zone_line);
 		l = nl ? nl + 1 : end;
 	}
