@@ -417,9 +417,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ct_tier_model tm;
 	unsigned target, from;
 
-	build(tree, &in, &m);
-	target = ft_u8(&in);
+	target = ft_u8(&in);	/* first: what to plan and rank from, often mutated */
 	from = ft_u8(&in);
+	build(tree, &in, &m);
 	ft_make(tree);
 	if (ct_context_new(&ctx, ft_root())) {
 		ct_context_free(ctx);
