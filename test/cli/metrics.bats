@@ -46,9 +46,9 @@ aer_fixture() {
 }
 
 @test "every fixture: promtool check metrics passes, text and JSON list the same families" {
-    local fx names
-    for fx in host-nocxl lab-region-offline lab-region-online lab-two-devices lab-two-devices-idle lab-two-socket \
-              k7-region-offline k7-region-online; do
+    local t fx names
+    for t in "$FIXTURES"/*.tar.gz; do
+        fx=$(basename "$t" .tar.gz)
         run --separate-stderr cxltier metrics --sysroot "$(fixture "$fx")"
         assert_success
         [[ -z $stderr ]] || fail "$fx: $stderr"
