@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "context.h"
 #include "event-source.h"
 #include "kernel.h"
@@ -237,6 +238,9 @@ int ct_poison_read(struct ct_poison_reader *r, const char *memdev, struct ct_poi
 	snprintf(path, sizeof(path), CXL_DEVICES "/%s/trigger_poison_list", memdev);
 	if (!ct_sysfs_exists(&ctx->sys, path))
 		return no_trigger(ctx, memdev);
+	if (geteuid() != 0)
+		return ct_fail(&ctx->err, EACCES, "%s: reading the poison list needs root (it writes %s and reads the "
+			       "kernel's trace buffer)", memdev, path);
 	if ((rc = open_source(r, memdev)))
 		return rc;
 	/* what an earlier read left behind is not this list */
