@@ -25,7 +25,8 @@ static void usage(void)
 	       "  -j, --json          {\"poison\":[...], \"memdevs\":[...]} (a summary per memdev)\n"
 	       "  -o, -n, -b          table columns, no headings, sizes in bytes\n"
 	       "Exit: 0 read (also when clean), 64 some memdevs read and some not, 77 the\n"
-	       "kernel or the devices cannot read a poison list, 1 failure (a busy device too).\n"
+	       "kernel or the devices cannot read a poison list, 1 failure (a busy device\n"
+	       "or a list incomplete too).\n"
 	       "'cxltier poison inject --help' for the test tools.\n");
 	poison_columns_help();
 }
@@ -103,6 +104,11 @@ static int read_all(struct cmd_env *env, const struct ct_topology *t, struct wan
 			if (l.lost) {
 				cmd_err(env, "%s: the trace buffer dropped %lu poison records: the list is incomplete; "
 					"run again", m->name, l.lost);
+				failed++;
+			} else if (l.scanning) {
+				cmd_err(env, "%s: a media scan is running on the device: its poison list may be incomplete "
+					"(the ranges read so far are shown); read it again when the scan has finished",
+					m->name);
 				failed++;
 			} else
 				ok++;

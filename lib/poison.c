@@ -167,6 +167,19 @@ static int no_trigger(struct ct_context *ctx, const char *memdev)
 		       "the device does not support Get Poison List", memdev, CXL_DEVICES, memdev);
 }
 
+/* the kernel says a sanitize of memdev is running (memN/security/state, 6.5) */
+static bool sanitizing(struct ct_context *ctx, const char *memdev)
+{
+	char path[128], state[32];
+
+	snprintf(path, sizeof(path), CXL_DEVICES "/%s/security/state", memdev);
+	if (ct_sysfs_read_str(&ctx->sys, path, state, sizeof(state))) {
+		ct_error_clear(&ctx->err);
+		return false;
+	}
+	return !strcmp(state, "sanitize");
+}
+
 static int trigger(struct ct_context *ctx, const char *memdev, const char *path)
 {
 	int rc = ct_sysfs_write_str(&ctx->sys, path, "1");
@@ -176,6 +189,10 @@ static int trigger(struct ct_context *ctx, const char *memdev, const char *path)
 	ct_error_clear(&ctx->err);
 	switch (-rc) {
 	case EBUSY:
+		if (sanitizing(ctx, memdev))
+			return ct_fail(&ctx->err, EBUSY, "%s is being sanitized (security/state says so): the kernel "
+				       "holds its mailbox until the device has finished; its poison list was not read: "
+				       "read it when the sanitize is over", memdev);
 		return ct_fail(&ctx->err, EBUSY, "%s is busy (a media scan, a sanitize or another mailbox command is "
 			       "running): its poison list was not read; try again when that has finished", memdev);
 	case EACCES:

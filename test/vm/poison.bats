@@ -7,7 +7,8 @@
 # back through trigger_poison_list and the cxl_poison records. The tests
 # need a device nobody poisoned before them: "-c 1G" (the default size,
 # said) gives the file a boot of its own, apart from events.bats, which
-# poisons mem0. They run in order: clean, refusals, then poison.
+# poisons mem0. They run in order: clean, refusals (the sanitize one
+# before any region), then poison.
 load helper
 load events
 
@@ -48,6 +49,22 @@ region_base() { echo $(( $(cat $CXL/$(ensure_region)/resource) )); }
     assert_failure 1
     [[ $stderr == *"mem0 is not bound to the cxl_mem driver"* ]]
     no_instance_left
+}
+
+@test "a device being sanitized: refused as busy, said so (exit 1)" {
+    S=$CXL/mem0/security/sanitize
+    [[ -e $S ]] || fail "no $S: the kernel offers no Sanitize for mem0"
+    # the kernel sanitizes only a device no region maps: this file makes its region later
+    ! ls $CXL | grep -q '^region[0-9]' || fail "a region maps mem0 already"
+    echo 1 > $S
+    # QEMU takes 8 s of its clock for 1G; the kernel refuses the mailbox meanwhile
+    run --separate-stderr cxltier poison mem0 -j
+    state=$(cat $CXL/mem0/security/state)
+    assert_failure 1
+    [[ $stderr == *"mem0 is being sanitized (security/state says so)"* ]]
+    assert_equal "$(jq -c '[.poison, (.memdevs[0] | [.name, .supported, has("ranges")])]' <<<"$output")" '[[],["mem0",true,false]]'
+    no_instance_left
+    wait_for 600 "the sanitize of mem0 to end (security/state: $state), its list readable again" readable
 }
 
 @test "poison injected over QMP: listed with its DPA, HPA and region" {
