@@ -6,11 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 #include "blocks-change.h"
 #include "json-build.h"
 #include "../lib/context.h"
+#include "../lib/kernel.h"
 #include "../lib/memblock.h"
+#include "../lib/topology-daxfs.h"
 #include "../lib/lock.h"
 
 static volatile sig_atomic_t stop_flag;
@@ -51,6 +54,21 @@ static void restore_handlers(void)
 	signal(SIGALRM, SIG_DFL);
 }
 
+/* -vv: where a run's time goes, phase by phase (ms since the last one) */
+static void phase(const struct cmd_env *env, const char *what)
+{
+	static struct timespec last;
+	struct timespec now;
+
+	if (env->verbose < 2)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (last.tv_sec)
+		cmd_info(env, 2, "%s: %.2f ms", what,
+			 (now.tv_sec - last.tv_sec) * 1e3 + (now.tv_nsec - last.tv_nsec) / 1e6);
+	last = now;
+}
+
 static const char *const levels[] = { "blocks", NULL };
 static void fmt_from(json_object *rec, char *buf, size_t len);
 static void fmt_now(json_object *rec, char *buf, size_t len);
@@ -60,7 +78,7 @@ static const struct out_column columns[] = {
 	{ "DEVICE", "device", OUT_STR, 0.1, 0, "the dax device it belongs to", NULL },
 	{ "FROM", "from_state", OUT_STR, 0.1, 0, "state and zone(s) before", fmt_from },
 	{ "ACTION", "action", OUT_STR, 0.1, 0, "what cxltier does (or would do)", NULL },
-	{ "RESULT", "result", OUT_STR, 0.1, 0, "done, unchanged, failed, raced, refused, rolled_back, interrupted, planned", NULL },
+	{ "RESULT", "result", OUT_STR, 0.1, 0, "done, unchanged, failed, raced, refused, rolled_back, rollback_failed, interrupted, planned", NULL },
 	{ "NOW", "state", OUT_STR, 0.1, 0, "state and zone after", fmt_now },
 	{ "NOTE", "note", OUT_STR, 0.1, 0, "why, when it did not go as asked", NULL },
 };
@@ -116,12 +134,14 @@ static json_object *op_json(const struct ct_block_op *op, bool dry)
 	jb_int_known(o, "node", op->node);
 	jb_str(o, "device", op->owner);
 	jb_str(o, "from_state", ct_block_state_name(op->before.state));
-	json_object_object_add(o, "from_zones", zones_json(&op->before));
+	if (op->before.nzones)	/* absent when not read (an offline block in a real run) */
+		json_object_object_add(o, "from_zones", zones_json(&op->before));
 	jb_str(o, "action", ct_action_name(op->action));
 	jb_str(o, "result", ct_result_name(op->result));
 	if (!dry) {
 		jb_str(o, "state", ct_block_state_name(op->after.state));
-		json_object_object_add(o, "zones", zones_json(&op->after));
+		if (op->after.nzones)
+			json_object_object_add(o, "zones", zones_json(&op->after));
 	}
 	if (op->err) {
 		jb_int(o, "errno", op->err);
@@ -147,13 +167,27 @@ int change_parse_timeout(struct cmd_env *env, const char *arg, struct change_opt
 int change_begin_load(struct cmd_env *env, const struct change_opts *o, char **targets, int n, bool full,
 		      struct ct_topology *t)
 {
-	int rc = change_begin(env, o);
+	int rc;
 
-	if (rc)
+	phase(env, "start");
+	if (!ct_kernel_has_memory_hotplug(env->ctx)) {
+		cmd_err(env, "this kernel has no memory hotplug (no memory blocks in sysfs: CONFIG_MEMORY_HOTPLUG)");
+		return EXIT_UNSUPPORTED;
+	}
+	if ((rc = change_begin(env, o)))
 		return rc;
-	if (full || needs_full_topology(targets, n) ? ct_topology_load(env->ctx, t) : ct_topology_load_dax(env->ctx, t)) {
-		cmd_err(env, "%s", ct_context_message(env->ctx));
+	phase(env, "lock");
+	if ((rc = change_load(env, targets, n, full, t)))
 		change_end();
+	phase(env, "topology");
+	return rc;
+}
+
+int change_load(struct cmd_env *env, char **targets, int n, bool full, struct ct_topology *t)
+{
+	/* memdevs need the full chain; the rest only the dax devices (sysfs) */
+	if (full || needs_full_topology(targets, n) ? ct_topology_load(env->ctx, t) : ct_topology_load_daxfs(env->ctx, t)) {
+		cmd_err(env, "%s", ct_context_message(env->ctx));
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
@@ -169,17 +203,15 @@ bool needs_full_topology(char **targets, int n)
 
 void change_warn_auto_online(struct cmd_env *env)
 {
-	char v[64], cmdline[4096];
+	struct ct_auto_online a;
 
-	if (ct_sysfs_read_str(&env->ctx->sys, "/sys/devices/system/memory/auto_online_blocks", v, sizeof(v)) == 0 &&
-	    strcmp(v, "offline") && strcmp(v, "online_movable"))
+	ct_kernel_auto_online(env->ctx, &a);
+	if (a.known && a.onlines && !a.movable)
 		cmd_warn(env, "the kernel onlines hot-added memory itself (auto_online_blocks=%s): new CXL memory can land "
 			 "in ZONE_NORMAL before cxltier runs and then never be removable; set it to offline "
-			 "(memhp_default_state=offline on the kernel command line)", v);
-	if (ct_sysfs_read_str(&env->ctx->sys, "/proc/cmdline", cmdline, sizeof(cmdline)) == 0 &&
-	    strstr(cmdline, "movable_node"))
+			 "(memhp_default_state=offline on the kernel command line)", a.blocks);
+	if (a.movable_node)
 		cmd_info(env, 1, "movable_node is on the kernel command line");
-	ct_error_clear(&env->ctx->err);
 }
 
 static int lockfd = -1;
@@ -212,19 +244,22 @@ void change_exec_opts(const struct change_opts *o, struct ct_exec_opts *eo)
 	*eo = (struct ct_exec_opts){ o->rollback, o->timeout_s * 1000, &stop_flag, &timer_fired, arm_timer };
 }
 
-int change_run(struct cmd_env *env, struct ct_plan *plan, const struct change_opts *o)
+int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n, struct ct_plan *plan,
+	       const struct change_opts *o)
 {
 	struct ct_exec_opts eo = { o->rollback, o->timeout_s * 1000, &stop_flag, &timer_fired, arm_timer };
 	json_object *root, *arr;
-	size_t done = 0, unchanged = 0, bad = 0, rolled = 0;
+	size_t done = 0, unchanged = 0, bad = 0, rolled = 0, stuck = 0;
 	uint64_t bytes = 0, bs = 0;
 	char err[256];
 
+	phase(env, "plan (blocks read)");
 	ct_plan_decide(plan, o->want, o->reonline);
 	if (!o->dry_run) {
 		ct_plan_execute(&env->ctx->sys, plan, &eo);
 		change_end();
 	}
+	phase(env, "execute (blocks written, read back)");
 	ct_block_size_cached(env->ctx, &bs);
 	ct_error_clear(&env->ctx->err);
 	root = json_object_new_object();
@@ -243,6 +278,12 @@ int change_run(struct cmd_env *env, struct ct_plan *plan, const struct change_op
 				op->owner[0] ? " (" : "", op->owner, op->owner[0] ? ")" : "", op->note);
 			break;
 		case CT_RES_ROLLED_BACK: rolled++; break;
+		case CT_RES_ROLLBACK_FAILED:
+			stuck++;	/* changed, and stays so */
+			bytes += bs;
+			cmd_err(env, "memory%llu%s%s%s: rollback_failed: %s", (unsigned long long)op->before.id,
+				op->owner[0] ? " (" : "", op->owner, op->owner[0] ? ")" : "", op->note);
+			break;
 		default:
 			bad++;
 			cmd_err(env, "memory%llu%s%s%s: %s%s%s", (unsigned long long)op->before.id,
@@ -250,12 +291,14 @@ int change_run(struct cmd_env *env, struct ct_plan *plan, const struct change_op
 				op->note[0] ? ": " : "", op->note);
 		}
 	}
+	scope_report(env, t, targets, n, plan, root);
 	if (out_print(&env->out, &table, root, err, sizeof(err))) {
 		cmd_err(env, "%s", err);
 		json_object_put(root);
 		return EXIT_USAGE;
 	}
 	json_object_put(root);
+	phase(env, "report");
 	if (o->dry_run) {
 		size_t change = 0;
 		for (size_t i = 0; i < plan->n; i++)
@@ -266,17 +309,20 @@ int change_run(struct cmd_env *env, struct ct_plan *plan, const struct change_op
 		return !bad ? EXIT_OK : change ? EXIT_PARTIAL : EXIT_FAIL;
 	}
 	{
-		char hs[32];
-		fprintf(stderr, "cxltier %s: %zu blocks changed (%s), %zu already as asked, %zu not%s%s\n", env->cmd,
-			done, out_human_size(bytes, hs, sizeof(hs)), unchanged, bad + rolled,
-			rolled ? "; rolled back: " : "", rolled ? "every block that had changed" : "");
+		char hs[32], rb[96] = "";
+		if (rolled || stuck)
+			snprintf(rb, sizeof(rb), "; rolled back %zu of the %zu that had changed", rolled, rolled + stuck);
+		fprintf(stderr, "cxltier %s: %zu blocks changed (%s), %zu already as asked, %zu not%s\n", env->cmd,
+			done + stuck, out_human_size(bytes, hs, sizeof(hs)), unchanged, bad + rolled, rb);
 	}
 	if (stop_flag)
 		cmd_err(env, "stopped by a signal before every block was handled");
-	if (done && (bad || rolled) && !rolled)
+	if ((done || stuck) && bad)
 		cmd_err(env, "memory left partly %s: see the blocks named above", o->want == CT_WANT_OFFLINE ? "offlined" : "onlined");
 	if (!bad)
 		return EXIT_OK;
+	if (stuck)
+		return EXIT_PARTIAL;	/* the rollback left some changed */
 	if (rolled)
 		return EXIT_FAIL;	/* nothing changed in the end */
 	return done ? EXIT_PARTIAL : EXIT_FAIL;

@@ -12,13 +12,16 @@ struct change_opts {
 	enum ct_want want;
 	bool reonline, dry_run, rollback;
 	unsigned timeout_s;
+	bool whole_region;	/* a memdev target may take its whole interleaved region */
 };
 
 /* before reading any block: signal handlers and the lock (not for a dry
  * run), so that the plan is made on states no other cxltier is changing */
 int change_begin(struct cmd_env *env, const struct change_opts *o);
-/* decide, execute (or only show, with dry_run), report, unlock; an exit code */
-int change_run(struct cmd_env *env, struct ct_plan *plan, const struct change_opts *o);
+/* decide, execute (or only show, with dry_run), report (with the memdevs
+ * the blocks are on: blocks-scope.c), unlock; an exit code */
+int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n, struct ct_plan *plan,
+	       const struct change_opts *o);
 /* --timeout SEC into o; an exit code (EXIT_USAGE with a message) */
 int change_parse_timeout(struct cmd_env *env, const char *arg, struct change_opts *o);
 /* begin (lock), then the topology the targets need: memdevs (or full) need
@@ -28,11 +31,22 @@ int change_begin_load(struct cmd_env *env, const struct change_opts *o, char **t
 /* the execution options of a run begun with change_begin (its signal and
  * timer flags), for commands that change blocks through another lib call */
 void change_exec_opts(const struct change_opts *o, struct ct_exec_opts *eo);
+/* the topology the targets need (as change_begin_load, without the lock:
+ * again after a change, e.g. --convert); an exit code */
+int change_load(struct cmd_env *env, char **targets, int n, bool full, struct ct_topology *t);
 /* unlock when the run ends before change_run */
 void change_end(void);
 /* memdev targets need memdevs (libcxl); the rest only dax devices (libdaxctl) */
 bool needs_full_topology(char **targets, int n);
 /* before onlining: say so when the kernel onlines new memory by itself */
 void change_warn_auto_online(struct cmd_env *env);
+
+/* blocks-scope.c: a memdev target whose region interleaves other memdevs
+ * is refused (EXIT_USAGE, naming them and the capacity) unless whole */
+int scope_refuse_interleaved(struct cmd_env *env, const struct ct_topology *t, char **targets, int n, bool whole);
+/* root["memdevs"]: the memdevs behind the plan's blocks, each with its
+ * share; on stderr each region that spans several */
+void scope_report(struct cmd_env *env, struct ct_topology *t, char **targets, int n, const struct ct_plan *plan,
+		  json_object *root);
 
 #endif

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* cmd-migrate.c - `cxltier migrate`: move chosen processes' pages to a node
  * or tier, once, with a before/after report per process */
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -10,465 +8,244 @@
 #include <string.h>
 #include "cmd.h"
 #include "json-build.h"
+#include "migrate-args.h"
+#include "migrate-report.h"
 #include "../lib/context.h"
 #include "../lib/damon.h"
 #include "../lib/migrate.h"
+#include "../lib/process.h"
+#include "../lib/sysfs.h"
 #include "../lib/tiers.h"
-
-static void fmt_before(json_object *rec, char *buf, size_t len);
-static void fmt_after(json_object *rec, char *buf, size_t len);
-static void fmt_failed(json_object *rec, char *buf, size_t len);
-static const char *const levels[] = { "processes", NULL };
-static const struct out_column columns[] = {
-	{ "PID", "pid", OUT_NUM, 0.1, 0, "process", NULL },
-	{ "COMM", "comm", OUT_STR, 0.1, 0, "its name", NULL },
-	{ "HOW", "mechanism", OUT_STR, 0.1, 0, "migrate_pages (whole process) or move_pages (page by page)", NULL },
-	{ "BEFORE", "before", OUT_STR, 0.1, 0, "bytes per node before", fmt_before },
-	{ "AFTER", "after", OUT_STR, 0.1, 0, "bytes per node after", fmt_after },
-	{ "MOVED", "bytes_moved", OUT_SIZE, 0.1, 0, "bytes moved", NULL },
-	{ "TO-MOVE", "bytes_to_move", OUT_SIZE, 0.1, 0, "bytes selected (dry run: would move)", NULL },
-	{ "FAILED", "failed_by", OUT_STR, 0.1, 0, "pages that did not move, by errno", fmt_failed },
-	{ "SECONDS", "seconds", OUT_NUM, 0.1, 0, "time taken", NULL },
-	{ "MB/S", "throughput_mbps", OUT_NUM, 0.1, 0, "throughput", NULL },
-	{ "NOTE", "note", OUT_STR, 0.1, 0, "exited, error", NULL },
-};
-static const struct out_table table = {
-	levels, NULL, columns, sizeof(columns) / sizeof(columns[0]), "PID,COMM,HOW,BEFORE,AFTER,MOVED,FAILED,SECONDS,MB/S,NOTE",
-};
 
 static void usage(void)
 {
 	printf("usage: cxltier migrate (--pid LIST | --comm NAME | --cgroup PATH)...\n"
 	       "                       (--to NODE | --to-tier N|fastest|slowest) [--from NODES|tierN]\n"
-	       "                       [--max-bytes SIZE] [--rate MB/s] [--dry-run] [-j]\n\n"
+	       "                       [--hot|--cold [--interval SEC]] [--max-bytes SIZE] [--rate MB/s]\n"
+	       "                       [--jobs N] [--dry-run] [-j]\n\n"
 	       "Move the pages of the chosen processes to a node, once: promote to a faster\n"
 	       "tier or demote to a slower one. The whole process goes with migrate_pages(2);\n"
-	       "with a byte or rate limit (or --dry-run) page by page with move_pages(2) in\n"
-	       "batches, each page that cannot move counted by errno.\n\n"
+	       "with a byte or rate limit (or --dry-run, --hot, --cold) page by page with\n"
+	       "move_pages(2) in batches, each page that cannot move counted by errno.\n\n"
 	       "      --pid LIST        process ids (comma-separated, repeatable)\n"
 	       "      --comm NAME       every process with this name\n"
-	       "      --cgroup PATH     every process of a cgroup (v2 path, /sys/fs/cgroup/... or relative)\n"
+	       "      --cgroup PATH     every process of a cgroup v2 (its path in the cgroup2 mount)\n"
 	       "      --to NODE         the target node\n"
 	       "      --to-tier T       the first node of tier T (fastest, slowest, or its id)\n"
 	       "      --from NODES      only pages on these nodes (or tierN); default: all but the target\n"
 	       "      --max-bytes SIZE  move at most this much per process (K, M, G suffixes)\n"
-	       "      --rate MB/S       at most this fast, so the process is not stalled\n"
+	       "      --rate MB/S       at most this fast (all jobs together), so the process is not stalled\n"
 	       "      --dry-run         show what would move, move nothing\n"
 	       "      --hot, --cold     only pages accessed (or not) during --interval, as DAMON's\n"
 	       "                        virtual-address monitoring sees them (never someone else's DAMON)\n"
 	       "      --interval SEC    how long to watch for --hot/--cold (default 5)\n"
+	       "      --jobs N          move up to N processes, or parts of one, at once\n"
+	       "                        (default: [migrate] jobs in " MIGRATE_CONFIG ", else 1)\n"
+	       "      --config FILE     read [migrate] from FILE\n"
 	       "Exit: 0 all moved, 64 some pages or processes failed (each named), 1 failure.\n");
-	out_columns_help(&table);
-}
-
-static void fmt_nodes(json_object *o, char *buf, size_t len)
-{
-	size_t off = 0;
-	char hs[32];
-
-	buf[0] = '\0';
-	if (!o)
-		return;
-	json_object_object_foreach(o, k, v) {
-		uint64_t b = json_object_get_uint64(v);
-		if (b && off < len)
-			off += snprintf(buf + off, len - off, "%s%s:%s", off ? "," : "", k + 4, out_human_size(b, hs, sizeof(hs)));
-	}
-}
-
-static void fmt_before(json_object *rec, char *buf, size_t len)
-{
-	fmt_nodes(out_lookup(rec, "before"), buf, len);
-}
-
-static void fmt_after(json_object *rec, char *buf, size_t len)
-{
-	fmt_nodes(out_lookup(rec, "after"), buf, len);
-}
-
-static void fmt_failed(json_object *rec, char *buf, size_t len)
-{
-	json_object *o = out_lookup(rec, "failed_by");
-	size_t off = 0;
-
-	buf[0] = '\0';
-	if (o) {
-		json_object_object_foreach(o, k, v) {
-			if (off < len)
-				off += snprintf(buf + off, len - off, "%s%s:%d", off ? "," : "", k, json_object_get_int(v));
-		}
-	}
-	if (!off)
-		snprintf(buf, len, "0");
-}
-
-static json_object *nodes_json(const uint64_t *b)
-{
-	json_object *o = json_object_new_object();
-	char k[16];
-
-	for (int n = 0; n < CT_MIG_MAX_NODES; n++)
-		if (b[n]) {
-			snprintf(k, sizeof(k), "node%d", n);
-			jb_u64(o, k, b[n]);
-		}
-	return o;
-}
-
-static int add_pid(int **pids, size_t *n, int pid)
-{
-	int *np;
-
-	for (size_t i = 0; i < *n; i++)
-		if ((*pids)[i] == pid)
-			return 0;
-	np = realloc(*pids, (*n + 1) * sizeof(int));
-	if (!np)
-		return -ENOMEM;
-	*pids = np;
-	(*pids)[(*n)++] = pid;
-	return 0;
-}
-
-static int pids_by_comm(struct cmd_env *env, const char *name, int **pids, size_t *n)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-	size_t before = *n;
-
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		char path[64], comm[64];
-		if (!isdigit((unsigned char)de->d_name[0]))
-			continue;
-		if (ct_sysfs_read_str(&env->ctx->sys, ct_path(path, sizeof(path), "/proc/%s/comm", de->d_name), comm, sizeof(comm)) == 0 &&
-		    !strcmp(comm, name))
-			add_pid(pids, n, atoi(de->d_name));
-	}
-	closedir(d);
-	ct_error_clear(&env->ctx->err);
-	if (*n == before) {
-		cmd_err(env, "no process named '%s'", name);
-		return -ESRCH;
-	}
-	return 0;
-}
-
-static int pids_by_cgroup(struct cmd_env *env, const char *cg, int **pids, size_t *n)
-{
-	char path[4096], *text, *save;
-
-	snprintf(path, sizeof(path), "%s%s/cgroup.procs", cg[0] == '/' && !strncmp(cg, "/sys/fs/cgroup", 14) ? "" : "/sys/fs/cgroup/",
-		 cg[0] == '/' && !strncmp(cg, "/sys/fs/cgroup", 14) ? cg : cg + (cg[0] == '/'));
-	if (ct_sysfs_read_text(&env->ctx->sys, path, &text)) {
-		cmd_err(env, "cgroup %s: %s", cg, ct_context_message(env->ctx));
-		return -ENOENT;
-	}
-	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-		add_pid(pids, n, atoi(l));
-	free(text);
-	return 0;
-}
-
-/* --to-tier: the first node with memory of that tier */
-static int tier_node(struct cmd_env *env, const char *arg)
-{
-	struct ct_tiers t;
-	const struct ct_tier *pick = NULL;
-	int node = -1;
-
-	if (ct_tiers_load(&env->ctx->sys, &t) || !t.count) {
-		cmd_err(env, "--to-tier: this kernel has no memory tiers (6.1+)");
-		return -1;
-	}
-	if (!strcmp(arg, "fastest"))
-		pick = &t.tier[0];
-	else if (!strcmp(arg, "slowest"))
-		pick = &t.tier[t.count - 1];
-	else
-		for (size_t i = 0; i < t.count; i++)
-			if (t.tier[i].id == atoi(arg))
-				pick = &t.tier[i];
-	if (!pick)
-		cmd_err(env, "--to-tier %s: no such tier (see 'cxltier tiers')", arg);
-	else
-		node = ct_nodeset_next(&pick->nodes, 0);
-	ct_tiers_free(&t);
-	return node;
-}
-
-static uint64_t parse_size(const char *s)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	switch (*end) {
-	case 'k': case 'K': v *= 1024; end++; break;
-	case 'm': case 'M': v *= 1024 * 1024; end++; break;
-	case 'g': case 'G': v *= 1024.0 * 1024 * 1024; end++; break;
-	}
-	return *end || v <= 0 ? 0 : (uint64_t)v;
+	out_columns_help(&migrate_table);
 }
 
 static volatile sig_atomic_t stop;
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT };
 static void on_stop(int sig)
 {
 	(void)sig;
 	stop = 1;
 }
 
-int cmd_migrate(int argc, char **argv, struct cmd_env *env)
+/* every process chosen by --pid, --comm and --cgroup, once */
+static int choose(struct cmd_env *env, const struct migrate_args *a, struct ct_procset *set)
 {
-	enum { OPT_PID = 0x8001, OPT_COMM, OPT_CGROUP, OPT_TO, OPT_TO_TIER, OPT_FROM, OPT_MAX, OPT_RATE, OPT_DRY, OPT_HOT, OPT_COLD,
-	       OPT_INTERVAL };
-	static const struct option opts[] = {
-		{ "pid", required_argument, NULL, OPT_PID }, { "comm", required_argument, NULL, OPT_COMM },
-		{ "cgroup", required_argument, NULL, OPT_CGROUP }, { "to", required_argument, NULL, OPT_TO },
-		{ "to-tier", required_argument, NULL, OPT_TO_TIER }, { "from", required_argument, NULL, OPT_FROM },
-		{ "max-bytes", required_argument, NULL, OPT_MAX }, { "rate", required_argument, NULL, OPT_RATE },
-		{ "dry-run", no_argument, NULL, OPT_DRY }, { "hot", no_argument, NULL, OPT_HOT },
-		{ "cold", no_argument, NULL, OPT_COLD }, { "interval", required_argument, NULL, OPT_INTERVAL },
-		COMMON_LONG_OPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct ct_migrate_opts mo = { .to = -1, .stop = &stop };
-	int select = 0;			/* 1 hot pages, -1 cold pages, 0 all */
-	unsigned interval_ms = 5000;
-	const char *to_tier = NULL, *from = NULL;
-	char **comms = NULL, **cgroups = NULL, err[256];
-	size_t ncomm = 0, ncg = 0, npid = 0, ok = 0, bad = 0;
-	int *pids = NULL, c, rc = EXIT_OK;
-	json_object *root = NULL, *arr;
-	struct sigaction sa;
+	for (size_t i = 0; i < a->npid; i++)
+		if (ct_procset_add_pid(&env->ctx->sys, set, a->pids[i]))
+			return -1;
+	for (size_t i = 0; i < a->ncomm; i++)
+		if (ct_procset_add_comm(&env->ctx->sys, set, a->comms[i]))
+			return -1;
+	for (size_t i = 0; i < a->ncg; i++)
+		if (ct_procset_add_cgroup(&env->ctx->sys, set, a->cgroups[i]))
+			return -1;
+	return 0;
+}
 
-	env->opts = opts;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTS, opts, NULL)) != -1) {
-		char *end, *tok, *save;
-		switch (c) {
-		case OPT_PID:
-			for (tok = strtok_r(optarg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-				long p = strtol(tok, &end, 10);
-				if (*end || p <= 0) {
-					cmd_err(env, "--pid %s: not a process id", tok);
-					rc = EXIT_USAGE;
-					goto out;
-				}
-				add_pid(&pids, &npid, (int)p);
-			}
-			break;
-		case OPT_COMM: comms = realloc(comms, (ncomm + 1) * sizeof(*comms)); comms[ncomm++] = optarg; break;
-		case OPT_CGROUP: cgroups = realloc(cgroups, (ncg + 1) * sizeof(*cgroups)); cgroups[ncg++] = optarg; break;
-		case OPT_TO:
-			mo.to = (int)strtol(optarg + (!strncmp(optarg, "node", 4) ? 4 : 0), &end, 10);
-			if (*end || mo.to < 0 || mo.to >= CT_MIG_MAX_NODES) {
-				cmd_err(env, "--to %s: not a node", optarg);
-				rc = EXIT_USAGE;
-				goto out;
-			}
-			break;
-		case OPT_TO_TIER: to_tier = optarg; break;
-		case OPT_FROM: from = optarg; break;
-		case OPT_MAX:
-			if (!(mo.max_bytes = parse_size(optarg))) {
-				cmd_err(env, "--max-bytes %s: a size such as 64M", optarg);
-				rc = EXIT_USAGE;
-				goto out;
-			}
-			break;
-		case OPT_RATE:
-			mo.rate_mbps = strtod(optarg, &end);
-			if (*end || mo.rate_mbps <= 0) {
-				cmd_err(env, "--rate %s: MB/s, a positive number", optarg);
-				rc = EXIT_USAGE;
-				goto out;
-			}
-			break;
-		case OPT_DRY: mo.dry_run = true; break;
-		case OPT_HOT: select = 1; break;
-		case OPT_COLD: select = -1; break;
-		case OPT_INTERVAL:
-			interval_ms = (unsigned)(strtod(optarg, &end) * 1000);
-			if (*end || !interval_ms || interval_ms > 3600000) {
-				cmd_err(env, "--interval %s: seconds, e.g. 5 or 0.5", optarg);
-				rc = EXIT_USAGE;
-				goto out;
-			}
-			break;
-		default:
-			if ((rc = cmd_common_opt(env, c, optarg, argc, argv, usage))) {
-				rc = cmd_exit_code(rc);
-				goto out;
-			}
-		}
-	}
-	if (!npid && !ncomm && !ncg) {
-		cmd_err(env, "which processes? give --pid, --comm or --cgroup");
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	if ((mo.to < 0) == !to_tier) {
-		cmd_err(env, "give one target: --to NODE or --to-tier N|fastest|slowest");
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	if ((rc = cmd_context(env)))
-		goto out;
-	if (to_tier && (mo.to = tier_node(env, to_tier)) < 0) {
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	if (from) {
-		if (!strncmp(from, "tier", 4)) {
-			struct ct_tiers t;
-			ct_tiers_load(&env->ctx->sys, &t);
-			for (size_t i = 0; i < t.count; i++)
-				if (t.tier[i].id == atoi(from + 4))
-					mo.from = t.tier[i].nodes;
-			ct_tiers_free(&t);
-			if (!ct_nodeset_count(&mo.from)) {
-				cmd_err(env, "--from %s: no such tier", from);
-				rc = EXIT_USAGE;
-				goto out;
-			}
-		} else if (ct_nodeset_parse(&mo.from, from)) {
-			cmd_err(env, "--from %s: a node list such as 0 or 0-1", from);
-			rc = EXIT_USAGE;
-			goto out;
-		}
-	}
-	{
-		char path[64];
-		if (!ct_sysfs_exists(&env->ctx->sys, ct_path(path, sizeof(path), "/sys/devices/system/node/node%d", mo.to))) {
-			cmd_err(env, "node %d does not exist", mo.to);
-			rc = EXIT_USAGE;
-			goto out;
-		}
-	}
-	for (size_t i = 0; i < ncomm; i++)
-		if (pids_by_comm(env, comms[i], &pids, &npid)) {
-			rc = EXIT_FAIL;
-			goto out;
-		}
-	for (size_t i = 0; i < ncg; i++)
-		if (pids_by_cgroup(env, cgroups[i], &pids, &npid)) {
-			rc = EXIT_FAIL;
-			goto out;
-		}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	root = json_object_new_object();
-	arr = jb_arr(root, "processes");
-	for (size_t i = 0; i < npid && !stop; i++) {
-		struct ct_migrate_result r = { 0 };
-		json_object *o = json_object_new_object();
+static void add_totals(struct ct_migrate_totals *sum, const struct ct_migrate_totals *t)
+{
+	sum->jobs = t->jobs > sum->jobs ? t->jobs : sum->jobs;
+	sum->seconds += t->seconds;
+	sum->scan_seconds += t->scan_seconds;
+	sum->move_seconds += t->move_seconds;
+	sum->bytes_moved += t->bytes_moved;
+	sum->bytes_to_move += t->bytes_to_move;
+}
+
+/* --hot/--cold: watch each process with DAMON, then move what was chosen
+ * right away (the choice is fresh); the jobs share out one process's ranges */
+static int sample_and_move(struct cmd_env *env, const struct migrate_args *a, struct ct_migrate_task *t, size_t n,
+			   json_object **sel, struct ct_migrate_totals *sum)
+{
+	for (size_t i = 0; i < n && !stop; i++) {
 		struct ct_access_region *reg = NULL;
-		struct ct_vrange *ranges = NULL;
-		size_t nreg = 0, nranges = 0;
-		int mrc = 0;
+		struct ct_migrate_totals one;
+		struct ct_damon_run run = { 0 };
+		size_t nreg = 0;
+		int rc = ct_process_check(&env->ctx->sys, t[i].proc);
 
-		if (select) {
-			/* which pages were touched during the interval (DAMON) */
-			mrc = ct_damon_sample(&env->ctx->sys, pids[i], interval_ms, &stop, &reg, &nreg);
-			if (mrc == -EOPNOTSUPP || mrc == -EBUSY) {
-				cmd_err(env, "%s", ct_context_message(env->ctx));
-				json_object_put(o);
-				rc = mrc == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_FAIL;
-				goto out;
-			}
-			ranges = calloc(nreg ? nreg : 1, sizeof(*ranges));
-			json_object *sel = jb_obj(o, "selection"), *ra = NULL;
-			uint64_t sel_bytes = 0;
-			jb_str(sel, "pages", select > 0 ? "hot" : "cold");
-			jb_str(sel, "source", "damon");
-			jb_int(sel, "interval_ms", interval_ms);
-			ra = jb_arr(sel, "ranges");
-			for (size_t k = 0; !mrc && ranges && k < nreg; k++) {
-				if ((select > 0) != (reg[k].nr_accesses > 0))
-					continue;
-				ranges[nranges].start = reg[k].start;
-				ranges[nranges++].end = reg[k].end;
-				sel_bytes += reg[k].end - reg[k].start;
-				json_object *x = json_object_new_object();
-				jb_u64(x, "start", reg[k].start);
-				jb_u64(x, "end", reg[k].end);
-				jb_int(x, "nr_accesses", reg[k].nr_accesses);
-				json_object_array_add(ra, x);
-			}
-			jb_u64(sel, "bytes", sel_bytes);
-			free(reg);
-			mo.only = ranges;
-			mo.nonly = nranges;
-			if (!mrc && !nranges) {	/* nothing of that kind: move nothing */
-				mo.only = &(struct ct_vrange){ 0, 0 };
-				mo.nonly = 1;
-			}
-		}
-		if (!mrc)
-			mrc = ct_migrate_process(&env->ctx->sys, pids[i], &mo, &r);
-		free(ranges);
-		mo.only = NULL;
-		mo.nonly = 0;
-
-		jb_int(o, "pid", pids[i]);
-		jb_str(o, "comm", r.comm);
-		if (mrc) {
-			bad++;
-			jb_str(o, "error", ct_context_message(env->ctx));
-			jb_str(o, "note", ct_context_message(env->ctx));
+		if (!rc)
+			rc = ct_process_movable(&env->ctx->sys, t[i].proc);
+		if (!rc)
+			rc = ct_damon_sample(&env->ctx->sys, t[i].proc->pid, a->interval_ms, &stop, &reg, &nreg, &run);
+		if (run.stale_owner)
+			cmd_warn(env, "removed the DAMON setup that a killed cxltier (pid %d) left behind", run.stale_owner);
+		if (run.stat_paused)
+			cmd_info(env, 1, "DAMON_STAT paused for %u ms (it holds DAMON exclusively), then on again",
+				 a->interval_ms);
+		if (rc == -EOPNOTSUPP || rc == -EBUSY || rc == -EWOULDBLOCK || rc == -EPERM) {
 			cmd_err(env, "%s", ct_context_message(env->ctx));
-			json_object_array_add(arr, o);
+			return rc == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_FAIL;
+		}
+		if (!rc && ct_migrate_select_access(&t[i].sel, reg, nreg, a->select > 0)) {
+			free(reg);
+			cmd_err(env, "out of memory");
+			return EXIT_FAIL;
+		}
+		if (!rc) {
+			sel[i] = json_object_new_object();
+			migrate_record_selection(sel[i], a->select, a->interval_ms, reg, nreg);
+		}
+		free(reg);
+		if (rc) {	/* not watched (gone, or DAMON failed): nothing of it moves, the error is its record */
+			char why[sizeof(t[i].r.error)];
+			ct_strlcpy(why, ct_context_message(env->ctx), sizeof(why));
+			t[i].sel.on = true;
+			ct_migrate_run(&env->ctx->sys, &a->mo, &t[i], 1, &one);
+			if (!t[i].r.err) {
+				t[i].r.err = rc;
+				ct_strlcpy(t[i].r.error, why, sizeof(t[i].r.error));
+			}
 			continue;
 		}
-		jb_str(o, "mechanism", r.mechanism);
-		json_object_object_add(o, "before", nodes_json(r.before));
-		json_object_object_add(o, "after", nodes_json(r.after));
-		if (!strcmp(r.mechanism, "move_pages"))
-			jb_u64(o, "bytes_to_move", r.pages_to_move * 4096);
-		jb_u64(o, "pages_moved", r.pages_moved);
-		jb_u64(o, "bytes_moved", r.bytes_moved);
-		jb_u64(o, "pages_failed", r.pages_failed);
-		json_object *fb = jb_obj(o, "failed_by");
-		for (int e = 0; e < CT_MIG_NERR; e++)
-			if (r.failed_by[e])
-				jb_u64(fb, ct_mig_err_name(e), r.failed_by[e]);
-		jb_double(o, "seconds", (double)(int64_t)(r.seconds * 1000 + 0.5) / 1000);
-		if (r.seconds > 0 && r.bytes_moved)
-			jb_double(o, "throughput_mbps", (double)(int64_t)(r.bytes_moved / 1e6 / r.seconds * 10 + 0.5) / 10);
-		jb_bool(o, "exited", r.exited);
-		jb_bool(o, "dry_run", mo.dry_run);
-		if (r.exited) {
-			jb_str(o, "note", "exited during the run");
-			fprintf(stderr, "cxltier migrate: process %d (%s) exited during the run\n", pids[i], r.comm);
-		} else if (mo.dry_run) {
-			jb_str(o, "note", "dry run: nothing moved");
+		if (ct_migrate_run(&env->ctx->sys, &a->mo, &t[i], 1, &one)) {
+			cmd_err(env, "%s", ct_context_message(env->ctx));
+			return EXIT_FAIL;
 		}
-		if (r.pages_failed) {
-			bad++;
-			if (r.pages_moved)
-				ok++;	/* partly: counts for the partial status */
-			cmd_err(env, "process %d (%s): %llu pages did not move (see failed_by)", pids[i], r.comm,
-				(unsigned long long)r.pages_failed);
-		} else {
-			ok++;
-		}
-		json_object_array_add(arr, o);
+		add_totals(sum, &one);
 	}
-	if (out_print(&env->out, &table, root, err, sizeof(err))) {
+	return 0;
+}
+
+/* one record per process; counts what went well and what did not */
+static void report(struct cmd_env *env, const struct migrate_args *a, struct ct_migrate_task *t, size_t n,
+		   json_object **sel, json_object *arr, size_t *ok, size_t *bad)
+{
+	struct ct_tiers tiers = { 0 };
+
+	ct_tiers_load(&env->ctx->sys, &tiers);	/* none: no per-tier figures */
+	ct_error_clear(&env->ctx->err);
+	for (size_t i = 0; i < n; i++) {
+		const struct ct_migrate_result *r = &t[i].r;
+		json_object *o;
+
+		if (!r->mechanism && !r->err)
+			continue;	/* never reached: stopped by a signal */
+		o = json_object_new_object();
+		if (sel[i])
+			json_object_object_add(o, "selection", json_object_get(json_object_object_get(sel[i], "selection")));
+		json_object_array_add(arr, o);
+		if (r->err) {
+			(*bad)++;
+			migrate_record_error(o, r->pid, r->comm, r->error);
+			cmd_err(env, "%s", r->error);
+			continue;
+		}
+		migrate_record_result(o, r, a->mo.dry_run, &tiers);
+		if (r->replaced) {
+			(*bad)++;
+			cmd_err(env, "%s", r->note);
+		} else if (r->exited) {
+			fprintf(stderr, "cxltier migrate: process %d (%s) exited during the run\n", r->pid, r->comm);
+		}
+		if (r->pages_failed) {
+			(*bad)++;
+			if (r->pages_moved)
+				(*ok)++;	/* partly: counts for the partial status */
+			cmd_err(env, "process %d (%s): %llu pages did not move (see failed_by)", r->pid, r->comm,
+				(unsigned long long)r->pages_failed);
+		} else if (!r->replaced) {
+			(*ok)++;
+		}
+		cmd_info(env, 1, "process %d (%s): scan %.3f s, move %.3f s", r->pid, r->comm, r->scan_seconds,
+			 r->move_seconds);
+	}
+	ct_tiers_free(&tiers);
+}
+
+int cmd_migrate(int argc, char **argv, struct cmd_env *env)
+{
+	struct migrate_args a;
+	struct ct_procset set = { 0 };
+	struct ct_migrate_task *tasks = NULL;
+	struct ct_migrate_totals sum = { 0 };
+	json_object *root = NULL, **sel = NULL;
+	struct sigaction sa;
+	size_t ok = 0, bad = 0;
+	char err[256];
+	int rc;
+
+	if ((rc = migrate_parse(argc, argv, env, &a, usage))) {
+		rc = cmd_exit_code(rc);
+		goto out;
+	}
+	if ((rc = cmd_context(env)) || (rc = migrate_resolve(env, &a)))
+		goto out;
+	if (choose(env, &a, &set)) {
+		cmd_err(env, "%s", ct_context_message(env->ctx));
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	a.mo.stop = &stop;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	/* every way out that can run code tears down what was set up */
+	for (size_t k = 0; k < sizeof(stop_signals) / sizeof(stop_signals[0]); k++)
+		sigaction(stop_signals[k], &sa, NULL);
+	tasks = calloc(set.count + 1, sizeof(*tasks));
+	sel = calloc(set.count + 1, sizeof(*sel));
+	if (!tasks || !sel) {
+		cmd_err(env, "out of memory");
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	for (size_t i = 0; i < set.count; i++)
+		tasks[i].proc = &set.proc[i];
+	if (a.select) {
+		if ((rc = sample_and_move(env, &a, tasks, set.count, sel, &sum)))
+			goto out;
+	} else if (ct_migrate_run(&env->ctx->sys, &a.mo, tasks, set.count, &sum)) {
+		cmd_err(env, "%s", ct_context_message(env->ctx));
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	root = json_object_new_object();
+	report(env, &a, tasks, set.count, sel, jb_arr(root, "processes"), &ok, &bad);
+	migrate_record_run(root, &sum, env);
+	if (out_print(&env->out, &migrate_table, root, err, sizeof(err))) {
 		cmd_err(env, "%s", err);
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	rc = !bad ? EXIT_OK : ok ? EXIT_PARTIAL : EXIT_FAIL;
+	rc = !bad && !stop ? EXIT_OK : ok ? EXIT_PARTIAL : EXIT_FAIL;
 	if (stop)
-		cmd_err(env, "stopped by a signal");
+		cmd_err(env, "stopped by a signal: the processes not named above were not moved");
 out:
+	for (size_t i = 0; tasks && i < set.count; i++) {
+		ct_selection_free(&tasks[i].sel);
+		json_object_put(sel[i]);
+	}
+	free(tasks);
+	free(sel);
+	ct_procset_free(&set);
 	json_object_put(root);
-	free(pids);
-	free(comms);
-	free(cgroups);
+	migrate_args_free(&a);
 	return rc;
 }

@@ -10,10 +10,12 @@
 
 static void usage(void)
 {
-	printf("usage: cxltier offline TARGET... [--dry-run] [--rollback] [--timeout SEC]\n\n"
+	printf("usage: cxltier offline TARGET... [--whole-region] [--dry-run] [--rollback] [--timeout SEC]\n\n"
 	       "Offline memory blocks. TARGET: daxX.Y, regionN, memN, nodeN, memoryN, memoryN-M, or\n"
 	       "all (every CXL-backed block). A busy block (pages being migrated away, or\n"
 	       "pinned) is retried with back-off until --timeout, then reported.\n\n"
+	       "      --whole-region a memdev interleaved with others: offline its whole region\n"
+	       "                     (every device of the set); refused without it\n"
 	       "      --dry-run      show what would change, change nothing\n"
 	       "      --rollback     when a block cannot be offlined, online again those that were\n"
 	       "      --timeout SEC  give up after SEC seconds (default 30); SIGINT stops cleanly\n"
@@ -23,15 +25,16 @@ static void usage(void)
 
 int cmd_offline(int argc, char **argv, struct cmd_env *env)
 {
-	enum { OPT_DRY = 0x4101, OPT_ROLLBACK, OPT_TIMEOUT };
+	enum { OPT_DRY = 0x4101, OPT_ROLLBACK, OPT_TIMEOUT, OPT_WHOLE };
 	static const struct option opts[] = {
 		{ "dry-run", no_argument, NULL, OPT_DRY },
 		{ "rollback", no_argument, NULL, OPT_ROLLBACK },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "whole-region", no_argument, NULL, OPT_WHOLE },
 		COMMON_LONG_OPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct change_opts co = { CT_WANT_OFFLINE, false, false, false, 30 };
+	struct change_opts co = { CT_WANT_OFFLINE, false, false, false, 30, false };
 	struct ct_topology t = { 0 };
 	struct ct_plan plan = { 0 };
 	int c, rc = EXIT_OK;
@@ -43,6 +46,8 @@ int cmd_offline(int argc, char **argv, struct cmd_env *env)
 			co.dry_run = true;
 		else if (c == OPT_ROLLBACK)
 			co.rollback = true;
+		else if (c == OPT_WHOLE)
+			co.whole_region = true;
 		else if (c == OPT_TIMEOUT) {
 			if ((rc = change_parse_timeout(env, optarg, &co)))
 				return rc;
@@ -55,12 +60,11 @@ int cmd_offline(int argc, char **argv, struct cmd_env *env)
 	}
 	if ((rc = cmd_context(env)))
 		return rc;
-	if (!ct_sysfs_exists(&env->ctx->sys, "/sys/devices/system/memory/block_size_bytes")) {
-		cmd_err(env, "this kernel has no memory hotplug (no /sys/devices/system/memory)");
-		return EXIT_UNSUPPORTED;
-	}
+	plan.all_zones = co.dry_run;	/* a dry run shows every block's zones */
 	if ((rc = change_begin_load(env, &co, argv + optind, argc - optind, false, &t)))
 		return rc;
+	if ((rc = scope_refuse_interleaved(env, &t, argv + optind, argc - optind, co.whole_region)))
+		goto out;
 	for (int i = optind; i < argc; i++) {
 		rc = ct_plan_add_target(&env->ctx->sys, &t, &plan, argv[i], NULL);
 		if (rc) {
@@ -69,7 +73,7 @@ int cmd_offline(int argc, char **argv, struct cmd_env *env)
 			goto out;
 		}
 	}
-	rc = change_run(env, &plan, &co);
+	rc = change_run(env, &t, argv + optind, argc - optind, &plan, &co);
 out:
 	change_end();
 	ct_plan_free(&plan);

@@ -5,18 +5,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <daxctl/libdaxctl.h>
 #include "blocks-change.h"
 #include "../lib/context.h"
-#include "../lib/modules.h"
-#include "../lib/policy.h"
+#include "../lib/daxmode.h"
+#include "../lib/policy-plan.h"
 
 #define DEFAULT_CONFIG "/etc/cxltier.conf"
 
 static void usage(void)
 {
 	printf("usage: cxltier online TARGET... [--zone movable|normal [--force]] [--reonline]\n"
-	       "                      [--convert] [--dry-run] [--rollback] [--timeout SEC]\n"
+	       "                      [--convert] [--whole-region] [--dry-run] [--rollback] [--timeout SEC]\n"
 	       "       cxltier online --policy [--config FILE] [TARGET...]\n\n"
 	       "Online memory blocks, in ZONE_MOVABLE unless asked otherwise, so that they\n"
 	       "can be offlined and removed again. TARGET: daxX.Y, regionN, memN (all its\n"
@@ -26,6 +25,8 @@ static void usage(void)
 	       "      --reonline     blocks online in another zone: offline, online movable\n"
 	       "      --convert      a dax device in devdax mode: switch it to system-ram first\n"
 	       "                     (loads kmem when needed)\n"
+	       "      --whole-region a memdev interleaved with others: online its whole region\n"
+	       "                     (every device of the set); refused without it\n"
 	       "      --dry-run      show what would change, change nothing\n"
 	       "      --rollback     when a block fails, return the others to where they were\n"
 	       "      --timeout SEC  give up after SEC seconds (default 30)\n"
@@ -36,55 +37,26 @@ static void usage(void)
 	       "Exit: 0 all as asked, 64 partial (each failed block named), 1 failure, 77 no memory hotplug.\n");
 }
 
-/* switch a devdax device to system-ram through libdaxctl */
+/* --convert: devdax to system-ram through the library; an exit code */
 static int convert_to_ram(struct cmd_env *env, const char *name, bool force)
 {
-	struct daxctl_ctx *dctx;
-	struct daxctl_region *r;
-	struct daxctl_dev *dev, *hit = NULL;
-	char auto_online[64] = "";
-	bool loaded, restore = false;
+	struct ct_daxmode_result res;
 	int rc;
 
 	if (!env->ctx->live) {
 		cmd_err(env, "--convert works on the live system only (not with --sysroot)");
 		return EXIT_USAGE;
 	}
-	if (ct_module_ensure("kmem", &loaded, &env->ctx->err)) {
-		cmd_err(env, "%s", ct_context_message(env->ctx));
-		return EXIT_FAIL;
-	}
-	if (loaded)
+	rc = ct_dax_to_system_ram(env->ctx, name, force, &res);
+	if (res.loaded_kmem)
 		fprintf(stderr, "cxltier online: loaded the kmem module\n");
-	if (ct_context_daxctl(env->ctx, &dctx)) {
-		cmd_err(env, "%s", ct_context_message(env->ctx));
+	if (rc == -EBUSY && res.auto_online[0] && !res.paused) {
+		cmd_err(env, "auto_online_blocks is '%s': converting %s would let the kernel online its memory into "
+			"ZONE_NORMAL first; add --force to switch auto-onlining off for the conversion", res.auto_online, name);
 		return EXIT_FAIL;
 	}
-	daxctl_region_foreach(dctx, r)
-		daxctl_dev_foreach(r, dev)
-			if (!strcmp(daxctl_dev_get_devname(dev), name))
-				hit = dev;
-	if (!hit) {
-		cmd_err(env, "libdaxctl does not know %s", name);
-		return EXIT_FAIL;
-	}
-	/* the kernel would online the new blocks itself, into ZONE_NORMAL */
-	ct_sysfs_read_str(&env->ctx->sys, "/sys/devices/system/memory/auto_online_blocks", auto_online, sizeof(auto_online));
-	if (auto_online[0] && strcmp(auto_online, "offline")) {
-		if (!force) {
-			cmd_err(env, "auto_online_blocks is '%s': converting %s would let the kernel online its memory into "
-				"ZONE_NORMAL first; add --force to switch auto-onlining off for the conversion", auto_online, name);
-			return EXIT_FAIL;
-		}
-		restore = ct_sysfs_write_str(&env->ctx->sys, "/sys/devices/system/memory/auto_online_blocks", "offline") == 0;
-	}
-	rc = daxctl_dev_disable(hit);
-	if (!rc)
-		rc = daxctl_dev_enable_ram(hit);
-	if (restore)
-		ct_sysfs_write_str(&env->ctx->sys, "/sys/devices/system/memory/auto_online_blocks", auto_online);
 	if (rc) {
-		cmd_err(env, "switching %s to system-ram failed: %s", name, strerror(-rc));
+		cmd_err(env, "%s", ct_context_message(env->ctx));
 		return EXIT_FAIL;
 	}
 	fprintf(stderr, "cxltier online: %s is now in system-ram mode (kmem)\n", name);
@@ -93,103 +65,40 @@ static int convert_to_ram(struct cmd_env *env, const char *name, bool force)
 
 static int read_config(struct cmd_env *env, const char *path, bool explicit, struct ct_policy *p)
 {
-	FILE *f = fopen(path, "r");
-	char *text = NULL;
-	size_t len = 0;
-	int rc;
+	int rc = ct_policy_load(path, p, &env->ctx->err);
 
-	memset(p, 0, sizeof(*p));
-	p->defaults.online = p->defaults.movable = -1;
-	if (!f) {
-		if (errno == ENOENT && !explicit) {
-			cmd_info(env, 1, "no %s: online movable (the default policy)", path);
-			return 0;
-		}
-		cmd_err(env, "cannot read the policy %s: %s", path, strerror(errno));
-		return -1;
+	if (rc == -ENOENT && !explicit) {
+		ct_error_clear(&env->ctx->err);
+		cmd_info(env, 1, "no %s: online movable (the default policy)", path);
+		return 0;
 	}
-	text = calloc(1, 65537);
-	if (text)
-		len = fread(text, 1, 65536, f);
-	fclose(f);
-	if (!text)
-		return -1;
-	text[len] = '\0';
-	rc = ct_policy_parse(text, path, p, &env->ctx->err);
-	free(text);
 	if (rc)
 		cmd_err(env, "%s", ct_context_message(env->ctx));
 	return rc;
 }
 
-/* --policy: add the blocks of each dax device the policy onlines; returns
- * how many dax devices want ZONE_NORMAL (they all must agree per run) */
+/* --policy: the blocks of each dax device the policy onlines, and the zone */
 static int policy_plan(struct cmd_env *env, const struct ct_topology *t, const struct ct_policy *pol,
 		       char **targets, int ntargets, struct ct_plan *plan, bool *movable)
 {
-	int normal = 0, movable_n = 0;
+	struct ct_policy_outcome *out;
+	size_t n;
+	int rc = ct_policy_plan(&env->ctx->sys, t, pol, targets, ntargets, plan, movable, &out, &n);
 
-	for (size_t i = 0; i < t->nregions; i++) {
-		const struct ct_region *r = &t->regions[i];
-		for (size_t j = 0; j < r->ndax; j++) {
-			const struct ct_dax *d = &r->dax[j];
-			uint64_t serials[CT_MAX_TARGETS];
-			const char *hosts[CT_MAX_TARGETS];
-			struct ct_policy_decision dec;
-			struct ct_plan one = { 0 };
-			bool wanted = ntargets == 0;
-
-			if (strcmp(d->mode, "system-ram"))
-				continue;
-			for (int k = 0; k < ntargets && !wanted; k++) {
-				struct ct_plan probe = { 0 };
-				/* a target names this device when it covers any of its blocks */
-				if (!strcmp(targets[k], d->name) || !strcmp(targets[k], r->name) || ct_region_has_memdev(r, targets[k]))
-					wanted = true;
-				else if (!strncmp(targets[k], "memory", 6) &&
-					 ct_plan_add_target(&env->ctx->sys, t, &probe, targets[k], NULL) == 0) {
-					for (size_t b = 0; b < probe.n; b++)
-						wanted |= !strcmp(probe.op[b].owner, d->name);
-				}
-				ct_plan_free(&probe);
-				ct_error_clear(&env->ctx->err);
-			}
-			if (!wanted)
-				continue;
-			for (unsigned m = 0; m < r->ntargets; m++) {
-				const struct ct_memdev *md = ct_topology_memdev(t, r->memdevs[m]);
-				serials[m] = md ? md->serial : 0;
-				hosts[m] = md ? md->host : NULL;
-			}
-			struct ct_policy_subject subj = { r->name, serials, hosts, r->ntargets };
-			ct_policy_decide(pol, &subj, &dec);
-			if (!dec.online) {
-				fprintf(stderr, "cxltier online: %s: the policy%s says leave it offline\n", d->name,
-					dec.line ? " (a [device] section)" : "");
-				continue;
-			}
-			if (ct_plan_add_target(&env->ctx->sys, t, &one, d->name, NULL) == 0)
-				for (size_t b = 0; b < one.n; b++)
-					ct_plan_add(&env->ctx->sys, plan, one.op[b].before.id, d->name, d->target_node);
-			ct_plan_free(&one);
-			if (dec.movable)
-				movable_n++;
-			else
-				normal++;
-		}
-	}
-	*movable = normal == 0;
-	if (normal && movable_n) {
-		cmd_err(env, "the policy asks for both zones in one run; run cxltier online --policy per device");
-		return -1;
-	}
-	return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!out[i].decision.online)
+			fprintf(stderr, "cxltier online: %s: the policy%s says leave it offline\n", out[i].dax,
+				out[i].decision.line ? " (a [device] section)" : "");
+	free(out);
+	if (rc)
+		cmd_err(env, "%s", ct_context_message(env->ctx));
+	return rc;
 }
 
 int cmd_online(int argc, char **argv, struct cmd_env *env)
 {
 	enum { OPT_ZONE = 0x4001, OPT_FORCE, OPT_REONLINE, OPT_CONVERT, OPT_DRY, OPT_ROLLBACK, OPT_TIMEOUT,
-	       OPT_POLICY, OPT_CONFIG, OPT_MOVABLE };
+	       OPT_POLICY, OPT_CONFIG, OPT_MOVABLE, OPT_WHOLE };
 	static const struct option opts[] = {
 		{ "zone", required_argument, NULL, OPT_ZONE },
 		{ "movable", no_argument, NULL, OPT_MOVABLE },
@@ -201,10 +110,11 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "policy", no_argument, NULL, OPT_POLICY },
 		{ "config", required_argument, NULL, OPT_CONFIG },
+		{ "whole-region", no_argument, NULL, OPT_WHOLE },
 		COMMON_LONG_OPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct change_opts co = { CT_WANT_MOVABLE, false, false, false, 30 };
+	struct change_opts co = { CT_WANT_MOVABLE, false, false, false, 30, false };
 	bool force = false, convert = false, policy = false, normal = false;
 	const char *config = NULL;
 	struct ct_topology t = { 0 };
@@ -232,6 +142,7 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 		case OPT_ROLLBACK: co.rollback = true; break;
 		case OPT_POLICY: policy = true; break;
 		case OPT_CONFIG: config = optarg; break;
+		case OPT_WHOLE: co.whole_region = true; break;
 		case OPT_TIMEOUT:
 			if ((rc = change_parse_timeout(env, optarg, &co)))
 				return rc;
@@ -253,12 +164,9 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 	if (normal)
 		cmd_warn(env, "onlining into ZONE_NORMAL: this memory can never be removed reliably");
 	co.want = normal ? CT_WANT_KERNEL : CT_WANT_MOVABLE;
+	plan.all_zones = co.dry_run;	/* a dry run shows every block's zones */
 	if ((rc = cmd_context(env)))
 		return rc;
-	if (!ct_sysfs_exists(&env->ctx->sys, "/sys/devices/system/memory/block_size_bytes")) {
-		cmd_err(env, "this kernel has no memory hotplug (no /sys/devices/system/memory)");
-		return EXIT_UNSUPPORTED;
-	}
 	if ((rc = change_begin_load(env, &co, argv + optind, argc - optind, policy, &t)))
 		return rc;
 	change_warn_auto_online(env);
@@ -273,20 +181,26 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 		if (!plan.n)
 			cmd_info(env, 1, "nothing for the policy to online");
 	} else {
+		if ((rc = scope_refuse_interleaved(env, &t, argv + optind, argc - optind, co.whole_region)))
+			goto out;
 		for (int i = optind; i < argc; i++) {
 			const struct ct_dax *devdax = NULL;
 			rc = ct_plan_add_target(&env->ctx->sys, &t, &plan, argv[i], &devdax);
+			if (rc == -EMEDIUMTYPE && convert && devdax && co.dry_run) {
+				ct_error_clear(&env->ctx->err);
+				fprintf(stderr, "cxltier online: dry run: %s would be switched to system-ram mode (kmem), "
+					"then its blocks onlined\n", devdax->name);
+				continue;	/* its blocks do not exist before */
+			}
 			if (rc == -EMEDIUMTYPE && convert && devdax) {
 				char name[CT_NAME];
 				ct_strlcpy(name, devdax->name, sizeof(name));
 				if ((rc = convert_to_ram(env, name, force)))
 					goto out;
+				/* the same view as before (memdevs too): the target is found again */
 				ct_topology_free(&t);
-				if (ct_topology_load_dax(env->ctx, &t)) {
-					cmd_err(env, "%s", ct_context_message(env->ctx));
-					rc = EXIT_FAIL;
+				if ((rc = change_load(env, argv + optind, argc - optind, false, &t)))
 					goto out;
-				}
 				i--;	/* again, now in system-ram mode */
 				continue;
 			}
@@ -297,7 +211,7 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 			}
 		}
 	}
-	rc = change_run(env, &plan, &co);
+	rc = change_run(env, &t, argv + optind, argc - optind, &plan, &co);
 out:
 	change_end();
 	ct_policy_free(&pol);

@@ -145,7 +145,7 @@ int region_destroy(int argc, char **argv, struct cmd_env *env)
 		COMMON_LONG_OPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct change_opts co = { CT_WANT_OFFLINE, false, false, true, 0 };
+	struct change_opts co = { .want = CT_WANT_OFFLINE, .rollback = true, .whole_region = true };
 	struct ct_topology t;
 	bool offline = false;
 	int c, rc, failed = 0, done = 0, first = EXIT_OK;

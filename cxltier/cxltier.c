@@ -24,6 +24,7 @@ const struct cmd commands[] = {
 	{ "poison", cmd_poison, "the devices' poison lists (media errors) with region and host address; inject/clear" },
 	{ "events", cmd_events, "CXL event records (media, DRAM, module, poison) drained by the kernel, decoded" },
 	{ "migrate", cmd_migrate, "move chosen processes' pages to a node or tier, once, with a report" },
+	{ "usage", cmd_usage, "where processes' and cgroups' memory is, per node and per memory tier" },
 	{ "online", cmd_online, "online memory blocks into ZONE_MOVABLE (dax, region, memdev, node, blocks)" },
 	{ "offline", cmd_offline, "offline memory blocks, with bounded retries when busy" },
 	{ "doctor", cmd_doctor, "explain why CXL memory is missing, offline, in the wrong zone or tier" },

@@ -96,7 +96,7 @@ static struct ct_region planned(const struct ct_region_plan *p)
 
 static int create(struct cmd_env *env, struct ct_topology *t, const struct ct_region_req *req, bool dry)
 {
-	struct change_opts co = { CT_WANT_MOVABLE, false, dry, false, 0 };
+	struct change_opts co = { .want = CT_WANT_MOVABLE, .dry_run = dry };
 	struct ct_region_plan plan;
 	const struct ct_region *r;
 	int rc;

@@ -5,10 +5,15 @@
 #include <string.h>
 #include <time.h>
 #include "damon.h"
+#include "damon-owner.h"
+#include "process.h"
 
 #define ADMIN "/sys/kernel/mm/damon/admin/kdamonds"
-#define CTX ADMIN "/0/contexts/0"
+#define KD ADMIN "/0"
+#define CTX KD "/contexts/0"
 #define SCHEME CTX "/schemes/0"
+#define MODPARAM "/sys/module/%s/parameters/enabled"
+#define LOCK_WAIT_MS 60000	/* beyond the interval: another cxltier's sampling */
 
 static int w(struct ct_sysfs *s, const char *path, const char *val)
 {
@@ -20,7 +25,7 @@ static int setup(struct ct_sysfs *s, int pid)
 	char v[32];
 	static const struct { const char *path, *val; } steps[] = {
 		{ ADMIN "/nr_kdamonds", "1" },
-		{ ADMIN "/0/contexts/nr_contexts", "1" },
+		{ KD "/contexts/nr_contexts", "1" },
 		{ CTX "/operations", "vaddr" },
 		{ CTX "/monitoring_attrs/intervals/sample_us", "5000" },
 		{ CTX "/monitoring_attrs/intervals/aggr_us", "100000" },
@@ -55,42 +60,144 @@ static void teardown(struct ct_sysfs *s)
 {
 	char st[16];
 
-	if (ct_sysfs_read_str(s, ADMIN "/0/state", st, sizeof(st)) == 0 && !strcmp(st, "on"))
-		w(s, ADMIN "/0/state", "off");
+	if (ct_sysfs_read_str(s, KD "/state", st, sizeof(st)) == 0 && !strcmp(st, "on"))
+		w(s, KD "/state", "off");
 	w(s, ADMIN "/nr_kdamonds", "0");
 	ct_error_clear(s->err);
 }
 
-int ct_damon_sample(struct ct_sysfs *s, int pid, unsigned interval_ms, volatile sig_atomic_t *stop,
-		    struct ct_access_region **out, size_t *n)
+static bool module_enabled(struct ct_sysfs *s, const char *module)
 {
-	char **names = NULL, path[256];
-	size_t count = 0;
-	uint64_t nr;
+	char path[128], v[8];
+	bool on = ct_sysfs_read_str(s, ct_path(path, sizeof(path), MODPARAM, module), v, sizeof(v)) == 0 && v[0] == 'Y';
+
+	ct_error_clear(s->err);
+	return on;
+}
+
+static void stat_enable(struct ct_sysfs *s)
+{
+	char path[128];
+
+	w(s, ct_path(path, sizeof(path), MODPARAM, "damon_stat"), "Y");
+	ct_error_clear(s->err);
+}
+
+static int read_int(struct ct_sysfs *s, const char *path, int64_t *v)
+{
+	int rc = ct_sysfs_read_s64(s, path, v);
+
+	ct_error_clear(s->err);
+	return rc;
+}
+
+/* is the one kdamond there exactly what the record says its owner set up? */
+static bool left_by(struct ct_sysfs *s, const struct ct_damon_record *left)
+{
+	int64_t target, kdamond;
+	char ops[16] = "", action[16] = "";
+
+	ct_sysfs_read_str(s, CTX "/operations", ops, sizeof(ops));
+	ct_sysfs_read_str(s, SCHEME "/action", action, sizeof(action));
+	ct_error_clear(s->err);
+	if (strcmp(ops, "vaddr") || strcmp(action, "stat") || read_int(s, CTX "/targets/0/pid_target", &target) ||
+	    target != left->target || read_int(s, KD "/pid", &kdamond))
+		return false;
+	return kdamond == left->kdamond || (left->kdamond < 0 && kdamond < 0);
+}
+
+/* under the lock: a setup left by a killed cxltier is removed; anyone else's is refused */
+static int clear_leftovers(struct ct_sysfs *s, struct ct_damon_owner *own, struct ct_damon_run *run)
+{
+	struct ct_damon_record left;
+	bool has_record = ct_damon_owner_read(s, own, &left) == 0;
+	uint64_t nr, start;
+	char comm[32];
 	int rc;
 
-	*out = NULL;
-	*n = 0;
-	if (!ct_sysfs_exists(s, ADMIN "/nr_kdamonds"))
-		return ct_fail(s->err, EOPNOTSUPP, "this kernel has no DAMON sysfs interface (CONFIG_DAMON_SYSFS, "
-			       "CONFIG_DAMON_VADDR): cannot tell hot from cold pages");
 	if ((rc = ct_sysfs_read_u64(s, ADMIN "/nr_kdamonds", 10, &nr)))
 		return rc;
+	if (has_record && ct_proc_identity(s, left.pid, comm, sizeof(comm), &start) == 0 && start == left.start)
+		return ct_fail(s->err, EBUSY, "DAMON is in use by cxltier pid %d (%s); try again when it is done",
+			       left.pid, comm);
+	if (has_record && (!nr || (nr == 1 && left_by(s, &left)))) {
+		/* its owner is gone (killed, or its PID is another process's now) */
+		if (nr)
+			teardown(s);
+		if (left.stat_paused)
+			stat_enable(s);
+		ct_damon_owner_remove(own);
+		run->stale_owner = left.pid;
+		return 0;
+	}
+	if (has_record)
+		ct_damon_owner_remove(own);	/* what it left is gone; what is there is not ours */
 	if (nr)	/* writing nr_kdamonds would rebuild someone else's setup */
 		return ct_fail(s->err, EBUSY, "DAMON is set up by another tool (%llu kdamond%s): cxltier does not "
 			       "disturb it; stop that tool (or echo 0 > " ADMIN "/nr_kdamonds) and try again",
 			       (unsigned long long)nr, nr == 1 ? "" : "s");
-	if ((rc = setup(s, pid)) || (rc = w(s, ADMIN "/0/state", "on"))) {
-		teardown(s);
+	return 0;
+}
+
+/* DAMON_STAT, DAMON_RECLAIM and DAMON_LRU_SORT hold DAMON exclusively:
+ * "on" fails with EBUSY. Statistics may pause; policies are someone's. */
+static int turn_on(struct ct_sysfs *s, struct ct_damon_owner *own, struct ct_damon_run *run)
+{
+	static const char *const policies[] = { "damon_reclaim", "damon_lru_sort" };
+	char path[128];
+	int rc = w(s, KD "/state", "on");
+
+	if (rc != -EBUSY)
 		return rc;
+	for (size_t i = 0; i < sizeof(policies) / sizeof(policies[0]); i++)
+		if (module_enabled(s, policies[i]))
+			return ct_fail(s->err, EBUSY, "DAMON is held by the kernel's %s (" MODPARAM " is Y): cxltier "
+				       "does not stop it; --hot/--cold need it off", policies[i], policies[i]);
+	if (!module_enabled(s, "damon_stat"))
+		return rc;
+	own->rec.stat_paused = true;	/* recorded before it changes */
+	if ((rc = ct_damon_owner_write(s, own)))
+		return rc;
+	if ((rc = w(s, ct_path(path, sizeof(path), MODPARAM, "damon_stat"), "N")))
+		return rc;
+	run->stat_paused = true;
+	return w(s, KD "/state", "on");
+}
+
+/* the tried regions, asked for again while none are there: a process with
+ * memory always has some, but under load the kdamond may not have filled
+ * them in yet when the update returns (seen under TCG) */
+static int tried_regions(struct ct_sysfs *s, volatile sig_atomic_t *stop, char ***names, size_t *count)
+{
+	int rc = 0;
+
+	*names = NULL;
+	*count = 0;
+	for (int attempt = 0; attempt < 10 && !rc && !(stop && *stop); attempt++) {
+		struct timespec ts = { 0, 200 * 1000000L };
+		bool some = false;
+		if (attempt)
+			nanosleep(&ts, NULL);
+		ct_strv_free(*names, *count);
+		*names = NULL;
+		*count = 0;
+		if ((rc = w(s, KD "/state", "update_schemes_tried_regions")) ||
+		    (rc = ct_sysfs_list(s, SCHEME "/tried_regions", NULL, names, count)))
+			break;
+		for (size_t i = 0; i < *count && !some; i++)
+			some = (*names)[i][0] >= '0' && (*names)[i][0] <= '9';
+		if (some)
+			break;
 	}
-	for (unsigned waited = 0; waited < interval_ms && !(stop && *stop); waited += 50) {
-		struct timespec ts = { 0, 50 * 1000000L };
-		nanosleep(&ts, NULL);
-	}
-	rc = w(s, ADMIN "/0/state", "update_schemes_tried_regions");
-	if (!rc)
-		rc = ct_sysfs_list(s, SCHEME "/tried_regions", NULL, &names, &count);
+	return rc;
+}
+
+static int collect(struct ct_sysfs *s, volatile sig_atomic_t *stop, struct ct_access_region **out, size_t *n)
+{
+	char **names = NULL, path[256];
+	size_t count = 0;
+	int rc = tried_regions(s, stop, &names, &count);
+
 	if (!rc && count) {
 		*out = calloc(count, sizeof(**out));
 		if (!*out)
@@ -110,8 +217,56 @@ int ct_damon_sample(struct ct_sysfs *s, int pid, unsigned interval_ms, volatile 
 			r->age = (unsigned)v;
 		(*n)++;
 	}
+	ct_error_clear(s->err);
 	ct_strv_free(names, count);
-	teardown(s);
+	return rc;
+}
+
+int ct_damon_sample(struct ct_sysfs *s, int pid, unsigned interval_ms, volatile sig_atomic_t *stop,
+		    struct ct_access_region **out, size_t *n, struct ct_damon_run *run)
+{
+	struct ct_damon_owner own;
+	int64_t kdamond;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	memset(run, 0, sizeof(*run));
+	if (!ct_sysfs_exists(s, ADMIN "/nr_kdamonds"))
+		return ct_fail(s->err, EOPNOTSUPP, "this kernel has no DAMON sysfs interface (CONFIG_DAMON_SYSFS, "
+			       "CONFIG_DAMON_VADDR): cannot tell hot from cold pages");
+	if ((rc = ct_damon_own(s, interval_ms + LOCK_WAIT_MS, stop, &own)))
+		return rc;
+	if ((rc = clear_leftovers(s, &own, run)))
+		goto out;
+	own.rec.target = pid;
+	/* the record first: a run killed from here on leaves what it needs */
+	if ((rc = ct_damon_owner_write(s, &own)))
+		goto out;
+	if ((rc = setup(s, pid)) || (rc = turn_on(s, &own, run)))
+		goto undo;
+	if (read_int(s, KD "/pid", &kdamond) == 0) {
+		own.rec.kdamond = (int)kdamond;
+		ct_damon_owner_write(s, &own);
+		ct_error_clear(s->err);
+	}
+	for (unsigned waited = 0; waited < interval_ms && !(stop && *stop); waited += 50) {
+		struct timespec ts = { 0, 50 * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+	if (!(stop && *stop))
+		rc = collect(s, stop, out, n);
+undo:
+	{
+		struct ct_error keep = *s->err;	/* teardown must not hide why */
+		teardown(s);
+		if (own.rec.stat_paused)
+			stat_enable(s);
+		ct_damon_owner_remove(&own);
+		*s->err = keep;
+	}
+out:
+	ct_damon_release(&own);
 	if (rc) {
 		free(*out);
 		*out = NULL;

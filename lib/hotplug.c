@@ -16,8 +16,9 @@ const char *ct_action_name(enum ct_action a)
 
 const char *ct_result_name(enum ct_result r)
 {
-	static const char *const n[] = { "planned", "done", "unchanged", "failed", "raced", "refused", "rolled_back", "interrupted" };
-	return r <= CT_RES_INTERRUPTED ? n[r] : "?";
+	static const char *const n[] = { "planned", "done", "unchanged", "failed", "raced", "refused", "rolled_back",
+					 "interrupted", "rollback_failed" };
+	return r <= CT_RES_ROLLBACK_FAILED ? n[r] : "?";
 }
 
 static int block_node(struct ct_sysfs *s, uint64_t id)
@@ -50,7 +51,9 @@ int ct_plan_add(struct ct_sysfs *s, struct ct_plan *p, uint64_t id, const char *
 	p->op = op;
 	op = &p->op[p->n];
 	memset(op, 0, sizeof(*op));
-	rc = ct_block_read(s, id, &op->before);
+	rc = ct_block_read_state(s, id, &op->before);
+	if (!rc && (op->before.state != CT_BLOCK_OFFLINE || p->all_zones))
+		ct_block_read_zones(s, &op->before);
 	if (rc == -ENOENT)
 		return ct_fail(s->err, ENOENT, "memory block memory%llu does not exist (not hot-added, or not memory)",
 			       (unsigned long long)id);
@@ -172,10 +175,14 @@ static const char *reason(int err)
 
 /* one state write, retrying EBUSY with back-off until the block's time is
  * up; a write the kernel blocks in (offline migrating pages) is ended by
- * the caller's timer. 0, -ETIMEDOUT, -EINTR (stopped) or -errno. */
+ * the caller's timer. Online writes are not timed: the kernel never waits
+ * in them for long, and while another writer holds the hotplug lock it
+ * restarts them whatever signal comes. 0, -ETIMEDOUT, -EINTR (stopped) or
+ * -errno. */
 static int change(struct ct_sysfs *s, struct ct_block_op *op, const char *state, const struct ct_exec_opts *o)
 {
 	long deadline = now_ms() + o->block_timeout_ms;
+	bool timed = o->arm_timer && o->block_timeout_ms && !strcmp(state, "offline");
 	unsigned backoff = 50;
 	int rc;
 
@@ -185,10 +192,10 @@ static int change(struct ct_sysfs *s, struct ct_block_op *op, const char *state,
 		long left = deadline - now_ms();
 		if (o->stop && *o->stop)
 			return -EINTR;
-		if (o->arm_timer && o->block_timeout_ms)
+		if (timed)
 			o->arm_timer(left > 0 ? (unsigned)left : 1);
 		rc = write_state(s, op->before.id, state);
-		if (o->arm_timer)
+		if (timed)
 			o->arm_timer(0);
 		if (rc == -EINTR && o->timed_out && *o->timed_out && !(o->stop && *o->stop))
 			return -ETIMEDOUT;
@@ -214,10 +221,12 @@ static const char *state_for(enum ct_action a)
 	}
 }
 
-static bool same_as_planned(const struct ct_block *a, const struct ct_block *b)
+/* the same state, and online in the same zone (an offline block's candidate
+ * zones are not compared: they change with its neighbours, and are not
+ * always read) */
+static bool same_place(const struct ct_block *a, const struct ct_block *b)
 {
-	return a->state == b->state && a->nzones == b->nzones &&
-	       (!a->nzones || !memcmp(a->zones, b->zones, a->nzones * sizeof(a->zones[0])));
+	return a->state == b->state && (a->state != CT_BLOCK_ONLINE || online_zone(a) == online_zone(b));
 }
 
 static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_exec_opts *o)
@@ -243,12 +252,21 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
 	} else {
 		rc = change(s, op, state_for(op->action), o);
 	}
-	ct_block_read(s, op->before.id, &op->after);
-	ct_error_clear(s->err);
 	if (rc) {
+		ct_block_read(s, op->before.id, &op->after);
+		ct_error_clear(s->err);
 		op->err = -rc;
+		/* the zones of an offline block are read when the kernel refuses it */
+		if (rc == -EINVAL && op->action == CT_ACT_ONLINE_MOVABLE && op->after.state == CT_BLOCK_OFFLINE &&
+		    op->after.nzones && !zone_offered(&op->after, CT_ZONE_MOVABLE)) {
+			op->before = op->after;
+			op->result = CT_RES_REFUSED;
+			snprintf(op->note, sizeof(op->note), "the kernel does not offer ZONE_MOVABLE for it (valid_zones: %s)",
+				 ct_zone_name(op->after.zones[0]));
+			return;
+		}
 		/* someone else (udev, the kernel's auto-online) got there first */
-		if (rc == -EINVAL && !same_as_planned(&op->after, &op->before)) {
+		if (rc == -EINVAL && !same_place(&op->after, &op->before)) {
 			op->result = CT_RES_RACED;
 			snprintf(op->note, sizeof(op->note), "changed by someone else while cxltier ran: now %s%s%s",
 				 ct_block_state_name(op->after.state), op->after.state == CT_BLOCK_ONLINE && op->after.nzones ? " in " : "",
@@ -258,6 +276,18 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
 		op->result = rc == -EINTR ? CT_RES_INTERRUPTED : CT_RES_FAILED;
 		snprintf(op->note, sizeof(op->note), "%s", reason(-rc));
 		return;
+	}
+	/* the kernel took the write: the state is the one written; an online
+	 * block's zone is read back (the kernel may pick another than asked),
+	 * and its state too when the zones do not look online */
+	op->after = op->before;
+	op->after.state = op->action == CT_ACT_OFFLINE ? CT_BLOCK_OFFLINE : CT_BLOCK_ONLINE;
+	op->after.nzones = 0;
+	if (op->after.state == CT_BLOCK_ONLINE) {
+		ct_block_read_zones(s, &op->after);
+		if (op->after.nzones != 1)
+			ct_block_read(s, op->before.id, &op->after);
+		ct_error_clear(s->err);
 	}
 	op->result = CT_RES_DONE;
 	if (op->after.state != (op->action == CT_ACT_OFFLINE ? CT_BLOCK_OFFLINE : CT_BLOCK_ONLINE)) {
@@ -287,12 +317,19 @@ static void roll_back(struct ct_sysfs *s, struct ct_plan *p)
 			back = "offline";
 		else
 			back = online_zone(&op->before) == CT_ZONE_MOVABLE ? "online_movable" : "online_kernel";
-		if (change(s, op, back, &once) == 0) {
+		int rc = change(s, op, back, &once);
+		ct_block_read(s, op->before.id, &op->after);
+		/* as before, whoever put it back */
+		if (same_place(&op->after, &op->before)) {
 			op->result = CT_RES_ROLLED_BACK;
-			ct_block_read(s, op->before.id, &op->after);
-		} else {
-			snprintf(op->note, sizeof(op->note), "rollback to %s failed: %s", back, strerror(s->err->code));
+			continue;
 		}
+		op->result = CT_RES_ROLLBACK_FAILED;
+		op->err = rc ? -rc : EIO;
+		snprintf(op->note, sizeof(op->note), "changed, then the rollback to %s failed (%s): now %s%s%s", back,
+			 rc ? reason(-rc) : "the kernel took the write, but the block did not go back",
+			 ct_block_state_name(op->after.state), op->after.state == CT_BLOCK_ONLINE && op->after.nzones ? " in " : "",
+			 op->after.state == CT_BLOCK_ONLINE && op->after.nzones ? ct_zone_name(op->after.zones[0]) : "");
 	}
 	ct_error_clear(s->err);
 }

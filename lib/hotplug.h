@@ -37,6 +37,7 @@ enum ct_result {
 	CT_RES_REFUSED,
 	CT_RES_ROLLED_BACK,
 	CT_RES_INTERRUPTED,
+	CT_RES_ROLLBACK_FAILED,	/* changed, and could not be returned: see note */
 };
 
 struct ct_block_op {
@@ -52,6 +53,10 @@ struct ct_block_op {
 struct ct_plan {
 	struct ct_block_op *op;
 	size_t n;
+	/* read the candidate zones of offline blocks too (a dry run shows
+	 * them); otherwise only where the decision needs them: online blocks,
+	 * and an offline block the kernel refused */
+	bool all_zones;
 };
 
 struct ct_exec_opts {
@@ -68,7 +73,9 @@ int ct_plan_add(struct ct_sysfs *s, struct ct_plan *p, uint64_t id, const char *
  * online in another zone to ZONE_MOVABLE through offline */
 void ct_plan_decide(struct ct_plan *p, enum ct_want want, bool reonline);
 /* 0 when every block ended as wanted; otherwise the number of blocks that
- * did not (failed, raced, refused, interrupted) */
+ * did not (failed, raced, refused, interrupted). With rollback, each block
+ * that had changed ends rolled_back (as before, read back) or
+ * rollback_failed (with errno and note). */
 int ct_plan_execute(struct ct_sysfs *s, struct ct_plan *p, const struct ct_exec_opts *o);
 void ct_plan_free(struct ct_plan *p);
 

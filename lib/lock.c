@@ -1,50 +1,66 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+/* lock.c - the memory-blocks lock: see lock.h */
 #include <errno.h>
-#include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "lock.h"
+#include "rundir.h"
 
-#define LOCKDIR "run/lock"
-#define LOCKFILE LOCKDIR "/cxltier.lock"
+#define PID_WIDTH 12	/* "%11d\n": rewritten in place, never truncated */
+
+static long holder_pid(int fd)
+{
+	char buf[PID_WIDTH + 1];
+	ssize_t n = pread(fd, buf, PID_WIDTH, 0);
+
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return strtol(buf, NULL, 10);
+}
 
 int ct_lock_acquire(struct ct_sysfs *s, unsigned timeout_ms, volatile sig_atomic_t *stop, int *out)
 {
 	struct timespec pause = { 0, 20 * 1000000L };
 	unsigned waited = 0;
-	char pid[32] = "";
-	int fd;
+	char pid[24];
+	bool created;
+	int dirfd, fd, rc;
 
-	mkdirat(s->rootfd, "run", 0755);
-	mkdirat(s->rootfd, LOCKDIR, 01777);
-	fd = openat(s->rootfd, LOCKFILE, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return ct_fail(s->err, errno, "cannot open the lock %s/" LOCKFILE ": %s", s->root, strerror(errno));
+	*out = -1;
+	if ((rc = ct_rundir_open(s, &dirfd)))
+		return rc;
+	rc = ct_rundir_open_file(s, dirfd, CT_LOCK_NAME, &fd, &created);
+	close(dirfd);
+	if (rc)
+		return rc;
 	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		if (errno != EWOULDBLOCK && errno != EINTR) {
 			int e = errno;
 			close(fd);
-			return ct_fail(s->err, e, "cannot lock %s/" LOCKFILE ": %s", s->root, strerror(e));
+			return ct_fail(s->err, e, "cannot lock %s" CT_RUNDIR "/" CT_LOCK_NAME ": %s", s->root, strerror(e));
 		}
 		if (waited >= timeout_ms || (stop && *stop)) {
-			ssize_t n = pread(fd, pid, sizeof(pid) - 1, 0);
-			pid[n > 0 ? n : 0] = '\0';
-			pid[strcspn(pid, "\n")] = '\0';
+			long holder = holder_pid(fd);
 			close(fd);
+			if (holder > 0)
+				snprintf(pid, sizeof(pid), "%ld", holder);
 			return ct_fail(s->err, EWOULDBLOCK,
-				       "another cxltier (pid %s) is changing memory blocks; waited %u ms for %s/" LOCKFILE,
-				       pid[0] ? pid : "?", waited, s->root);
+				       "another cxltier (pid %s) is changing memory blocks; waited %u ms for %s" CT_RUNDIR
+				       "/" CT_LOCK_NAME, holder > 0 ? pid : "?", waited, s->root);
 		}
 		nanosleep(&pause, NULL);
 		waited += 20;
 	}
-	snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
-	if (ftruncate(fd, 0) == 0 && pwrite(fd, pid, strlen(pid), 0) < 0) {
-		/* the pid is only for messages */
+	/* the holder's pid, for the messages of those who wait */
+	snprintf(pid, sizeof(pid), "%*d\n", PID_WIDTH - 1, (int)getpid());
+	if (pwrite(fd, pid, PID_WIDTH, 0) != PID_WIDTH) {
+		/* only messages lose it */
 	}
 	*out = fd;
 	return 0;
@@ -52,10 +68,6 @@ int ct_lock_acquire(struct ct_sysfs *s, unsigned timeout_ms, volatile sig_atomic
 
 void ct_lock_release(int fd)
 {
-	if (fd >= 0) {
-		if (ftruncate(fd, 0)) {
-			/* nothing to do: the lock goes with the descriptor */
-		}
-		close(fd);
-	}
+	if (fd >= 0)
+		close(fd);	/* the flock goes with the descriptor */
 }

@@ -66,7 +66,7 @@ int ct_block_size(struct ct_sysfs *s, uint64_t *bytes)
 	return rc;
 }
 
-int ct_block_read(struct ct_sysfs *s, uint64_t id, struct ct_block *b)
+int ct_block_read_state(struct ct_sysfs *s, uint64_t id, struct ct_block *b)
 {
 	char path[128], buf[128];
 	int rc;
@@ -78,11 +78,29 @@ int ct_block_read(struct ct_sysfs *s, uint64_t id, struct ct_block *b)
 	if (rc)
 		return rc;
 	b->state = ct_block_state_parse(buf);
+	return 0;
+}
+
+void ct_block_read_zones(struct ct_sysfs *s, struct ct_block *b)
+{
+	char path[128], buf[128];
+
+	b->nzones = 0;
 	/* valid_zones needs CONFIG_MEMORY_HOTREMOVE: absent means unknown */
 	if (ct_sysfs_read_str(s, ct_path(path, sizeof(path), "/sys/devices/system/memory/memory%llu/valid_zones",
-					 (unsigned long long)id), buf, sizeof(buf)) == 0)
+					 (unsigned long long)b->id), buf, sizeof(buf)) == 0)
 		b->nzones = ct_zones_parse(buf, b->zones, 4);
-	return 0;
+	else
+		ct_error_clear(s->err);
+}
+
+int ct_block_read(struct ct_sysfs *s, uint64_t id, struct ct_block *b)
+{
+	int rc = ct_block_read_state(s, id, b);
+
+	if (!rc)
+		ct_block_read_zones(s, b);
+	return rc;
 }
 
 void ct_block_range(uint64_t start, uint64_t size, uint64_t bs, uint64_t *first, unsigned *count)

@@ -27,7 +27,12 @@ unsigned ct_zones_parse(const char *s, enum ct_zone *zones, unsigned max);
 const char *ct_zone_name(enum ct_zone z);
 
 int ct_block_size(struct ct_sysfs *s, uint64_t *bytes);
+/* state and zones */
 int ct_block_read(struct ct_sysfs *s, uint64_t id, struct ct_block *b);
+/* state only (zones none); then, when needed, the zones of b->id (none
+ * when valid_zones cannot be read) */
+int ct_block_read_state(struct ct_sysfs *s, uint64_t id, struct ct_block *b);
+void ct_block_read_zones(struct ct_sysfs *s, struct ct_block *b);
 /* the blocks wholly inside [start, start+size), as kmem hot-plugs them */
 void ct_block_range(uint64_t start, uint64_t size, uint64_t block_size,
 		    uint64_t *first, unsigned *count);

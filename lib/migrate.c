@@ -2,16 +2,19 @@
 #include <errno.h>
 #include <numa.h>
 #include <numaif.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include "migrate.h"
+#include "migrate-batch.h"
 #include "numa.h"
 #include "numamaps.h"
 
-#define BATCH 4096
+#define BATCH 4096		/* entries per move_pages call: 16 MiB of base pages */
 
 const char *ct_mig_err_name(enum ct_mig_err e)
 {
@@ -46,16 +49,23 @@ static int read_text(struct ct_sysfs *s, int pid, const char *file, char **text)
 	return ct_sysfs_read_text(s, ct_path(path, sizeof(path), "/proc/%d/%s", pid, file), text);
 }
 
-int ct_process_node_bytes(struct ct_sysfs *s, int pid, uint64_t bytes[CT_MIG_MAX_NODES])
+static int read_numa_maps(struct ct_sysfs *s, int pid, char **text)
 {
-	char *text;
-	int rc = read_text(s, pid, "numa_maps", &text);
+	int rc = read_text(s, pid, "numa_maps", text);
 
 	if (rc == -ENOENT)
 		return ct_fail(s->err, ESRCH, "process %d does not exist (any more)", pid);
 	if (rc == -EACCES || rc == -EPERM)
 		return ct_fail(s->err, EPERM, "no permission to read /proc/%d/numa_maps: moving another user's "
 			       "process needs root (CAP_SYS_PTRACE and CAP_SYS_NICE)", pid);
+	return rc;
+}
+
+int ct_process_node_bytes(struct ct_sysfs *s, int pid, uint64_t bytes[CT_MIG_MAX_NODES])
+{
+	char *text;
+	int rc = read_numa_maps(s, pid, &text);
+
 	if (rc)
 		return rc;
 	ct_numa_maps_bytes(text, bytes);
@@ -63,51 +73,155 @@ int ct_process_node_bytes(struct ct_sysfs *s, int pid, uint64_t bytes[CT_MIG_MAX
 	return 0;
 }
 
-static bool from_node(const struct ct_migrate_opts *o, int node)
+int ct_migrate_select_access(struct ct_selection *sel, const struct ct_access_region *reg, size_t n, bool hot)
 {
-	if (node == o->to)
-		return false;
-	return !ct_nodeset_count(&o->from) || ct_nodeset_has(&o->from, node);
+	ct_selection_free(sel);
+	sel->on = true;
+	sel->range = calloc(n ? n : 1, sizeof(*sel->range));
+	if (!sel->range)
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++)
+		if (hot == (reg[k].nr_accesses > 0)) {
+			sel->range[sel->n].start = reg[k].start;
+			sel->range[sel->n++].end = reg[k].end;
+		}
+	return 0;
+}
+
+void ct_selection_free(struct ct_selection *sel)
+{
+	free(sel->range);
+	memset(sel, 0, sizeof(*sel));
+}
+
+/* one batch of one process's range */
+struct unit {
+	size_t task;
+	struct ct_mig_range range;
+};
+
+struct task_state {
+	pthread_mutex_t lock;
+	struct ct_migrate_task *t;
+	atomic_bool stopped;		/* gone, refused or failed: its other units are skipped */
+	atomic_uint_fast64_t reserved;	/* bytes taken from --max-bytes */
+	double first, last;		/* when its first batch began, its last ended */
+	double plan_seconds;
+};
+
+struct run {
+	const struct ct_migrate_opts *o;
+	struct ct_sysfs *root;
+	struct task_state *ts;
+	size_t ntasks;
+	bool whole;			/* each process whole (migrate_pages), else batches */
+	pthread_mutex_t queue_lock;	/* the batches of the processes prepared so far */
+	pthread_cond_t queue_more;	/* batches came, or a process is prepared */
+	size_t next_task;		/* the next process to prepare */
+	unsigned preparing;		/* processes being prepared (batches may come) */
+	struct unit *u;
+	size_t nunits, cap, head;
+	pthread_mutex_t pace_lock;
+	double t0;
+	uint64_t paced;			/* bytes moved by every job, for --rate */
+	uint64_t page_size;
+};
+
+struct worker {
+	struct run *run;
+	struct ct_sysfs s;		/* the root's, with its own error */
+	struct ct_error err;
+	struct ct_batch b;
+	void **pages;
+	int *status;
+	pthread_t thread;
+};
+
+static void task_span(struct task_state *ts, double t0, double t1)
+{
+	if (!ts->first || t0 < ts->first)
+		ts->first = t0;
+	if (t1 > ts->last)
+		ts->last = t1;
+}
+
+/* nothing more for this task: record why (the first reason wins) */
+static void task_fail(struct task_state *ts, const struct ct_error *e)
+{
+	pthread_mutex_lock(&ts->lock);
+	if (!ts->t->r.err) {
+		ts->t->r.err = -(e->code ? e->code : EIO);
+		ct_strlcpy(ts->t->r.error, e->msg, sizeof(ts->t->r.error));
+	}
+	atomic_store(&ts->stopped, true);
+	pthread_mutex_unlock(&ts->lock);
+}
+
+static void task_gone(struct task_state *ts, bool replaced, const char *msg)
+{
+	pthread_mutex_lock(&ts->lock);
+	ts->t->r.exited = true;
+	ts->t->r.replaced |= replaced;
+	if (!ts->t->r.note[0])
+		ct_strlcpy(ts->t->r.note, msg, sizeof(ts->t->r.note));
+	atomic_store(&ts->stopped, true);
+	pthread_mutex_unlock(&ts->lock);
+}
+
+/* before each action: still the process that was chosen? (pidfd, start time) */
+static bool still_same(struct worker *w, struct task_state *ts)
+{
+	int rc = ct_process_check(&w->s, ts->t->proc);
+
+	if (!rc)
+		return true;
+	task_gone(ts, rc == -ESTALE, w->err.msg);
+	ct_error_clear(&w->err);
+	return false;
+}
+
+static void no_permission(struct worker *w, struct task_state *ts)
+{
+	ct_fail(&w->err, EPERM, "no permission to move the pages of process %d: it needs the same user and ptrace "
+		"access, or root (CAP_SYS_NICE)", ts->t->proc->pid);
+	task_fail(ts, &w->err);
 }
 
 /* the whole process at once: the kernel walks its page tables */
-static int whole(struct ct_sysfs *s, int pid, const struct ct_migrate_opts *o, struct ct_migrate_result *r)
+static void do_whole(struct worker *w, struct task_state *ts)
 {
+	const struct ct_migrate_opts *o = w->run->o;
 	struct bitmask *from = numa_allocate_nodemask(), *to = numa_allocate_nodemask();
-	int rc = 0, n;
+	double t0, t1;
+	int n;
 
-	r->mechanism = "migrate_pages";
 	for (n = 0; n < CT_MIG_MAX_NODES && n <= numa_max_node(); n++)
-		if (from_node(o, n))
+		if (ct_mig_is_source(&o->from, o->to, n))
 			numa_bitmask_setbit(from, (unsigned)n);
 	numa_bitmask_setbit(to, (unsigned)o->to);
-	n = numa_migrate_pages(pid, from, to);
-	if (n < 0) {
-		int e = errno;
-		if (e == ESRCH)
-			r->exited = true;
-		else if (e == EPERM)
-			rc = ct_fail(s->err, EPERM, "no permission to move the pages of process %d: it needs the same user "
-				     "and ptrace access, or root (CAP_SYS_NICE)", pid);
-		else
-			rc = ct_fail(s->err, e, "migrate_pages of process %d failed: %s", pid, strerror(e));
-	} else {
-		r->pages_failed = (uint64_t)n;	/* the kernel does not say why */
-		r->failed_by[CT_MIG_OTHER] = (uint64_t)n;
+	if (still_same(w, ts)) {
+		t0 = now();
+		n = numa_migrate_pages(ts->t->proc->pid, from, to);
+		t1 = now();
+		pthread_mutex_lock(&ts->lock);
+		ts->t->r.move_seconds += t1 - t0;
+		task_span(ts, t0, t1);
+		if (n > 0) {
+			ts->t->r.pages_failed = (uint64_t)n;	/* the kernel does not say why */
+			ts->t->r.failed_by[CT_MIG_OTHER] = (uint64_t)n;
+		}
+		pthread_mutex_unlock(&ts->lock);
+		if (n < 0 && errno == ESRCH) {
+			still_same(w, ts);	/* says how it went */
+		} else if (n < 0 && errno == EPERM) {
+			no_permission(w, ts);
+		} else if (n < 0) {
+			ct_fail(&w->err, errno, "migrate_pages of process %d failed: %s", ts->t->proc->pid, strerror(errno));
+			task_fail(ts, &w->err);
+		}
 	}
 	numa_bitmask_free(from);
 	numa_bitmask_free(to);
-	return rc;
-}
-
-static bool in_ranges(const struct ct_migrate_opts *o, uint64_t addr)
-{
-	if (!o->nonly)
-		return true;
-	for (size_t k = 0; k < o->nonly; k++)
-		if (addr >= o->only[k].start && addr < o->only[k].end)
-			return true;
-	return false;
 }
 
 /* less than 1 % or 8 MiB free: allocations there fail */
@@ -122,166 +236,407 @@ static bool node_nearly_full(struct ct_sysfs *s, int node)
 	return free_bytes < (8u << 20) || free_bytes * 100 < total;
 }
 
-/* page by page, in batches: per-page status, limits, dry run */
-static int by_page(struct ct_sysfs *s, int pid, const struct ct_migrate_opts *o, struct ct_migrate_result *r)
+/* take up to want entries of step bytes from the task's --max-bytes */
+static unsigned long reserve(struct task_state *ts, uint64_t max, unsigned long want, uint64_t step)
 {
-	void **pages = malloc(BATCH * sizeof(void *));
-	int *nodes = malloc(BATCH * sizeof(int)), *status = malloc(BATCH * sizeof(int));
-	long psz = sysconf(_SC_PAGESIZE);
-	char *maps = NULL, *line, *save;
-	double t0 = now();
+	uint_fast64_t used = atomic_load(&ts->reserved);
+
+	if (!max)
+		return want;
+	for (;;) {
+		uint64_t room = used < max ? max - used : 0;
+		unsigned long take = room / step < want ? (unsigned long)(room / step) : want;
+		if (!take)
+			return 0;
+		if (atomic_compare_exchange_weak(&ts->reserved, &used, used + take * step))
+			return take;
+	}
+}
+
+/* stay under --rate, all jobs together: a batch starts when the bytes
+ * before it (of every job) are due; false when the run is stopped meanwhile */
+static bool pace(struct run *run, uint64_t bytes)
+{
+	double start;
+
+	if (run->o->rate_mbps <= 0)
+		return true;
+	pthread_mutex_lock(&run->pace_lock);
+	start = run->t0 + run->paced / (run->o->rate_mbps * 1e6);
+	run->paced += bytes;
+	pthread_mutex_unlock(&run->pace_lock);
+	for (double wait; (wait = start - now()) > 0 && !(run->o->stop && *run->o->stop);)
+		usleep((useconds_t)(wait > 0.1 ? 100000 : wait * 1e6));
+	return !(run->o->stop && *run->o->stop);
+}
+
+/* one batch: ask where the pages are (unless all are known to be on a source
+ * node), move those on a source node, count each page's outcome */
+static void do_range(struct worker *w, struct task_state *ts, const struct ct_mig_range *rg)
+{
+	const struct ct_migrate_opts *o = w->run->o;
+	struct ct_migrate_result *r = &ts->t->r;
+	uint64_t page = w->run->page_size, per = rg->step / page, moved = 0, failed = 0, by[CT_MIG_NERR] = { 0 };
+	double t0 = now(), scan = 0, move = 0;
+	unsigned long cnt = 0, take;
+	int rc;
+
+	if (o->max_bytes && atomic_load(&ts->reserved) + rg->step > o->max_bytes)
+		return;		/* its limit is reached */
+	if (!still_same(w, ts))
+		return;
+	w->b.pid = ts->t->proc->pid;
+	for (uint64_t a = rg->start; a < rg->end && cnt < BATCH; a += rg->step)
+		w->pages[cnt++] = (void *)(uintptr_t)a;
+	if (!rg->direct) {
+		unsigned long keep = 0;
+		rc = ct_batch_query(&w->b, w->pages, w->status, cnt);
+		scan = now() - t0;
+		if (rc == -ESRCH) {
+			still_same(w, ts);
+			return;
+		}
+		if (rc == -EPERM) {
+			no_permission(w, ts);
+			return;
+		}
+		for (unsigned long i = 0; !rc && i < cnt; i++)
+			if (w->status[i] >= 0 && ct_mig_is_source(&o->from, o->to, w->status[i]))
+				w->pages[keep++] = w->pages[i];
+		cnt = rc ? 0 : keep;	/* a mapping that went away: nothing here */
+	}
+	take = cnt ? reserve(ts, o->max_bytes, cnt, rg->step) : 0;
+	if (take && !o->dry_run && pace(w->run, take * rg->step)) {
+		double m0 = now();
+		rc = ct_batch_move(&w->b, w->pages, w->status, take);
+		move = now() - m0;
+		if (rc == -ESRCH)
+			still_same(w, ts);
+		else if (rc == -EPERM)
+			no_permission(w, ts);
+		for (unsigned long i = 0; !rc && i < take; i++) {
+			int st = w->status[i], why;
+			if (st == o->to) {
+				moved += per;
+				continue;
+			}
+			if (rg->direct && (st == -ENOENT || st == -EFAULT))
+				continue;	/* freed or unmapped since numa_maps was read: nothing there */
+			/* left where it was: the kernel gave a count, not a reason;
+			 * a target without free memory is the reason it has */
+			why = st < 0 && st != CT_STATUS_UNSET ? st : node_nearly_full(&w->s, o->to) ? -ENOMEM : 0;
+			failed += per;
+			by[why ? classify(why) : CT_MIG_OTHER] += per;
+		}
+	}
+	pthread_mutex_lock(&ts->lock);
+	r->bytes_to_move += take * rg->step;
+	r->pages_moved += moved;
+	r->pages_failed += failed;
+	for (int e = 0; e < CT_MIG_NERR; e++)
+		r->failed_by[e] += by[e];
+	r->scan_seconds += scan;
+	r->move_seconds += move;
+	task_span(ts, t0, now());
+	pthread_mutex_unlock(&ts->lock);
+}
+
+/* a process's batches, for every job to take */
+static int push_units(struct run *run, const struct ct_mig_range *chunk, size_t n, size_t task)
+{
 	int rc = 0;
 
-	r->mechanism = "move_pages";
-	if (!pages || !nodes || !status) {
-		rc = ct_fail(s->err, ENOMEM, "out of memory");
-		goto out;
-	}
-	rc = read_text(s, pid, "maps", &maps);
-	if (rc) {
-		if (rc == -ENOENT) {
-			r->exited = true;
-			rc = 0;
-		}
-		goto out;
-	}
-	for (line = strtok_r(maps, "\n", &save); line && !r->exited; line = strtok_r(NULL, "\n", &save)) {
-		unsigned long long a, b;
-		char perms[8];
-		if (sscanf(line, "%llx-%llx %7s", &a, &b, perms) != 3 || perms[0] != 'r' || strstr(line, "[vsyscall]"))
-			continue;
-		if (o->nonly) {	/* the part of this mapping inside the chosen ranges */
-			unsigned long long lo = b, hi = a;
-			for (size_t k = 0; k < o->nonly; k++) {
-				unsigned long long s0 = o->only[k].start > a ? o->only[k].start : a;
-				unsigned long long e0 = o->only[k].end < b ? o->only[k].end : b;
-				if (s0 < e0) {
-					lo = s0 < lo ? s0 : lo;
-					hi = e0 > hi ? e0 : hi;
-				}
-			}
-			if (lo >= hi)
-				continue;
-			a = lo & ~((unsigned long long)psz - 1);
-			b = hi;
-		}
-		for (unsigned long long addr = a; addr < b && !r->exited;) {
-			unsigned long cnt = 0, want = 0;
-			for (; addr < b && cnt < BATCH; addr += (unsigned long long)psz)
-				pages[cnt++] = (void *)(uintptr_t)addr;
-			/* where are they now? */
-			if (numa_move_pages(pid, cnt, pages, NULL, status, 0) < 0) {
-				if (errno == ESRCH) {
-					r->exited = true;
-					break;
-				}
-				if (errno == EPERM) {
-					rc = ct_fail(s->err, EPERM, "no permission to move the pages of process %d: it needs the "
-						     "same user and ptrace access, or root (CAP_SYS_NICE)", pid);
-					goto out;
-				}
-				continue;	/* a VMA that went away: the next one */
-			}
-			for (unsigned long i = 0; i < cnt; i++)
-				if (status[i] >= 0 && from_node(o, status[i]) && in_ranges(o, (uintptr_t)pages[i])) {
-					if (o->max_bytes && (r->pages_to_move + 1) * (uint64_t)psz > o->max_bytes)
-						break;
-					pages[want] = pages[i];
-					nodes[want++] = o->to;
-					r->pages_to_move++;
-				}
-			if (!want || o->dry_run)
-				continue;
-			for (unsigned long i = 0; i < want; i++)
-				status[i] = INT32_MIN;	/* unwritten after a partial failure */
-			long ret = numa_move_pages(pid, want, pages, nodes, status, MPOL_MF_MOVE);
-			int batch_err = ret < 0 ? errno : 0;
-			if (batch_err == ESRCH) {
-				r->exited = true;
-				break;
-			}
-			if (status[0] == INT32_MIN || status[want - 1] == INT32_MIN)
-				numa_move_pages(pid, want, pages, NULL, status, 0);	/* re-query */
-			/* EBUSY is transient (a page in flight, in a per-CPU LRU batch): try those again */
-			for (int attempt = 0; attempt < 3; attempt++) {
-				unsigned long busy = 0;
-				for (unsigned long i = 0; i < want; i++)
-					if (status[i] == -EBUSY || status[i] == -EAGAIN)
-						busy++;
-				if (!busy)
-					break;
-				usleep(10000);
-				for (unsigned long i = 0; i < want; i++) {
-					int st;
-					if (status[i] != -EBUSY && status[i] != -EAGAIN)
-						continue;
-					if (numa_move_pages(pid, 1, &pages[i], &nodes[i], &st, MPOL_MF_MOVE) >= 0 || st != INT32_MIN)
-						status[i] = st;
-				}
-			}
-			for (unsigned long i = 0; i < want; i++) {
-				if (status[i] == o->to) {
-					r->pages_moved++;
-				} else {
-					/* left where it was: the kernel gave a count, not a reason;
-					 * a target without free memory is the reason it has */
-					int why = status[i] < 0 ? status[i] : batch_err ? -batch_err :
-						  node_nearly_full(s, o->to) ? -ENOMEM : 0;
-					r->pages_failed++;
-					r->failed_by[why ? classify(why) : CT_MIG_OTHER]++;
-				}
-			}
-			if (o->rate_mbps > 0) {	/* stay under the rate: sleep off the lead */
-				double due = r->pages_moved * (double)psz / (o->rate_mbps * 1e6), lead = due - (now() - t0);
-				if (lead > 0)
-					usleep((useconds_t)(lead * 1e6));
-			}
-			if (o->stop && *o->stop)
-				goto out;
-			if (o->max_bytes && r->pages_to_move * (uint64_t)psz >= o->max_bytes)
-				goto out;
+	pthread_mutex_lock(&run->queue_lock);
+	if (run->nunits + n > run->cap) {
+		size_t nc = run->cap ? run->cap : 64;
+		struct unit *nu;
+		while (nc < run->nunits + n)
+			nc *= 2;
+		nu = realloc(run->u, nc * sizeof(*nu));
+		if (!nu)
+			rc = -ENOMEM;
+		else {
+			run->u = nu;
+			run->cap = nc;
 		}
 	}
-out:
-	free(maps);
-	free(pages);
-	free(nodes);
-	free(status);
+	for (size_t i = 0; !rc && i < n; i++)
+		run->u[run->nunits++] = (struct unit){ .task = task, .range = chunk[i] };
+	pthread_cond_broadcast(&run->queue_more);
+	pthread_mutex_unlock(&run->queue_lock);
 	return rc;
 }
 
-int ct_migrate_process(struct ct_sysfs *s, int pid, const struct ct_migrate_opts *o, struct ct_migrate_result *r)
+enum next { DONE, BATCH_OF, PREPARE };
+
+/* what a job does next: a queued batch, else the next process to prepare,
+ * else wait while another job prepares one (its batches may come) */
+static enum next next_work(struct run *run, struct unit *u, size_t *task)
 {
-	char path[64];
-	double t0;
+	enum next what = DONE;
+
+	pthread_mutex_lock(&run->queue_lock);
+	while (!(run->o->stop && *run->o->stop)) {
+		struct timespec until;
+		if (run->head < run->nunits) {
+			*u = run->u[run->head++];
+			what = BATCH_OF;
+			break;
+		}
+		if (run->next_task < run->ntasks) {
+			*task = run->next_task++;
+			run->preparing++;
+			what = PREPARE;
+			break;
+		}
+		if (!run->preparing)
+			break;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 100 * 1000000L;	/* and look at the stop flag */
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&run->queue_more, &run->queue_lock, &until);
+	}
+	pthread_mutex_unlock(&run->queue_lock);
+	return what;
+}
+
+static void prepared(struct run *run)
+{
+	pthread_mutex_lock(&run->queue_lock);
+	run->preparing--;
+	pthread_cond_broadcast(&run->queue_more);
+	pthread_mutex_unlock(&run->queue_lock);
+}
+
+/* read what the process has where, and cut its move_pages work into batches */
+static int plan_ranges(struct worker *w, size_t task, const char *numa_maps)
+{
+	struct run *run = w->run;
+	struct ct_sysfs *s = &w->s;
+	struct ct_migrate_task *t = run->ts[task].t;
+	struct ct_numa_vma *vma = NULL;
+	struct ct_mig_range *chunk = NULL;
+	struct ct_mig_plan plan;
+	size_t nvma = 0, nchunk = 0;
+	char *maps = NULL;
 	int rc;
 
-	memset(r, 0, sizeof(*r));
-	r->pid = pid;
-	if (ct_sysfs_read_str(s, ct_path(path, sizeof(path), "/proc/%d/comm", pid), r->comm, sizeof(r->comm)))
-		return ct_fail(s->err, ESRCH, "process %d does not exist", pid);
-	if ((rc = ct_process_node_bytes(s, pid, r->before)))
+	rc = read_text(s, t->proc->pid, "maps", &maps);
+	if (rc || (rc = ct_process_check(s, t->proc)))	/* read first, then make sure they were its maps */
+		goto out;
+	if (ct_numa_maps_parse_all(numa_maps, &vma, &nvma) ||
+	    ct_mig_plan_build(maps, vma, nvma, &t->sel, &run->o->from, run->o->to, run->page_size, &plan)) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	rc = ct_mig_plan_split(&plan, BATCH, &chunk, &nchunk);
+	ct_mig_plan_free(&plan);
+	if (!rc)
+		rc = push_units(run, chunk, nchunk, task);
+out:
+	free(chunk);
+	free(vma);
+	free(maps);
+	return rc;
+}
+
+/* when its turn comes: who is it, where are its pages, what is to be done
+ * (the whole process, or batches queued for every job) */
+static int prepare(struct worker *w, size_t task)
+{
+	struct run *run = w->run;
+	struct ct_sysfs *s = &w->s;
+	struct task_state *ts = &run->ts[task];
+	bool whole = run->whole;
+	struct ct_migrate_result *r = &ts->t->r;
+	double t0 = now();
+	char *text = NULL;
+	int rc;
+
+	r->mechanism = whole ? "migrate_pages" : "move_pages";
+	if ((rc = ct_process_check(s, ts->t->proc)) || (rc = ct_process_movable(s, ts->t->proc)) || (rc = read_numa_maps(s, ts->t->proc->pid, &text)) ||
+	    (rc = ct_process_check(s, ts->t->proc)))	/* those were its numa_maps */
+		goto fail;
+	ct_numa_maps_bytes(text, r->before);
+	if (!whole)
+		rc = plan_ranges(w, task, text);
+	free(text);
+	text = NULL;
+	if (rc == -ENOMEM)
 		return rc;
-	t0 = now();
-	if (!o->max_bytes && o->rate_mbps <= 0 && !o->dry_run && !o->nonly)
-		rc = whole(s, pid, o, r);
-	else
-		rc = by_page(s, pid, o, r);
-	r->seconds = now() - t0;
 	if (rc)
-		return rc;
-	if (ct_process_node_bytes(s, pid, r->after)) {
-		r->exited = true;	/* it went away during the run */
-		ct_error_clear(s->err);
-	}
-	if (!strcmp(r->mechanism, "migrate_pages")) {
-		/* what left the source nodes arrived on the target */
-		for (int n = 0; n < CT_MIG_MAX_NODES; n++)
-			if (from_node(o, n) && r->before[n] > r->after[n])
-				r->bytes_moved += r->before[n] - r->after[n];
-		r->pages_moved = r->bytes_moved / (uint64_t)sysconf(_SC_PAGESIZE);
-	} else {
-		r->bytes_moved = r->pages_moved * (uint64_t)sysconf(_SC_PAGESIZE);
-	}
+		goto fail;
+	ts->plan_seconds = now() - t0;
+	pthread_mutex_lock(&ts->lock);
+	r->scan_seconds += ts->plan_seconds;
+	pthread_mutex_unlock(&ts->lock);
+	if (whole)
+		do_whole(w, ts);
 	return 0;
+fail:
+	free(text);
+	r->err = rc;
+	ct_strlcpy(r->error, s->err->msg, sizeof(r->error));
+	ct_error_clear(s->err);
+	atomic_store(&ts->stopped, true);
+	return 0;
+}
+
+/* after: where its pages are now, and what that says was moved */
+static void finish(struct run *run, struct task_state *ts)
+{
+	struct ct_sysfs *s = run->root;
+	struct ct_migrate_result *r = &ts->t->r;
+	const struct ct_migrate_opts *o = run->o;
+
+	if (r->err)
+		return;
+	if (!r->exited && (ct_process_node_bytes(s, r->pid, r->after) || ct_process_check(s, ts->t->proc))) {
+		r->exited = true;
+		r->replaced = s->err->code == ESTALE;
+		ct_strlcpy(r->note, s->err->msg, sizeof(r->note));
+	}
+	ct_error_clear(s->err);
+	if (r->exited)
+		memset(r->after, 0, sizeof(r->after));	/* not its pages, or none */
+	if (!strcmp(r->mechanism, "migrate_pages")) {
+		uint64_t left = 0;
+		/* what left the source nodes arrived on the target */
+		for (int n = 0; n < CT_MIG_MAX_NODES && !r->exited; n++)
+			if (ct_mig_is_source(&o->from, o->to, n)) {
+				if (r->before[n] > r->after[n])
+					r->bytes_moved += r->before[n] - r->after[n];
+				left += r->after[n];
+			}
+		r->pages_moved = r->bytes_moved / run->page_size;
+		/* the kernel's count of pages it could not move includes pages
+		 * shared with a process another job moved at the same time:
+		 * what is still on a source node is what did not move */
+		if (!r->exited && r->pages_failed > left / run->page_size) {
+			r->pages_failed = left / run->page_size;
+			r->failed_by[CT_MIG_OTHER] = r->pages_failed;
+		}
+	} else {
+		r->bytes_moved = r->pages_moved * run->page_size;
+	}
+	r->seconds = ts->plan_seconds + (ts->last > ts->first ? ts->last - ts->first : 0);
+}
+
+/* take a batch of a process prepared already; else prepare the next process */
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	struct run *run = w->run;
+	struct unit u;
+	size_t i;
+
+	for (enum next what; (what = next_work(run, &u, &i)) != DONE;) {
+		if (what == BATCH_OF) {
+			if (!atomic_load(&run->ts[u.task].stopped))
+				do_range(w, &run->ts[u.task], &u.range);
+			continue;
+		}
+		if (prepare(w, i) == -ENOMEM) {
+			ct_fail(&w->err, ENOMEM, "out of memory");
+			task_fail(&run->ts[i], &w->err);
+		}
+		prepared(run);
+	}
+	return NULL;
+}
+
+static int start_workers(struct run *run, struct worker *w, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		w[i].run = run;
+		w[i].s = *run->root;
+		w[i].s.err = &w[i].err;
+		w[i].pages = malloc(BATCH * sizeof(*w[i].pages));
+		w[i].status = malloc(BATCH * sizeof(*w[i].status));
+		if (!w[i].pages || !w[i].status || ct_batch_init(&w[i].b, move_pages, 0, run->o->to, BATCH))
+			return -ENOMEM;
+	}
+	if (n == 1) {	/* one job: this thread */
+		work(&w[0]);
+		return 0;
+	}
+	for (unsigned i = 0; i < n; i++)
+		if (pthread_create(&w[i].thread, NULL, work, &w[i])) {
+			/* fewer jobs than asked: those started finish the work */
+			for (unsigned k = 0; k < i; k++)
+				pthread_join(w[k].thread, NULL);
+			if (!i)
+				work(&w[0]);
+			return 0;
+		}
+	for (unsigned i = 0; i < n; i++)
+		pthread_join(w[i].thread, NULL);
+	return 0;
+}
+
+int ct_migrate_run(struct ct_sysfs *s, const struct ct_migrate_opts *o, struct ct_migrate_task *t, size_t n,
+		   struct ct_migrate_totals *tot)
+{
+	struct run run = { .o = o, .root = s, .page_size = (uint64_t)sysconf(_SC_PAGESIZE) };
+	unsigned jobs = o->jobs ? (o->jobs > CT_MIG_MAX_JOBS ? CT_MIG_MAX_JOBS : o->jobs) : 1;
+	struct worker *w = NULL;
+	size_t valid = 0;
+	bool selecting = false;
+	int rc = 0;
+
+	memset(tot, 0, sizeof(*tot));
+	run.t0 = now();
+	run.ts = calloc(n ? n : 1, sizeof(*run.ts));
+	if (!run.ts)
+		return ct_fail(s->err, ENOMEM, "out of memory");
+	pthread_mutex_init(&run.pace_lock, NULL);
+	pthread_mutex_init(&run.queue_lock, NULL);
+	pthread_cond_init(&run.queue_more, NULL);
+	numa_max_node();	/* libnuma's lazy set-up, before any thread */
+	for (size_t i = 0; i < n; i++) {
+		struct ct_migrate_result *r = &t[i].r;
+		memset(r, 0, sizeof(*r));
+		r->pid = t[i].proc->pid;
+		ct_strlcpy(r->comm, t[i].proc->comm, sizeof(r->comm));
+		run.ts[i].t = &t[i];
+		pthread_mutex_init(&run.ts[i].lock, NULL);
+		selecting |= t[i].sel.on;
+		valid += !t[i].proc->err;
+	}
+	/* whole processes when nothing limits them and there is a process per job;
+	 * otherwise batches, so that every job has work (one large process too) */
+	run.whole = !o->max_bytes && o->rate_mbps <= 0 && !o->dry_run && !selecting && (jobs == 1 || valid >= jobs);
+	run.ntasks = n;
+	tot->jobs = jobs;
+	w = calloc(jobs, sizeof(*w));
+	if (!w || start_workers(&run, w, jobs)) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		finish(&run, &run.ts[i]);
+		tot->scan_seconds += t[i].r.scan_seconds;
+		tot->move_seconds += t[i].r.move_seconds;
+		tot->bytes_moved += t[i].r.bytes_moved;
+		tot->bytes_to_move += t[i].r.bytes_to_move;
+	}
+	tot->seconds = now() - run.t0;
+out:
+	for (unsigned i = 0; w && i < jobs; i++) {
+		free(w[i].pages);
+		free(w[i].status);
+		ct_batch_free(&w[i].b);
+	}
+	free(w);
+	for (size_t i = 0; i < n; i++)
+		pthread_mutex_destroy(&run.ts[i].lock);
+	pthread_mutex_destroy(&run.pace_lock);
+	pthread_mutex_destroy(&run.queue_lock);
+	pthread_cond_destroy(&run.queue_more);
+	free(run.ts);
+	free(run.u);
+	return rc == -ENOMEM ? ct_fail(s->err, ENOMEM, "out of memory") : rc;
 }

@@ -73,6 +73,13 @@ int ct_zoneinfo_parse(const char *text, struct ct_numa *n, uint64_t page_size)
 	return 0;
 }
 
+bool ct_node_exists(struct ct_sysfs *s, int node)
+{
+	char path[128];
+
+	return node >= 0 && ct_sysfs_exists(s, ct_path(path, sizeof(path), NODEDIR "/node%d", node));
+}
+
 int ct_node_meminfo(struct ct_sysfs *s, int node, uint64_t *total, uint64_t *free_bytes)
 {
 	char path[128], *text, *p;

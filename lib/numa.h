@@ -41,6 +41,9 @@ const struct ct_node *ct_numa_node(const struct ct_numa *n, int id);
 /* SLIT distance from one node to another; -1 unknown */
 int ct_numa_distance(const struct ct_numa *n, int from, int to);
 
+/* does nodeN exist (online or not)? */
+bool ct_node_exists(struct ct_sysfs *s, int node);
+
 /* MemTotal and MemFree of nodeN/meminfo, in bytes */
 int ct_node_meminfo(struct ct_sysfs *s, int node, uint64_t *total, uint64_t *free_bytes);
 

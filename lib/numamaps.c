@@ -94,3 +94,37 @@ void ct_numa_maps_bytes(const char *text, uint64_t bytes[64])
 			p++;
 	}
 }
+
+int ct_numa_maps_parse_all(const char *text, struct ct_numa_vma **out, size_t *n)
+{
+	size_t cap = 64;
+	const char *p = text;
+
+	*n = 0;
+	*out = malloc(cap * sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+		char line[4096];
+
+		if (*n == cap) {
+			struct ct_numa_vma *nv = realloc(*out, 2 * cap * sizeof(**out));
+			if (!nv) {
+				free(*out);
+				*out = NULL;
+				*n = 0;
+				return -ENOMEM;
+			}
+			*out = nv;
+			cap *= 2;
+		}
+		snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) - 1 ? len : sizeof(line) - 1), p);
+		if (ct_numa_maps_parse_line(line, &(*out)[*n]) == 0)
+			(*n)++;
+		p += len;
+		if (*p)
+			p++;
+	}
+	return 0;
+}

@@ -20,6 +20,10 @@ struct ct_numa_vma {
 /* parse one line; 0 or -EINVAL */
 int ct_numa_maps_parse_line(const char *line, struct ct_numa_vma *v);
 
+/* every VMA of a numa_maps text, in its (address) order; lines that do not
+ * parse are left out. *v is malloc'd. 0 or -ENOMEM. */
+int ct_numa_maps_parse_all(const char *text, struct ct_numa_vma **v, size_t *n);
+
 /* bytes per node over all VMAs of a numa_maps text; max nodes 64 */
 void ct_numa_maps_bytes(const char *text, uint64_t bytes[64]);
 

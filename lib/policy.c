@@ -1,133 +1,304 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+/* policy.c - the policy file: a strict parser and the decision (policy.h) */
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 #include "policy.h"
 
-static char *trim(char *s)
-{
-	char *e;
+/*
+ * The grammar, line by line (anything else is an error naming file, line
+ * and column; blanks are spaces and tabs, a line may end in CR LF):
+ *   blank* ( '#' | ';' ) anything     a comment
+ *   blank* '[' blank* HEADER blank* ']' blank*
+ *        HEADER: "defaults" | "device" blank+ ( "any" | KEY blank* '=' blank* VALUE )
+ *   blank* KEY blank* '=' blank* VALUE blank*
+ * VALUE is one word (no blanks). The file is at most CT_POLICY_MAX bytes,
+ * without NUL or other control bytes.
+ */
 
-	while (*s == ' ' || *s == '\t')
-		s++;
-	e = s + strlen(s);
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
-		*--e = '\0';
-	return s;
+struct cursor {
+	const char *name;	/* the file, for messages */
+	const char *line;	/* start of the current line */
+	unsigned lineno;
+	struct ct_error *err;
+};
+
+static int bad(const struct cursor *c, const char *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int bad(const struct cursor *c, const char *at, const char *fmt, ...)
+{
+	char what[384];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return ct_fail(c->err, EINVAL, "%s:%u:%u: %s", c->name, c->lineno, (unsigned)(at - c->line) + 1, what);
 }
 
-static int boolean(const char *v)
+static bool blank(char ch)
 {
-	if (!strcasecmp(v, "yes") || !strcasecmp(v, "true") || !strcmp(v, "1") || !strcasecmp(v, "on"))
-		return 1;
-	if (!strcasecmp(v, "no") || !strcasecmp(v, "false") || !strcmp(v, "0") || !strcasecmp(v, "off"))
-		return 0;
+	return ch == ' ' || ch == '\t';
+}
+
+static const char *skip_blanks(const char *p, const char *end)
+{
+	while (p < end && blank(*p))
+		p++;
+	return p;
+}
+
+/* a word: [A-Za-z0-9:._-]+; *len its length */
+static bool word(const char *p, const char *end, size_t *len)
+{
+	const char *q = p;
+
+	while (q < end && (isalnum((unsigned char)*q) || *q == ':' || *q == '.' || *q == '_' || *q == '-'))
+		q++;
+	*len = (size_t)(q - p);
+	return q > p;
+}
+
+static bool is(const char *p, size_t len, const char *lit)
+{
+	return strlen(lit) == len && !memcmp(p, lit, len);
+}
+
+static int boolean(const char *v, size_t len)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1" }, *const no[] = { "no", "false", "off", "0" };
+
+	for (size_t i = 0; i < 4; i++) {
+		if (strlen(yes[i]) == len && !strncasecmp(v, yes[i], len))
+			return 1;
+		if (strlen(no[i]) == len && !strncasecmp(v, no[i], len))
+			return 0;
+	}
 	return -1;
 }
 
-static int section(char *hdr, const char *name, unsigned line, struct ct_policy *p, struct ct_policy_rule **cur,
-		   struct ct_error *err)
+/* "any" or KEY=VALUE after "device" */
+static int device_match(const struct cursor *c, const char *p, const char *end, struct ct_policy_rule *r)
 {
-	struct ct_policy_rule r = { .online = -1, .movable = -1, .line = line };
-	char *eq;
+	const char *k = p, *v;
+	size_t klen, vlen;
 
-	if (!strcmp(hdr, "defaults")) {
-		*cur = &p->defaults;
-		p->defaults.line = line;
-		return 0;
+	if (!word(k, end, &klen))
+		return bad(c, k, "[device ...]: expected 'any' or serial=, host=, region=");
+	if (is(k, klen, "any")) {
+		r->match = CT_MATCH_ANY;
+		p = skip_blanks(k + klen, end);
+		return p == end ? 0 : bad(c, p, "[device any]: unexpected text after 'any'");
 	}
-	if (strncmp(hdr, "device", 6))
-		return ct_fail(err, EINVAL, "%s:%u: unknown section [%s] (expected [defaults] or [device ...])", name, line, hdr);
-	hdr = trim(hdr + 6);
-	if (!strcmp(hdr, "any")) {
-		r.match = CT_MATCH_ANY;
-	} else if ((eq = strchr(hdr, '='))) {
-		*eq = '\0';
-		const char *k = trim(hdr), *v = trim(eq + 1);
-		snprintf(r.value, sizeof(r.value), "%s", v);
-		if (!strcmp(k, "serial")) {
-			char *end;
-			r.match = CT_MATCH_SERIAL;
-			r.serial = strtoull(v, &end, 0);
-			if (!*v || *end)
-				return ct_fail(err, EINVAL, "%s:%u: serial '%s' is not a number", name, line, v);
-		} else if (!strcmp(k, "host")) {
-			r.match = CT_MATCH_HOST;
-		} else if (!strcmp(k, "region")) {
-			r.match = CT_MATCH_REGION;
-		} else {
-			return ct_fail(err, EINVAL, "%s:%u: unknown match '%s' (serial=, host=, region= or any)", name, line, k);
-		}
+	p = skip_blanks(k + klen, end);
+	if (p == end || *p != '=')
+		return bad(c, p, "[device %.*s]: expected 'any' or KEY=VALUE", (int)klen, k);
+	v = skip_blanks(p + 1, end);
+	if (!word(v, end, &vlen))
+		return bad(c, v, "[device %.*s=]: a value is missing", (int)klen, k);
+	p = skip_blanks(v + vlen, end);
+	if (p != end)
+		return bad(c, p, "[device ...]: one KEY=VALUE per section, and values without blanks");
+	if (vlen >= sizeof(r->value))
+		return bad(c, v, "value longer than %zu characters", sizeof(r->value) - 1);
+	memcpy(r->value, v, vlen);
+	r->value[vlen] = '\0';
+	if (is(k, klen, "serial")) {
+		char *e;
+		r->match = CT_MATCH_SERIAL;
+		errno = 0;
+		r->serial = strtoull(r->value, &e, 0);
+		if (!isdigit((unsigned char)r->value[0]) || *e || errno)
+			return bad(c, v, "serial '%s' is not a number (decimal or 0x...)", r->value);
+	} else if (is(k, klen, "host")) {
+		r->match = CT_MATCH_HOST;
+	} else if (is(k, klen, "region")) {
+		r->match = CT_MATCH_REGION;
+		if (strncmp(r->value, "region", 6) || !r->value[6] || strspn(r->value + 6, "0123456789") != vlen - 6)
+			return bad(c, v, "region '%s': expected regionN", r->value);
 	} else {
-		return ct_fail(err, EINVAL, "%s:%u: [device %s]: expected 'any' or KEY=VALUE", name, line, hdr);
+		return bad(c, k, "unknown match '%.*s' (serial=, host=, region= or any)", (int)klen, k);
 	}
-	struct ct_policy_rule *nr = realloc(p->rule, (p->n + 1) * sizeof(*nr));
-	if (!nr)
-		return ct_fail(err, ENOMEM, "out of memory");
-	p->rule = nr;
-	p->rule[p->n] = r;
-	*cur = &p->rule[p->n++];
 	return 0;
 }
 
-int ct_policy_parse(const char *text, const char *name, struct ct_policy *p, struct ct_error *err)
+/* the current section when it is one another command reads ([migrate]:
+ * lib/migrate-conf.c): its lines are that command's to check */
+static struct ct_policy_rule other_section;
+
+static int section(const struct cursor *c, const char *p, const char *end, struct ct_policy *pol,
+		   struct ct_policy_rule **cur)
 {
+	struct ct_policy_rule r = { .online = -1, .movable = -1, .line = c->lineno };
+	const char *close = memchr(p, ']', (size_t)(end - p)), *h, *after;
+	size_t hlen;
+	int rc;
+
+	if (!close)
+		return bad(c, end, "section header without ']'");
+	after = skip_blanks(close + 1, end);
+	if (after != end)
+		return bad(c, after, "unexpected text after ']' (comments go on lines of their own)");
+	h = skip_blanks(p + 1, close);
+	while (close > h && blank(close[-1]))
+		close--;
+	if (!word(h, close, &hlen))
+		return bad(c, h, "empty section name (expected [defaults] or [device ...])");
+	if (is(h, hlen, "defaults") && h + hlen == close) {
+		if (pol->defaults.line)
+			return bad(c, h, "a second [defaults] (the first is on line %u)", pol->defaults.line);
+		*cur = &pol->defaults;
+		pol->defaults.line = c->lineno;
+		return 0;
+	}
+	if (is(h, hlen, "migrate") && h + hlen == close) {
+		*cur = &other_section;
+		return 0;
+	}
+	if (!is(h, hlen, "device") || (h + hlen < close && !blank(h[hlen])))
+		return bad(c, h, "unknown section [%.*s] (expected [defaults], [device ...] or [migrate])",
+			   (int)(close - h), h);
+	if (h + hlen == close)
+		return bad(c, close, "[device]: say which: 'any', serial=, host= or region=");
+	if ((rc = device_match(c, skip_blanks(h + hlen, close), close, &r)))
+		return rc;
+	struct ct_policy_rule *nr = realloc(pol->rule, (pol->n + 1) * sizeof(*nr));
+	if (!nr)
+		return ct_fail(c->err, ENOMEM, "out of memory");
+	pol->rule = nr;
+	pol->rule[pol->n] = r;
+	*cur = &pol->rule[pol->n++];
+	return 0;
+}
+
+static int setting(const struct cursor *c, const char *k, const char *end, struct ct_policy_rule *cur,
+		   unsigned *online_line, unsigned *zone_line)
+{
+	const char *p, *v;
+	size_t klen, vlen;
+	int *field, val;
+	unsigned *seen;
+
+	if (!word(k, end, &klen))
+		return bad(c, k, "expected KEY = VALUE, a [section] or a # comment");
+	p = skip_blanks(k + klen, end);
+	if (p == end || *p != '=')
+		return bad(c, p, "expected '=' after '%.*s'", (int)klen, k);
+	if (!cur)
+		return bad(c, k, "'%.*s' outside a section", (int)klen, k);
+	v = skip_blanks(p + 1, end);
+	if (!word(v, end, &vlen))
+		return bad(c, v, "%.*s = : a value is missing", (int)klen, k);
+	p = skip_blanks(v + vlen, end);
+	if (p != end)
+		return bad(c, p, "unexpected text after '%.*s = %.*s' (comments go on lines of their own)",
+			   (int)klen, k, (int)vlen, v);
+	if (is(k, klen, "online")) {
+		field = &cur->online;
+		seen = online_line;
+		if ((val = boolean(v, vlen)) < 0)
+			return bad(c, v, "online = %.*s: expected yes or no", (int)vlen, v);
+	} else if (is(k, klen, "zone")) {
+		field = &cur->movable;
+		seen = zone_line;
+		if (vlen == 7 && !strncasecmp(v, "movable", 7))
+			val = 1;
+		else if (vlen == 6 && !strncasecmp(v, "normal", 6))
+			val = 0;
+		else
+			return bad(c, v, "zone = %.*s: expected movable or normal", (int)vlen, v);
+	} else {
+		return bad(c, k, "unknown key '%.*s' (online, zone)", (int)klen, k);
+	}
+	if (*seen)
+		return bad(c, k, "'%.*s' set twice in this section (first on line %u)", (int)klen, k, *seen);
+	*seen = c->lineno;
+	*field = val;
+	return 0;
+}
+
+int ct_policy_parse(const char *text, size_t len, const char *name, struct ct_policy *p, struct ct_error *err)
+{
+	struct cursor c = { name, text, 0, err };
 	struct ct_policy_rule *cur = NULL;
-	char *copy = strdup(text);
-	unsigned line = 0;
+	unsigned online_line = 0, zone_line = 0;
+	const char *end = text + len;
 	int rc = 0;
 
 	memset(p, 0, sizeof(*p));
 	p->defaults.online = -1;
 	p->defaults.movable = -1;
-	if (!copy)
-		return ct_fail(err, ENOMEM, "out of memory");
-	for (char *l = copy, *next; l && !rc; l = next) {
-		next = strchr(l, '\n');
-		if (next)
-			*next++ = '\0';
-		line++;
-		l = trim(l);
-		if (!*l || *l == '#' || *l == ';')
-			continue;
-		if (*l == '[') {
-			char *close = strchr(l, ']');
-			if (!close) {
-				rc = ct_fail(err, EINVAL, "%s:%u: section header without ']'", name, line);
-				break;
-			}
-			*close = '\0';
-			rc = section(trim(l + 1), name, line, p, &cur, err);
-			continue;
-		}
-		char *eq = strchr(l, '=');
-		if (!eq) {
-			rc = ct_fail(err, EINVAL, "%s:%u: expected KEY = VALUE", name, line);
+	if (len > CT_POLICY_MAX)
+		return ct_fail(err, EFBIG, "%s: %zu bytes, more than the limit of %u", name, len, CT_POLICY_MAX);
+	for (const char *l = text; l < end && !rc; ) {
+		const char *nl = memchr(l, '\n', (size_t)(end - l)), *e = nl ? nl : end, *q;
+		c.line = l;
+		c.lineno++;
+		if (e > l && e[-1] == '\r')
+			e--;
+		for (q = l; q < e && (*q == '\t' || (unsigned char)*q >= 0x20) && *q != 0x7f; q++)
+			;
+		if (q < e) {
+			rc = bad(&c, q, "%s byte 0x%02x: the policy is text", *q ? "a control" : "a NUL",
+				 (unsigned char)*q);
 			break;
 		}
-		*eq = '\0';
-		char *k = trim(l), *v = trim(eq + 1);
-		if (!cur) {
-			rc = ct_fail(err, EINVAL, "%s:%u: '%s' outside a section", name, line, k);
-		} else if (!strcmp(k, "online")) {
-			if ((cur->online = boolean(v)) < 0)
-				rc = ct_fail(err, EINVAL, "%s:%u: online = %s: expected yes or no", name, line, v);
-		} else if (!strcmp(k, "zone")) {
-			if (!strcasecmp(v, "movable"))
-				cur->movable = 1;
-			else if (!strcasecmp(v, "normal"))
-				cur->movable = 0;
-			else
-				rc = ct_fail(err, EINVAL, "%s:%u: zone = %s: expected movable or normal", name, line, v);
-		} else {
-			rc = ct_fail(err, EINVAL, "%s:%u: unknown key '%s' (online, zone)", name, line, k);
-		}
+		q = skip_blanks(l, e);
+		if (q == e || *q == '#' || *q == ';')
+			;
+		else if (*q == '[') {
+			if (!(rc = section(&c, q, e, p, &cur)))
+				online_line = zone_line = 0;
+		} else if (cur != &other_section)
+			rc = setting(&c, q, e, cur, &online_line, &zone_line);
+		l = nl ? nl + 1 : end;
 	}
-	free(copy);
 	if (rc)
 		ct_policy_free(p);
+	return rc;
+}
+
+int ct_policy_load(const char *path, struct ct_policy *p, struct ct_error *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	char *text;
+	size_t len = 0;
+	ssize_t n;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	p->defaults.online = p->defaults.movable = -1;
+	if (fd < 0)
+		return ct_fail(err, errno, "cannot read the policy %s: %s", path, strerror(errno));
+	/* one byte past the limit tells a file that is too large */
+	text = malloc(CT_POLICY_MAX + 1);
+	if (!text) {
+		close(fd);
+		return ct_fail(err, ENOMEM, "out of memory");
+	}
+	while (len <= CT_POLICY_MAX && (n = read(fd, text + len, CT_POLICY_MAX + 1 - len)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+			free(text);
+			close(fd);
+			return ct_fail(err, e, "cannot read the policy %s: %s", path, strerror(e));
+		}
+		len += (size_t)n;
+	}
+	close(fd);
+	if (len > CT_POLICY_MAX)
+		rc = ct_fail(err, EFBIG, "%s is larger than %u bytes, the limit for a policy file", path, CT_POLICY_MAX);
+	else
+		rc = ct_policy_parse(text, len, path, p, err);
+	free(text);
 	return rc;
 }
 

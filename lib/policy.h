@@ -14,6 +14,7 @@
 #define CXLTIER_POLICY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "error.h"
 
@@ -46,8 +47,16 @@ struct ct_policy_decision {
 	unsigned line;		/* the deciding section's line, 0 for the built-in default */
 };
 
-/* text: the file's content; name: for messages. -EINVAL names the line. */
-int ct_policy_parse(const char *text, const char *name, struct ct_policy *p, struct ct_error *err);
+/* the largest policy file read (bytes): a larger one is an error */
+#define CT_POLICY_MAX 65536u
+
+/* read and parse the file at path: -ENOENT (with a message) when there is
+ * none, -EFBIG past CT_POLICY_MAX, -EINVAL naming line and column, or -errno */
+int ct_policy_load(const char *path, struct ct_policy *p, struct ct_error *err);
+/* text: the file's content (len bytes, NULs included); name: for messages.
+ * Anything the grammar (policy.c) does not describe is -EINVAL with
+ * "name:line:column: what". */
+int ct_policy_parse(const char *text, size_t len, const char *name, struct ct_policy *p, struct ct_error *err);
 void ct_policy_free(struct ct_policy *p);
 void ct_policy_decide(const struct ct_policy *p, const struct ct_policy_subject *s, struct ct_policy_decision *d);
 

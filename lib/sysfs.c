@@ -27,12 +27,15 @@ static int fail_io(struct ct_sysfs *s, int err, const char *what, const char *pa
 int ct_sysfs_open(struct ct_sysfs *s, const char *root, struct ct_error *err)
 {
 	s->err = err;
+	s->no_openat2 = false;
 	if (!root || !*root)
 		root = "/";
 	s->rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (s->rootfd < 0)
 		return ct_fail(err, errno, "cannot open the system root %s: %s", root, strerror(errno));
-	if (strcmp(root, "/") == 0)
+	/* any root but "/" itself is a tree to stay inside (even "/." or "//") */
+	s->confined = strcmp(root, "/") != 0;
+	if (!s->confined)
 		s->root[0] = '\0';
 	else {
 		snprintf(s->root, sizeof(s->root), "%s", root);
@@ -52,11 +55,38 @@ void ct_sysfs_close(struct ct_sysfs *s)
 
 static int open_ro(struct ct_sysfs *s, const char *path)
 {
-	int fd = openat(s->rootfd, rel(path), O_RDONLY | O_CLOEXEC);
+	int fd = ct_sysfs_openat(s, path, O_RDONLY, 0);
 
 	if (fd < 0)
-		return fail_io(s, errno, "read", path);
+		return fail_io(s, -fd, "read", path);
 	return fd;
+}
+
+/* readlink of path's last component, the directories before it resolved in the root */
+static ssize_t read_link(struct ct_sysfs *s, const char *path, char *target, size_t len)
+{
+	const char *name;
+	ssize_t n;
+	int dfd;
+
+	if (!s->confined) {
+		n = readlinkat(s->rootfd, rel(path), target, len - 1);
+		if (n < 0)
+			return fail_io(s, errno, "read the link", path);
+	} else {
+		dfd = ct_sysfs_open_parent(s, path, &name);
+		if (dfd < 0)
+			return fail_io(s, -dfd, "read the link", path);
+		n = readlinkat(dfd, name, target, len - 1);
+		if (n < 0) {
+			int e = errno;
+			close(dfd);
+			return fail_io(s, e, "read the link", path);
+		}
+		close(dfd);
+	}
+	target[n] = '\0';
+	return n;
 }
 
 int ct_sysfs_read_str(struct ct_sysfs *s, const char *path, char *buf, size_t len)
@@ -172,12 +202,11 @@ int ct_sysfs_read_s64(struct ct_sysfs *s, const char *path, int64_t *v)
 int ct_sysfs_link_name(struct ct_sysfs *s, const char *path, char *buf, size_t len)
 {
 	char target[PATH_MAX];
-	ssize_t n = readlinkat(s->rootfd, rel(path), target, sizeof(target) - 1);
+	ssize_t n = read_link(s, path, target, sizeof(target));
 	const char *base;
 
 	if (n < 0)
-		return fail_io(s, errno, "read the link", path);
-	target[n] = '\0';
+		return (int)n;
 	base = strrchr(target, '/');
 	snprintf(buf, len, "%s", base ? base + 1 : target);
 	return 0;
@@ -188,11 +217,12 @@ int ct_sysfs_realpath(struct ct_sysfs *s, const char *path, char *buf, size_t le
 	char target[PATH_MAX], joined[2 * PATH_MAX];
 	char *parts[256];
 	size_t np = 0;
-	ssize_t n = readlinkat(s->rootfd, rel(path), target, sizeof(target) - 1);
+	ssize_t n = read_link(s, path, target, sizeof(target));
 
 	if (n < 0)
-		return fail_io(s, errno, "read the link", path);
-	target[n] = '\0';
+		return (int)n;
+	/* an absolute target is read inside the root, ".." stops at its top:
+	 * the result always names a path inside the root */
 	if (target[0] == '/')
 		snprintf(joined, sizeof(joined), "%s", target);
 	else {
@@ -223,17 +253,30 @@ int ct_sysfs_realpath(struct ct_sysfs *s, const char *path, char *buf, size_t le
 
 bool ct_sysfs_exists(struct ct_sysfs *s, const char *path)
 {
-	return faccessat(s->rootfd, rel(path), F_OK, 0) == 0;
+	int fd;
+
+	if (!s->confined)
+		return faccessat(s->rootfd, rel(path), F_OK, 0) == 0;
+	fd = ct_sysfs_openat(s, path, O_PATH, 0);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
 }
 
 int ct_sysfs_write_str(struct ct_sysfs *s, const char *path, const char *val)
 {
-	int fd = openat(s->rootfd, rel(path), O_WRONLY | O_TRUNC | O_CLOEXEC);	/* O_TRUNC: as a shell's >; captured trees keep the last value */
+	/* O_NOFOLLOW: an attribute is never a symlink; one swapped in is refused;
+	 * O_TRUNC: as a shell's >, so captured trees keep the last value */
+	int fd = ct_sysfs_openat(s, path, O_WRONLY | O_TRUNC | O_NOFOLLOW, 0);
 	size_t len = strlen(val);
 	ssize_t n;
 
+	if (fd == -ELOOP)
+		return ct_fail(s->err, ELOOP, "not writing \"%s\" to %s%s: it is a symbolic link, which a "
+			       "kernel attribute never is", val, s->root, path);
 	if (fd < 0)
-		return fail_io(s, errno, "open for writing", path);
+		return fail_io(s, -fd, "open for writing", path);
 	n = write(fd, val, len);
 	if (n < 0) {
 		int e = errno;
@@ -269,7 +312,7 @@ static int cmp_names(const void *a, const void *b)
 int ct_sysfs_list(struct ct_sysfs *s, const char *dir, const char *prefix,
 		  char ***names, size_t *count)
 {
-	int fd = openat(s->rootfd, rel(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = ct_sysfs_openat(s, dir, O_RDONLY | O_DIRECTORY, 0);
 	size_t n = 0, cap = 16, plen = prefix ? strlen(prefix) : 0;
 	char **v;
 	DIR *d;
@@ -278,7 +321,7 @@ int ct_sysfs_list(struct ct_sysfs *s, const char *dir, const char *prefix,
 	*names = NULL;
 	*count = 0;
 	if (fd < 0)
-		return fail_io(s, errno, "list", dir);
+		return fail_io(s, -fd, "list", dir);
 	d = fdopendir(fd);
 	if (!d) {
 		close(fd);

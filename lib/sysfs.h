@@ -11,16 +11,33 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "error.h"
 
 struct ct_sysfs {
 	int rootfd;
 	char root[4096];	/* for messages: "" when the root is "/" */
 	struct ct_error *err;
+	bool confined;		/* a --sysroot tree: nothing resolves outside it */
+	bool no_openat2;	/* the kernel has no openat2: walk the components */
 };
 
 int ct_sysfs_open(struct ct_sysfs *s, const char *root, struct ct_error *err);
 void ct_sysfs_close(struct ct_sysfs *s);
+
+/*
+ * Every function below resolves its path inside the root. In a --sysroot
+ * tree, symlinks (absolute or relative) and ".." never lead out of it: "/"
+ * and ".." stop at the tree's top, as for a chroot (openat2 RESOLVE_IN_ROOT,
+ * or a component walk with O_NOFOLLOW where openat2 is missing). Writes never
+ * follow a symlink in the last component (sysfs attributes are never links).
+ */
+/* open path (O_* flags, mode for O_CREAT): an fd or -errno, no message */
+int ct_sysfs_openat(struct ct_sysfs *s, const char *path, int flags, mode_t mode);
+/* the directory holding path, opened O_PATH; *name: path's last component */
+int ct_sysfs_open_parent(struct ct_sysfs *s, const char *path, const char **name);
+/* mkdir inside the root; an existing one is fine. 0 or -errno, no message */
+int ct_sysfs_mkdir(struct ct_sysfs *s, const char *path, mode_t mode);
 
 /* first line, newline stripped */
 int ct_sysfs_read_str(struct ct_sysfs *s, const char *path, char *buf, size_t len);

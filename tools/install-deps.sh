@@ -15,7 +15,7 @@ PKGS=(
     # tests
     bats bats-assert bats-support jq valgrind bash-completion bc
     # VM tier: guest tools copied into the initramfs
-    ndctl daxctl busybox-static numactl kmod cpio pciutils xxd python3 udev
+    ndctl daxctl busybox-static numactl kmod cpio pciutils xxd python3 udev procps xz-utils
     ipxe-qemu
     # runtime libraries of the QEMU 10 that test/vm/fetch.sh unpacks
     libaio1 libbpf1 libcapstone4 libfdt1 libfuse3-3 libibverbs1 libpmem1 librdmacm1

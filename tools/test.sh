@@ -57,8 +57,8 @@ if command -v clang >/dev/null && [[ -x test/fuzz/run.sh ]]; then
        ./test/fuzz/run.sh build-fuzz "${CXLTIER_FUZZ_SECONDS:-20}"; then :; else status=1; fi
 fi
 
-tier "VM tier: Linux 6.12 CXL drivers under QEMU"
-./test/vm/vm-test.sh build | tee build/vm-tap.txt
+tier "VM tier: the kernels' CXL drivers under QEMU (and the ASan/UBSan build on some files)"
+CXLTIER_VM_ASAN_BUILD=build-asan ./test/vm/vm-test.sh build | tee build/vm-tap.txt
 vrc=${PIPESTATUS[0]}
 vok=$(grep -c '^ok ' build/vm-tap.txt || true); vfail=$(grep -c '^not ok ' build/vm-tap.txt || true)
 passed=$((passed + vok)); failed=$((failed + vfail))

@@ -1,55 +1,146 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# migrate.sh BUILDDIR [MiB] [ROUNDS] - whole-process migration between node 0
-# and a cpu-less RAM node in the guest, side by side in one run:
-# `cxltier migrate` vs numactl's `migratepages`, and a plain memcpy of the
-# same bytes (the copy limit). Prints MB/s and ratios.
+# migrate.sh BUILDDIR [ROUNDS] - page migration between node 0 and a cpu-less
+# RAM node in the VM guest (2 vCPUs, TCG), cxltier against numactl's
+# migratepages, side by side in one boot, in alternating rounds:
+#   8x64   8 processes of 64 MiB: `cxltier migrate --comm` (default jobs)
+#          against 8 migratepages one after another, and 8 at once
+#   1g     one 1 GiB process: cxltier against migratepages
+#   jobs   the --jobs curve (1, 2, 4) on both
+#   select --max-bytes (move_pages on 1 GiB) and --cold (DAMON, 256 MiB with a
+#          25 % hot set): scan and move time per GiB moved, --cold precision
+# Each sample is one move to the RAM node (moved back untimed). Prints median,
+# min and max per side, the ratio of medians, and the jobs setting that was
+# fastest here (for [migrate] jobs in /etc/cxltier.conf). BENCH_RESULTS=FILE
+# keeps the raw samples; BENCH_TIMEOUT (s, default 3 h) bounds the guest, and
+# what it measured until then is summed up; BENCH_PARTS="8x64 1g cold" (the
+# default) runs some parts only.
 set -euo pipefail
-BUILD=$(realpath "${1:-build}") MIB=${2:-256} ROUNDS=${3:-4}
+BUILD=$(realpath "${1:-build}") ROUNDS=${2:-7}
 HERE=$(cd "$(dirname "$0")" && pwd)
 VM=$HERE/../vm
+(( ROUNDS >= 7 )) || { echo "migrate.sh: at least 7 rounds" >&2; exit 2; }
 "$VM/fetch.sh" >/dev/null
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/share"
 "$VM/mkinitramfs.sh" -o "$work/initrd.gz" -a "$BUILD/cxltier:/usr/bin/cxltier" -a "$BUILD/test/hog:/usr/bin/hog"
-cat > "$work/share/run.sh" <<GUEST
-us() { local t=\$EPOCHREALTIME; echo \$(( 10#\${t/./} )); }
-N=\$(for n in /sys/devices/system/node/node*; do [ -z "\$(cat \$n/cpulist)" ] && grep -q 'MemTotal: *[1-9]' \$n/meminfo && basename \$n | sed 's/node//'; done | head -1)
+cat > "$work/share/run.sh" <<'GUEST'
+R=@ROUNDS@ PARTS="@PARTS@"
+part() { [[ " $PARTS " == *" $1 "* ]]; }
+us() { local t=$EPOCHREALTIME; echo $(( 10#${t/./} )); }
+N=$(for n in /sys/devices/system/node/node*; do [ -z "$(cat $n/cpulist)" ] && grep -q 'MemTotal: *[1-9]' $n/meminfo && basename $n | sed 's/node//'; done | head -1)
+echo "BENCH node $N"
+back() { for p in "$@"; do migratepages "$p" "$N" 0; done; }
+start() { # COUNT MiB [hog options] -> PIDS, each ready
+    local n=$1 mib=$2 i; shift 2
+    PIDS=()
+    for ((i = 0; i < n; i++)); do
+        numactl --membind=0 hog "$@" "$mib" > /tmp/h$i &
+        PIDS+=($!)
+    done
+    for ((i = 0; i < n; i++)); do until grep -q ready /tmp/h$i; do sleep 0.1; done; done
+}
+stop() { kill "${PIDS[@]}"; wait "${PIDS[@]}" 2>/dev/null || true; }
+time_it() { # NAME CMD...: one timed move to the RAM node, then back untimed
+    local name=$1 t0 t1; shift
+    t0=$(us); "$@" > /dev/null; t1=$(us)
+    echo "BENCH $name $((t1 - t0))"
+    back "${PIDS[@]}"
+}
+seq_mp() { for p in "${PIDS[@]}"; do migratepages "$p" 0 "$N"; done; }
+par_mp() { local p q=(); for p in "${PIDS[@]}"; do migratepages "$p" 0 "$N" & q+=($!); done; wait "${q[@]}"; }
+cx() { cxltier migrate --comm hog --to "$N" "$@"; }
+
 # warm the RAM node: the first touch of guest RAM is slow under TCG
-numactl --membind=\$N hog $((MIB + 64)) > /tmp/w & w=\$!; sleep 0.5; while ! grep -q ready /tmp/w; do sleep 0.2; done; kill \$w; wait \$w
-coproc HOG { exec numactl --membind=0 hog $MIB; }
-read -r line <&"\${HOG[0]}"
-migratepages \$HOG_PID 0 \$N; migratepages \$HOG_PID \$N 0     # warm both paths once
-c=0; m=0
-for ((i = 0; i < $ROUNDS; i++)); do
-    t0=\$(us); cxltier migrate --pid \$HOG_PID --to \$N >/dev/null; t1=\$(us)
-    cxltier migrate --pid \$HOG_PID --to 0 >/dev/null; t2=\$(us)
-    migratepages \$HOG_PID 0 \$N; t3=\$(us)
-    migratepages \$HOG_PID \$N 0; t4=\$(us)
-    c=\$(( c + t1 - t0 + t2 - t1 )); m=\$(( m + t3 - t2 + t4 - t3 ))
+numactl --membind=$N hog 1200 > /tmp/w & w=$!; until grep -q ready /tmp/w; do sleep 0.2; done; kill $w; wait $w
+
+if part 8x64; then
+start 8 64
+seq_mp; back "${PIDS[@]}"; par_mp; back "${PIDS[@]}"; cx >/dev/null; back "${PIDS[@]}"   # warm every path once
+for ((r = 0; r < R; r++)); do
+    if (( r % 2 )); then
+        time_it 8x64_mp_seq seq_mp; time_it 8x64_mp_par par_mp; time_it 8x64_cxltier cx
+    else
+        time_it 8x64_cxltier cx; time_it 8x64_mp_par par_mp; time_it 8x64_mp_seq seq_mp
+    fi
+    for j in 1 2 4; do time_it 8x64_jobs$j cx --jobs $j; done
 done
-kill -USR1 \$HOG_PID; read -r check <&"\${HOG[0]}"
-echo "BENCH cxltier_us \$(( c / (2 * $ROUNDS) ))"
-echo "BENCH migratepages_us \$(( m / (2 * $ROUNDS) ))"
-echo "BENCH data \$check"
-numactl --membind=0 hog --memcpy $MIB | sed 's/^/BENCH /'
-kill \$HOG_PID
-# --cold on a known hot set: 25 % of 64 MiB read in a loop
-coproc HOT { exec numactl --membind=0 hog --hot 25 64; }
-read -r _ <&"\${HOT[0]}"; read -r _ <&"\${HOT[0]}"
-cxltier migrate --pid \$HOT_PID --to \$N --cold --interval 3 >/dev/null 2>&1
-kill -USR2 \$HOT_PID
-read -r _ h0 h1 h2 h3 _ <&"\${HOT[0]}"; read -r _ c0 c1 c2 c3 _ <&"\${HOT[0]}"
-hot=(\$h0 \$h1 \$h2 \$h3); cold=(\$c0 \$c1 \$c2 \$c3)
-echo "BENCH cold_moved \${cold[\$N]}"; echo "BENCH hot_moved \${hot[\$N]}"; echo "BENCH cold_total \$((c0 + c1 + c2 + c3))"
-kill \$HOT_PID
+stop
+fi
+
+if part 1g; then
+start 1 1024
+migratepages "${PIDS[0]}" 0 "$N"; back "${PIDS[@]}"
+for ((r = 0; r < R; r++)); do
+    if (( r % 2 )); then
+        time_it 1g_mp migratepages "${PIDS[0]}" 0 "$N"; time_it 1g_cxltier cx
+    else
+        time_it 1g_cxltier cx; time_it 1g_mp migratepages "${PIDS[0]}" 0 "$N"
+    fi
+    for j in 1 2 4; do time_it 1g_jobs$j cx --jobs $j; done
+    # move_pages with a limit that takes everything: the scan's share
+    t0=$(us); cx --max-bytes 2G --jobs 1 -j > /tmp/mb.json; t1=$(us)
+    echo "BENCH 1g_maxbytes $((t1 - t0))"
+    echo "BENCHJ maxbytes $(jq -c '.run[0] | [.scan_seconds, .move_seconds, .bytes_moved] | @tsv' -r /tmp/mb.json)"
+    back "${PIDS[@]}"
+done
+kill -USR1 "${PIDS[0]}"; until grep -qE 'intact|corrupt' /tmp/h0; do sleep 0.1; done
+echo "BENCH data $(grep -oE 'intact|corrupt' /tmp/h0)"
+stop
+fi
+
+# --cold on a known hot set: 25 % of 256 MiB read in a loop
+part cold && for ((r = 0; r < 3; r++)); do
+    numactl --membind=0 hog --hot 25 256 > /tmp/hot & h=$!
+    until grep -q ready /tmp/hot; do sleep 0.1; done
+    cxltier migrate --pid $h --to "$N" --cold --interval 3 -j > /tmp/cold.json 2>/dev/null || true
+    echo "BENCHJ cold $(jq -r '.run[0] | [.scan_seconds, .move_seconds, .bytes_moved] | @tsv' /tmp/cold.json)"
+    kill -USR2 $h; until [ "$(grep -c '^cold' /tmp/hot)" -ge 1 ]; do sleep 0.1; done
+    read -r _ h0 h1 h2 h3 _ < <(grep '^hot ' /tmp/hot); read -r _ c0 c1 c2 c3 _ < <(grep '^cold ' /tmp/hot)
+    hot=($h0 $h1 $h2 $h3); cold=($c0 $c1 $c2 $c3)
+    echo "BENCHJ coldprec ${cold[$N]} ${hot[$N]} $((c0 + c1 + c2 + c3))"
+    kill $h; wait $h 2>/dev/null || true
+done
 GUEST
-"$VM/run.sh" -i "$work/initrd.gz" -S "$work/share" --ram-node $((MIB * 2 + 256))M -m 2G >/dev/null || { tail -20 "$work/share/console.log"; exit 1; }
-awk -v mib="$MIB" '/^BENCH /{v[$2]=$3} END {
-    c = mib * 1.048576 / (v["cxltier_us"] / 1e6); m = mib * 1.048576 / (v["migratepages_us"] / 1e6)
-    printf "whole-process migration of %d MiB between node 0 and a RAM node (TCG guest, mean of both directions):\n", mib
-    printf "  cxltier migrate   %8.1f MB/s\n  migratepages      %8.1f MB/s\n  memcpy            %8.1f MB/s\n", c, m, v["memcpy_mbps"]
-    printf "  cxltier / migratepages: %.2fx   cxltier / memcpy: %.2fx   data after all moves: %s\n", c / m, c / v["memcpy_mbps"], v["data"]
-    p = v["cold_moved"] / (v["cold_moved"] + v["hot_moved"]); r = v["cold_moved"] / v["cold_total"]
-    printf "--cold on a 64 MiB process with a 25 %% hot set (3 s of DAMON): precision %.1f %%, recall %.1f %%\n", 100 * p, 100 * r
-}' "$work/share/console.log"
+sed -i "s/@ROUNDS@/$ROUNDS/; s/@PARTS@/${BENCH_PARTS:-8x64 1g cold}/" "$work/share/run.sh"
+incomplete=0
+"$VM/run.sh" -i "$work/initrd.gz" -S "$work/share" --ram-node 1536M -m 2560M --timeout "${BENCH_TIMEOUT:-10800}" >/dev/null ||
+    incomplete=1
+grep -aE '^BENCHJ? ' "$work/share/console.log" | tr -d '\r' > "$work/results" || { tail -20 "$work/share/console.log"; exit 1; }
+(( incomplete )) && echo "migrate.sh: the guest did not finish (time out?): what follows is what it measured" >&2
+cp "$work/results" "${BENCH_RESULTS:-/dev/null}" 2>/dev/null || true
+awk '
+function sort(a, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t } }
+function stat(k,   a, n, i) { n = cnt[k]; for (i = 1; i <= n; i++) a[i] = v[k, i]; sort(a, n)
+    med[k] = n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2; lo[k] = a[1]; hi[k] = a[n] }
+function line(k, label) { if (!cnt[k]) { printf "  %-34s not measured\n", label; return } stat(k)
+    printf "  %-34s median %8.3f s  min %8.3f s  max %8.3f s  (%d rounds)\n", label, med[k] / 1e6, lo[k] / 1e6, hi[k] / 1e6, cnt[k] }
+function ratio(a, b, label) { if (cnt[a] && cnt[b]) { stat(a); stat(b); printf "  %-56s %.2fx\n", label, med[b] / med[a] } }
+$1 == "BENCH" && $2 ~ /_/ { cnt[$2]++; v[$2, cnt[$2]] = $3 }
+$1 == "BENCH" && $2 == "data" { data = $3 }
+$1 == "BENCHJ" && $2 == "maxbytes" { ms += $3; mm += $4; mb += $5 }
+$1 == "BENCHJ" && $2 == "cold" { cs += $3; cm += $4; cb += $5 }
+$1 == "BENCHJ" && $2 == "coldprec" { pc += $3; ph += $4; pt += $5 }
+END {
+    g = 1073741824
+    print "8 processes x 64 MiB to the RAM node (TCG guest, 2 vCPUs):"
+    line("8x64_cxltier", "cxltier migrate --comm (default jobs)"); line("8x64_mp_seq", "8 migratepages, one after another")
+    line("8x64_mp_par", "8 migratepages at once")
+    ratio("8x64_cxltier", "8x64_mp_seq", "speed of cxltier / sequential migratepages (ratio of medians)")
+    ratio("8x64_cxltier", "8x64_mp_par", "speed of cxltier / parallel migratepages")
+    print "one 1 GiB process:"
+    line("1g_cxltier", "cxltier migrate (default jobs)"); line("1g_mp", "migratepages")
+    ratio("1g_cxltier", "1g_mp", "speed of cxltier / migratepages")
+    print "--jobs:"
+    for (j = 1; j <= 4; j *= 2) { line("8x64_jobs" j, "8x64 --jobs " j); line("1g_jobs" j, "1 GiB --jobs " j) }
+    best = 0
+    for (j = 1; j <= 4; j *= 2) if (cnt["8x64_jobs" j] && cnt["1g_jobs" j]) { stat("8x64_jobs" j); stat("1g_jobs" j)
+        if (!best || med["8x64_jobs" j] + med["1g_jobs" j] < med["8x64_jobs" best] + med["1g_jobs" best]) best = j }
+    if (best) printf "  fastest here: --jobs %d  ([migrate] jobs = %d in /etc/cxltier.conf)\n", best, best
+    print "selection cost:"
+    line("1g_maxbytes", "1 GiB --max-bytes 2G (move_pages, 1 job)")
+    if (mb) printf "  --max-bytes: scan %.1f ms/GiB, move %.1f ms/GiB: scan = %.1f %% of move\n", ms * 1e3 * g / mb, mm * 1e3 * g / mb, 100 * ms / mm
+    if (cb) printf "  --cold:      scan %.1f ms/GiB, move %.1f ms/GiB: scan = %.1f %% of move\n", cs * 1e3 * g / cb, cm * 1e3 * g / cb, 100 * cs / cm
+    if (pc + ph) printf "  --cold precision %.1f %%, recall %.1f %% (3 runs, 256 MiB, 25 %% hot, 3 s of DAMON)\n", 100 * pc / (pc + ph), 100 * pc / pt
+    print "data after all moves: " data
+}' "$work/results"

@@ -33,3 +33,82 @@ load helper
     run cxltier migrate --pid 1 --to 0 --hot --interval never
     assert_failure 2
 }
+
+@test "init is refused, named, exit 1" {
+    run --separate-stderr cxltier migrate --pid 1 --to 0 --dry-run -j
+    assert_failure 1
+    [[ $stderr == *"process 1 ("*") is init"* ]]
+    [[ $(jq -r '.processes[0].error' <<<"$output") == *"is init"* ]]
+}
+
+@test "a kernel thread is refused, named, exit 1" {
+    local p k=
+    for p in /proc/[0-9]*; do   # the first process with PF_KTHREAD in its flags
+        (( $(awk '{print $9}' "$p/stat" 2>/dev/null || echo 0) & 0x200000 )) && { k=${p#/proc/}; break; }
+    done
+    [[ -n $k ]] || skip "no kernel thread visible here"
+    run --separate-stderr cxltier migrate --pid "$k" --to 0 --dry-run -j
+    assert_failure 1
+    [[ $stderr == *"is a kernel thread"* ]]
+}
+
+@test "a refused process does not stop the others: exit 64" {
+    sleep 30 & p=$!
+    run --separate-stderr cxltier migrate --pid "1,$p" --to 0 --dry-run -j
+    kill "$p"
+    assert_failure 64
+    assert_equal "$(jq '.processes | length' <<<"$output")" 2
+    assert_equal "$(jq -r '.processes[1].comm' <<<"$output")" sleep
+}
+
+@test "--sysroot is refused: a captured tree's /proc is not the processes that would move (exit 2)" {
+    local root
+    root=$(fixture lab-region-online)
+    sleep 30 & p=$!
+    run --separate-stderr cxltier migrate --sysroot "$root" --pid "$p" --to 0 --dry-run -j
+    assert_failure 2
+    [[ $stderr == *"--sysroot"*"live"* ]]
+    [[ -z $output ]]
+    run --separate-stderr cxltier --sysroot "$root" migrate --pid "$p" --to 0 -j
+    kill "$p"
+    assert_failure 2
+}
+
+@test "--jobs: bad values are usage errors; the run says how many jobs ran" {
+    run cxltier migrate --pid 1 --to 0 --jobs 0
+    assert_failure 2
+    run cxltier migrate --pid 1 --to 0 --jobs 65
+    assert_failure 2
+    sleep 30 & p=$!
+    run --separate-stderr cxltier migrate --pid "$p" --to 0 --from 0 --dry-run --jobs 2 -j
+    kill "$p"
+    assert_success
+    assert_equal "$(jq '.run | length' <<<"$output")" 1
+    [[ $(jq '.run[0].jobs' <<<"$output") -ge 1 && $(jq '.run[0].jobs' <<<"$output") -le 2 ]]
+    [[ $(jq '.processes[0] | has("scan_seconds") and has("move_seconds")' <<<"$output") == true ]]
+}
+
+@test "[migrate] jobs from the configuration, unless --jobs says otherwise; a bad one names its line" {
+    conf=$BATS_TEST_TMPDIR/cxltier.conf
+    printf '[defaults]\nonline = yes\n\n[migrate]\njobs = 2\n' > "$conf"
+    sleep 30 & p=$!
+    run --separate-stderr cxltier migrate --config "$conf" --pid "$p" --to 0 --from 0 --dry-run -j
+    assert_success
+    assert_equal "$(jq '.run[0].jobs' <<<"$output")" 2
+    run --separate-stderr cxltier migrate --config "$conf" --pid "$p" --to 0 --from 0 --dry-run --jobs 1 -j
+    assert_equal "$(jq '.run[0].jobs' <<<"$output")" 1
+    printf '[migrate]\njobs = many\n' > "$conf"
+    run --separate-stderr cxltier migrate --config "$conf" --pid "$p" --to 0 --dry-run
+    kill "$p"
+    assert_failure 2
+    [[ $stderr == *"cxltier.conf:2: jobs = many"* ]]
+}
+
+@test "the hotplug policy reads past the [migrate] section" {
+    local root
+    root=$(fixture lab-region-offline)
+    conf=$BATS_TEST_TMPDIR/cxltier.conf
+    printf '[migrate]\njobs = 2\n\n[defaults]\nonline = no\n' > "$conf"
+    run --separate-stderr cxltier --sysroot "$root" online --policy --config "$conf" --dry-run -j
+    assert_success
+}

@@ -131,7 +131,32 @@ load helper
     printf '[defaults]\nzone = fastest\n' > "$BATS_TEST_TMPDIR/p.conf"
     run cxltier --sysroot "$(fixture lab-region-offline)" online --policy --config "$BATS_TEST_TMPDIR/p.conf"
     assert_failure 1
-    assert_output --partial "p.conf:2: zone = fastest"
+    assert_output --partial "p.conf:2:8: zone = fastest: expected movable or normal"
+}
+
+# the policy never fails open: what it does not understand stops the run
+policy_refused() { # FILE EXPECTED-MESSAGE
+    run --separate-stderr cxltier --sysroot "$(fixture lab-region-offline)" online --policy --config "$1" --dry-run -j
+    assert_failure 1
+    [[ $stderr == *"$2"* ]] || fail "stderr: $stderr"
+    [[ -z $output || $(jq '.blocks | length' <<<"$output") == 0 ]]
+}
+
+@test "--policy: text after ']' is an error, not dropped ('[defaults] online = no' never onlines)" {
+    printf '[defaults] online = no\n' > "$BATS_TEST_TMPDIR/p.conf"
+    policy_refused "$BATS_TEST_TMPDIR/p.conf" "p.conf:1:12: unexpected text after ']'"
+}
+
+@test "--policy: a file past the 64 KiB limit is an error, not cut" {
+    { for i in $(seq 2000); do echo "# padding padding padding padding padding"; done
+      printf '[defaults]\nonline = no\n'; } > "$BATS_TEST_TMPDIR/p.conf"
+    (( $(stat -c %s "$BATS_TEST_TMPDIR/p.conf") > 65536 ))
+    policy_refused "$BATS_TEST_TMPDIR/p.conf" "is larger than 65536 bytes, the limit for a policy file"
+}
+
+@test "--policy: a NUL byte is an error, not the end of the file" {
+    printf '[defaults]\n\0\nonline = no\n' > "$BATS_TEST_TMPDIR/p.conf"
+    policy_refused "$BATS_TEST_TMPDIR/p.conf" "p.conf:2:1: a NUL byte"
 }
 
 @test "doctor: offline blocks are a problem with the fix; exit 1" {
@@ -168,4 +193,130 @@ load helper
     run cxltier --sysroot "$(fixture host-nocxl)" doctor -j
     assert_failure 1
     [[ $(jq -r '.findings[0].fix' <<<"$output") == "modprobe cxl_acpi" ]]
+}
+
+# --- the lock: a private directory no other user can plant in, open or lock ---
+
+# lock_tree: a copy of the onlined lab tree every user can reach (for setpriv)
+lock_tree() {
+    LOCKTMP=$(mktemp -d /tmp/cxltier-lock.XXXXXX)
+    chmod 755 "$LOCKTMP"
+    cp -a "$(fixture lab-region-online)" "$LOCKTMP/t"
+    chmod 755 "$LOCKTMP/t"
+    echo "$LOCKTMP/t"
+}
+
+teardown() {
+    [[ -z ${LOCKTMP:-} ]] || rm -rf "$LOCKTMP"
+}
+
+@test "lock: a user's symlink in /run/lock never makes root truncate or write the file it points to" {
+    t=$(lock_tree)
+    echo precious > "$BATS_TEST_TMPDIR/victim"
+    mkdir -p "$t/run/lock"; chmod 1777 "$t/run/lock"
+    ln -s "$BATS_TEST_TMPDIR/victim" "$t/run/lock/cxltier.lock"
+    run cxltier --sysroot "$t" offline all --timeout 2
+    assert_success
+    assert_equal "$(cat "$BATS_TEST_TMPDIR/victim")" precious
+}
+
+@test "lock: no other user can open or flock it (a user cannot keep hot-added memory offline)" {
+    t=$(lock_tree)
+    cxltier --sysroot "$t" offline all >/dev/null 2>&1
+    locks=$(find "$t/run" -type f)
+    [[ -n $locks ]]
+    for f in $locks; do
+        run setpriv --reuid=65534 --regid=65534 --clear-groups flock -n -s "$f" true
+        assert_failure
+    done
+    # root's next run takes it at once
+    run cxltier --sysroot "$t" online all --timeout 1
+    refute_output --partial "another cxltier"
+}
+
+@test "lock: the directory is root's, 0700, the file 0600 with one link" {
+    t=$(lock_tree)
+    cxltier --sysroot "$t" offline all >/dev/null 2>&1
+    assert_equal "$(stat -c '%U %a %F' "$t/run/cxltier")" "root 700 directory"
+    [[ -f $t/run/cxltier/memory-blocks.lock && ! -L $t/run/cxltier/memory-blocks.lock ]]
+    assert_equal "$(stat -c '%U %a %h' "$t/run/cxltier/memory-blocks.lock")" "root 600 1"
+}
+
+@test "lock: a symlinked, foreign or open directory is refused, never used" {
+    t=$(lock_tree)
+    mkdir "$BATS_TEST_TMPDIR/elsewhere"
+    mkdir -p "$t/run"
+    ln -s "$BATS_TEST_TMPDIR/elsewhere" "$t/run/cxltier"
+    run cxltier --sysroot "$t" offline all
+    assert_failure 1
+    assert_output --partial "run/cxltier is not a directory (a symlink?)"
+    [[ -z $(ls -A "$BATS_TEST_TMPDIR/elsewhere") ]]
+    rm "$t/run/cxltier"; mkdir -m 0755 "$t/run/cxltier"
+    run cxltier --sysroot "$t" offline all
+    assert_failure 1
+    assert_output --partial "mode 0755, not by uid 0 with mode 0700"
+    chmod 0700 "$t/run/cxltier"; chown 65534 "$t/run/cxltier"
+    run cxltier --sysroot "$t" offline all
+    assert_failure 1
+    assert_output --partial "owned by uid 65534"
+}
+
+@test "lock: a symlinked or hard-linked lock file is refused; its target stays intact" {
+    t=$(lock_tree)
+    echo precious > "$BATS_TEST_TMPDIR/victim"
+    mkdir -p -m 0700 "$t/run/cxltier"
+    ln -s "$BATS_TEST_TMPDIR/victim" "$t/run/cxltier/memory-blocks.lock"
+    run cxltier --sysroot "$t" offline all
+    assert_failure 1
+    assert_output --partial "a symlink: refusing it"
+    rm "$t/run/cxltier/memory-blocks.lock"
+    ln "$BATS_TEST_TMPDIR/victim" "$t/run/cxltier/memory-blocks.lock"
+    run cxltier --sysroot "$t" offline all
+    assert_failure 1
+    assert_output --partial "one link"
+    assert_equal "$(cat "$BATS_TEST_TMPDIR/victim")" precious
+}
+
+# --- interleaved regions: one memdev of a set never takes the others silently ---
+
+@test "interleave: offline of one memdev of a 2-way region is refused, naming every device and the capacity" {
+    root=$(fixture lab-two-devices-interleaved)
+    before=$(cat "$root"/sys/devices/system/memory/memory*/state | md5sum)
+    run --separate-stderr cxltier --sysroot "$root" offline mem1
+    assert_failure 2
+    [[ $stderr == *"mem1 is one of the 2 memdevs interleaved in region0 (mem0, mem1): offlining mem1 takes the whole region, 2G (1G of each device); give --whole-region"* ]] || fail "$stderr"
+    assert_equal "$(cat "$root"/sys/devices/system/memory/memory*/state | md5sum)" "$before"
+    run --separate-stderr cxltier --sysroot "$root" offline mem1 --dry-run
+    assert_failure 2
+    run --separate-stderr cxltier --sysroot "$root" online mem0 --dry-run
+    assert_failure 2
+    [[ $stderr == *"onlining mem0 takes the whole region"* ]]
+}
+
+@test "interleave: --whole-region takes the set, every memdev named with its share (stderr and JSON)" {
+    run --separate-stderr cxltier --sysroot "$(fixture lab-two-devices-interleaved)" offline mem1 --whole-region --dry-run -j
+    assert_success
+    [[ $(jq '.blocks | length' <<<"$output") == 16 ]]
+    [[ $(jq -c '[.memdevs[] | [.memdev, .region, .interleave_ways, .position, .size, .named]]' <<<"$output") == \
+       '[["mem0","region0",2,0,1073741824,false],["mem1","region0",2,1,1073741824,true]]' ]]
+    [[ $stderr == *"region0 is interleaved over 2 memdevs: its 16 blocks here (2G) are 1G on mem0 and 1G on mem1: offlining them changes every one of these devices"* ]] || fail "$stderr"
+}
+
+@test "interleave: region, dax, node and block targets are not refused, and say which memdevs go" {
+    root=$(fixture lab-two-devices-interleaved)
+    for t in region0 dax0.0 node1 memory34-35 all; do
+        run --separate-stderr cxltier --sysroot "$root" offline "$t" --dry-run -j
+        assert_success
+        [[ $(jq -r '[.memdevs[].memdev] | join(",")' <<<"$output") == mem0,mem1 ]] || fail "$t: $output"
+        [[ $stderr == *"region0 is interleaved over 2 memdevs"* ]] || fail "$t: $stderr"
+    done
+    run --separate-stderr cxltier --sysroot "$root" offline memory34-35 --dry-run -j
+    [[ $(jq -c '[.memdevs[] | [.blocks, .size]]' <<<"$output") == '[[2,134217728],[2,134217728]]' ]]
+}
+
+@test "interleave: a one-device region says nothing on stderr, lists its memdev in JSON" {
+    run --separate-stderr cxltier --sysroot "$(fixture lab-region-online)" offline mem0 --dry-run -j
+    assert_success
+    [[ $(jq -c '[.memdevs[] | [.memdev, .interleave_ways, .named]]' <<<"$output") == '[["mem0",1,true]]' ]]
+    [[ $stderr != *interleaved* ]]
 }

@@ -5,6 +5,8 @@
  * hog --hot PCT MiB: the same, then keep reading the first PCT % of it (the
  * hot set) in a loop; prints "range START HOT_END END" before "ready";
  * SIGUSR2 prints where the hot and the cold pages are ("hot N0..N7", "cold N0..N7").
+ * hog --thp MiB: the memory in transparent huge pages (MADV_HUGEPAGE).
+ * hog --hugetlb MiB: the memory in hugetlb pages (MAP_HUGETLB, 2 MiB).
  * hog --memcpy MiB: time a plain copy of that much memory (the copy limit
  * migration is compared with) and print "memcpy_mbps N". */
 #include <signal.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -52,13 +55,22 @@ int main(int argc, char **argv)
 		return b[len / 2] != 1;
 	}
 	size_t hot = 0;
+	int thp = argc > 2 && !strcmp(argv[1], "--thp");
+	int hugetlb = argc > 2 && !strcmp(argv[1], "--hugetlb");
 	if (argc > 3 && !strcmp(argv[1], "--hot")) {
 		mib = strtoul(argv[3], NULL, 10);
 		len = mib << 20;
 		hot = len / 100 * strtoul(argv[2], NULL, 10);
 	}
 	/* page-aligned, so that the hot set is whole pages */
-	if (posix_memalign((void **)&p, 2u << 20, len))
+	if (hugetlb) {
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+		if (p == MAP_FAILED)
+			return 1;
+	} else if (posix_memalign((void **)&p, 2u << 20, len)) {
+		return 1;
+	}
+	if (thp && madvise(p, len, MADV_HUGEPAGE))
 		return 1;
 	for (size_t i = 0; i < len; i++)
 		p[i] = (unsigned char)(i * 7 + 3);

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* /etc/cxltier.conf: parsing, matching, and the errors that name the line */
+/* /etc/cxltier.conf: parsing, matching, and the errors that name the line
+ * and column of anything the parser does not understand */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include "tap.h"
 #include "policy.h"
 
@@ -19,46 +23,148 @@ static const char conf[] =
 	"[device any]\n"
 	"zone = movable\n";
 
-int main(void)
+static struct ct_error err;
+
+static int parse(const char *text, struct ct_policy *p)
+{
+	return ct_policy_parse(text, strlen(text), "t.conf", p, &err);
+}
+
+/* text must fail with -EINVAL and a message starting with where */
+static void refused(const char *text, const char *where, const char *what)
 {
 	struct ct_policy p;
-	struct ct_error err = { 0 };
+	int rc = parse(text, &p);
+
+	ok(rc == -EINVAL && !strncmp(err.msg, where, strlen(where)), "%s: %s", what, err.msg);
+	if (rc == 0)
+		ct_policy_free(&p);
+}
+
+static void good(const char *text, const char *what)
+{
+	struct ct_policy p;
+
+	ct_error_clear(&err);
+	is_int(parse(text, &p), 0, "%s (%s)", what, err.msg);
+	ct_policy_free(&p);
+}
+
+static void decisions(void)
+{
+	struct ct_policy p;
 	struct ct_policy_decision d;
 	uint64_t serial = 0x1234, other = 0x9999;
 	const char *host = "0000:0d:00.0", *host2 = "0000:0e:00.0";
 
-	is_int(ct_policy_parse(conf, "test.conf", &p, &err), 0, "parses: %s", err.msg);
+	is_int(parse(conf, &p), 0, "parses: %s", err.msg);
 	is_int(p.n, 4, "four device sections");
-
 	struct ct_policy_subject s1 = { "region0", &serial, &host, 1 };
 	ct_policy_decide(&p, &s1, &d);
 	ok(!d.online && d.line == 6, "serial 0x1234: leave offline (line 6)");
-
 	struct ct_policy_subject s2 = { "region0", &other, &host2, 1 };
 	ct_policy_decide(&p, &s2, &d);
 	ok(d.online && !d.movable && d.line == 8, "host 0000:0e:00.0: online normal");
-
 	struct ct_policy_subject s3 = { "region7", &other, &host, 1 };
 	ct_policy_decide(&p, &s3, &d);
 	ok(!d.online, "region7: offline");
-
 	struct ct_policy_subject s4 = { "region1", &other, &host, 1 };
 	ct_policy_decide(&p, &s4, &d);
 	ok(d.online && d.movable && d.line == 12, "anything else: [device any]");
 	ct_policy_free(&p);
 
-	is_int(ct_policy_parse("", "empty", &p, &err), 0, "an empty file parses");
+	is_int(parse("", &p), 0, "an empty file parses");
 	ct_policy_decide(&p, &s1, &d);
 	ok(d.online && d.movable && d.line == 0, "no rules: online movable");
 	ct_policy_free(&p);
 
-	is_int(ct_policy_parse("[defaults]\nzone = fast\n", "bad.conf", &p, &err), -EINVAL, "a bad zone");
-	ok(strstr(err.msg, "bad.conf:2: zone = fast") != NULL, "names file and line: %s", err.msg);
-	is_int(ct_policy_parse("[device colour=red]\n", "bad.conf", &p, &err), -EINVAL, "an unknown match");
-	ok(strstr(err.msg, "bad.conf:1") != NULL, "names the line: %s", err.msg);
-	is_int(ct_policy_parse("online = yes\n", "bad.conf", &p, &err), -EINVAL, "a key outside a section");
-	is_int(ct_policy_parse("[device serial=zz]\n", "bad.conf", &p, &err), -EINVAL, "a serial that is no number");
-	is_int(ct_policy_parse("[defaults\n", "bad.conf", &p, &err), -EINVAL, "an unclosed section");
-	is_int(ct_policy_parse("[defaults]\nspeed = 3\n", "bad.conf", &p, &err), -EINVAL, "an unknown key");
+	is_int(parse("[defaults]\r\nonline = no\r\n", &p), 0, "CR LF line ends");
+	ct_policy_decide(&p, &s1, &d);
+	ok(!d.online, "... and their values count");
+	ct_policy_free(&p);
+}
+
+static void errors(void)
+{
+	/* what used to be dropped or cut silently */
+	refused("[defaults] online = no\n", "t.conf:1:12: unexpected text after ']'", "text after ']' (used to be dropped)");
+	refused("[device serial=0x1234]      # or host=...\nonline = no\n", "t.conf:1:29: unexpected text after ']'",
+		"a comment after ']'");
+	refused("[defaults]\nonline = no # never\n", "t.conf:2:13: unexpected text after 'online = no'",
+		"a comment after a value");
+	/* each kind of error, with line and column */
+	refused("[defaults]\nzone = fast\n", "t.conf:2:8: zone = fast: expected movable or normal", "a bad zone");
+	refused("[device colour=red]\n", "t.conf:1:9: unknown match 'colour'", "an unknown match");
+	refused("online = yes\n", "t.conf:1:1: 'online' outside a section", "a key outside a section");
+	refused("[device serial=zz]\n", "t.conf:1:16: serial 'zz' is not a number", "a serial that is no number");
+	refused("[device serial=-1]\n", "t.conf:1:16: serial '-1' is not a number", "a negative serial");
+	refused("[device serial=0x1ffffffffffffffff]\n", "t.conf:1:16: serial", "a serial past 64 bits");
+	refused("[defaults\n", "t.conf:1:10: section header without ']'", "an unclosed section");
+	refused("[defaults]\nspeed = 3\n", "t.conf:2:1: unknown key 'speed'", "an unknown key");
+	refused("[defaults]\n  online\n", "t.conf:2:9: expected '=' after 'online'", "a key without value");
+	refused("[defaults]\nonline =\n", "t.conf:2:9: online = : a value is missing", "an empty value");
+	refused("[defaults]\nonline = yes\nonline = no\n", "t.conf:3:1: 'online' set twice in this section (first on line 2)",
+		"a key set twice");
+	refused("[defaults]\n[defaults]\n", "t.conf:2:2: a second [defaults] (the first is on line 1)", "two [defaults]");
+	refused("[device]\n", "t.conf:1:8: [device]: say which", "[device] alone");
+	refused("[devices any]\n", "t.conf:1:2: unknown section [devices any]", "a misspelt section");
+	refused("[deviceany]\n", "t.conf:1:2: unknown section [deviceany]", "no blank after device");
+	refused("[device any more]\n", "t.conf:1:13: [device any]: unexpected text", "words after any");
+	refused("[device serial=1 host=0000:0d:00.0]\n", "t.conf:1:18: [device ...]: one KEY=VALUE per section",
+		"two matches in one section");
+	refused("[device host=0000:0d:00.0 extra]\n", "t.conf:1:27: [device ...]: one KEY=VALUE", "a value with blanks");
+	refused("[device region=7]\n", "t.conf:1:16: region '7': expected regionN", "a region that is no region name");
+	refused("[device region=]\n", "t.conf:1:16: [device region=]: a value is missing", "an empty match value");
+	refused("[]\n", "t.conf:1:2: empty section name", "an empty section");
+	refused("[defaults]\nonline = yes\x01\n", "t.conf:2:13: a control byte 0x01", "a control byte");
+	refused("[defaults]\nzone\t=\tmovable\n\n\nwhat\n", "t.conf:5:5: expected '=' after 'what'", "a bare word, later line");
+	refused("[device host=0000:0d:00.0000000000000000000000000000000000000000000000000000000000000000000]\n",
+		"t.conf:1:14: value longer than 63 characters", "a value too long for the rule");
+	/* still fine */
+	good("  # indented comment\n; another\n\t[ defaults ]  \n\tonline=YES\n", "blanks, comments, case of values");
+	good("[device host=0000:0d:00.0]\n[device any]\nonline = off\n", "an empty device section");
+	good("[defaults]\nonline = yes", "no newline at the end");
+}
+
+/* a NUL byte ends nothing: it is an error where it is */
+static void nul(void)
+{
+	static const char text[] = "[defaults]\nonline = no\0\nzone = normal\n";
+	struct ct_policy p;
+
+	is_int(ct_policy_parse(text, sizeof(text) - 1, "t.conf", &p, &err), -EINVAL, "a NUL byte is an error");
+	ok(strstr(err.msg, "t.conf:2:12: a NUL byte") != NULL, "names line and column: %s", err.msg);
+}
+
+/* the size limit, through the file reader */
+static void limit(void)
+{
+	char path[] = "/tmp/test-policy.XXXXXX";
+	struct ct_policy p;
+	int fd = mkstemp(path);
+	char *big = malloc(CT_POLICY_MAX + 1);
+
+	memset(big, '#', CT_POLICY_MAX);
+	memcpy(big + CT_POLICY_MAX - 13, "\n[defaults]\n\n", 13);
+	ok(fd >= 0 && write(fd, big, CT_POLICY_MAX) == CT_POLICY_MAX, "a file of exactly the limit");
+	is_int(ct_policy_load(path, &p, &err), 0, "... is read whole: %s", err.msg);
+	ok(p.defaults.line != 0, "... up to its last line");
+	ct_policy_free(&p);
+	ok(write(fd, "\n", 1) == 1, "one byte more");
+	is_int(ct_policy_load(path, &p, &err), -EFBIG, "... is refused, not cut");
+	ok(strstr(err.msg, "larger than 65536 bytes") != NULL, "says the limit: %s", err.msg);
+	is_int(ct_policy_parse(big, CT_POLICY_MAX + 1, "t.conf", &p, &err), -EFBIG, "the parser checks it too");
+	is_int(ct_policy_load("/nonexistent/cxltier.conf", &p, &err), -ENOENT, "a missing file: -ENOENT");
+	close(fd);
+	unlink(path);
+	free(big);
+}
+
+int main(void)
+{
+	decisions();
+	errors();
+	nul();
+	limit();
 	return tap_done();
 }

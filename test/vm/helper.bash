@@ -4,6 +4,7 @@ load /usr/lib/bats/bats-support/load
 load /usr/lib/bats/bats-assert/load
 bats_require_minimum_version 1.5.0   # run --separate-stderr
 . /usr/share/cxltier-vm/lib.sh
+. /usr/share/cxltier-vm/bats-timeout.sh   # BATS_TEST_TIMEOUT without bats 1.8's race
 export CXLTIER_NO_MAN=1
 
 # the region the tests share: created once per boot
@@ -47,17 +48,26 @@ offline_all() {
 }
 
 # wait_for SECONDS WHAT CMD...: poll CMD until it succeeds; on timeout fail
-# saying what was waited for (no fixed sleep stands in for synchronisation)
+# saying what was waited for (no fixed sleep stands in for synchronisation).
+# While it waits, $CXLTIER_VM_STATE/waiting names the wait, so that a test
+# stopped by its per-test timeout (BATS_TEST_TIMEOUT) is reported with it.
 wait_for() {
-    local secs=$1 what=$2 deadline
+    local secs=$1 what=$2 deadline crumb=
     shift 2
-    # bash's clock: the guest's busybox date has no %N
+    if [[ -n ${CXLTIER_VM_STATE:-} && -d ${CXLTIER_VM_STATE:-} ]]; then
+        crumb=$CXLTIER_VM_STATE/waiting
+        printf '%s\t%s\t%s\n' "${BATS_SUITE_TEST_NUMBER:-0}" "$secs" "$what" 2>/dev/null > "$crumb" || crumb=
+    fi
+    # bash's clock in microseconds (the guest's busybox date has no %N)
     deadline=$(( ${EPOCHREALTIME/./} + secs * 1000000 ))
     until "$@"; do
         if (( ${EPOCHREALTIME/./} > deadline )); then
             echo "timed out after ${secs}s waiting for $what" >&2
+            [[ -z $crumb ]] || rm -f "$crumb"
             return 1
         fi
         sleep 0.05
     done
+    [[ -z $crumb ]] || rm -f "$crumb"
+    return 0
 }

@@ -18,10 +18,29 @@ setup_file() {
     ram_node > "$BATS_FILE_TMPDIR/node"
 }
 
+DAMON=/sys/kernel/mm/damon/admin/kdamonds
+
 teardown() {
-    pkill -x hog 2>/dev/null || true
-    sleep 0.2
+    [[ -n ${BG:-} ]] && { kill -9 "$BG" 2>/dev/null; wait "$BG" 2>/dev/null; }
+    local p
+    for p in $(hogs); do kill "$p" 2>/dev/null; done
+    # no test leaves DAMON to the next one
+    [[ $(cat $DAMON/0/state 2>/dev/null) == on ]] && echo off > $DAMON/0/state
+    echo 0 > $DAMON/nr_kdamonds 2>/dev/null || true
+    rm -rf /run/cxltier
+    wait_for 10 "the hogs to end" no_hogs
 }
+
+hogs() { awk '$2 == "(hog)" && $3 != "Z" {print $1}' /proc/[0-9]*/stat 2>/dev/null; }
+no_hogs() { [[ -z $(hogs) ]]; }
+
+# status 0, or 64 where the only pages left behind are shared ones (EACCES:
+# libc and the like, which move only with MPOL_MF_MOVE_ALL)
+moved_but_shared() {
+    [[ $status == 0 || ( $status == 64 && $(jq -c '[.processes[].failed_by | keys[]] | unique' <<<"$output") == '["EACCES"]' ) ]]
+}
+
+damon_on() { [[ $(cat $DAMON/nr_kdamonds) == 1 && $(cat $DAMON/0/state 2>/dev/null) == on ]]; }
 
 start_hog() { # MiB -> sets HOG_PID, waits for ready
     coproc HOG { exec numactl --membind=0 hog "$1"; }
@@ -29,13 +48,22 @@ start_hog() { # MiB -> sets HOG_PID, waits for ready
     [[ $line == ready ]]
 }
 
-node_bytes() { # pid node
-    awk -v n="N$2=" '{for (i = 1; i <= NF; i++) if (index($i, n) == 1) { split($i, a, "="); s += a[2] * 4096 }} END {print s + 0}' /proc/$1/numa_maps
+anon_bytes() { # pid node: the process's private anonymous memory on node
+    awk -v n="N$2=" '/anon=/ && !/file=/ {for (i = 1; i <= NF; i++) if (index($i, n) == 1) { split($i, a, "="); s += a[2] * 4096 }} END {print s + 0}' /proc/$1/numa_maps
+}
+
+node_bytes() { # pid node (huge pages counted at their size)
+    awk -v n="N$2=" '{k = 4; for (i = 1; i <= NF; i++) if ($i ~ /^kernelpagesize_kB=/) { split($i, b, "="); k = b[2] }
+        for (i = 1; i <= NF; i++) if (index($i, n) == 1) { split($i, a, "="); s += a[2] * k * 1024 }} END {print s + 0}' /proc/$1/numa_maps
 }
 
 total_bytes() {
-    awk '{for (i = 1; i <= NF; i++) if ($i ~ /^N[0-9]+=/) { split($i, a, "="); s += a[2] * 4096 }} END {print s + 0}' /proc/$1/numa_maps
+    awk '{k = 4; for (i = 1; i <= NF; i++) if ($i ~ /^kernelpagesize_kB=/) { split($i, b, "="); k = b[2] }
+        for (i = 1; i <= NF; i++) if ($i ~ /^N[0-9]+=/) { split($i, a, "="); s += a[2] * k * 1024 }} END {print s + 0}' /proc/$1/numa_maps
 }
+
+# its own memory (not the binary's or libc's pages, which an earlier move may have left there)
+has_pages_on() { (( $(anon_bytes "$1" "$2") > 0 )); }
 
 check_intact() {
     kill -USR1 "$HOG_PID"
@@ -95,9 +123,12 @@ check_intact() {
     first=$HOG_PID
     coproc H2 { exec numactl --membind=0 hog 4; }
     read -r line <&"${H2[0]}"
-    ( sleep 1; kill "$first" ) &
-    run --separate-stderr cxltier migrate --pid "$first,$H2_PID" --to "$N" --rate 20 -j
-    wait "$first" 2>/dev/null || true
+    cxltier migrate --pid "$first,$H2_PID" --to "$N" --rate 20 -j > "$BATS_TEST_TMPDIR/out" 2> "$BATS_TEST_TMPDIR/err" 3>&- &
+    BG=$!
+    wait_for 120 "the first pages of $first on node $N" has_pages_on "$first" "$N"
+    kill "$first"
+    wait "$BG" && status=0 || status=$?
+    output=$(cat "$BATS_TEST_TMPDIR/out") stderr=$(cat "$BATS_TEST_TMPDIR/err")
     echo "$stderr" >&3
     [[ $status == 0 || $status == 64 ]]
     assert_equal "$(jq '.processes[0].exited' <<<"$output")" true
@@ -145,6 +176,7 @@ check_intact() {
     read -r line <&"${HOG[0]}"
     [[ $line == ready ]]
     run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --cold --interval 3 -j
+    echo "# status $status; $(jq -c '.processes[0] | {sel: .selection.bytes, n: (.selection.ranges | length), moved: .bytes_moved, failed_by}' <<<"$output") $stderr" >&3
     # pages shared with other processes (libc) cannot move without MOVE_ALL: EACCES, counted
     [[ $status == 0 || ( $status == 64 && $(jq -c '.processes[0].failed_by | keys' <<<"$output") == '["EACCES"]' ) ]]
     kill -USR2 "$HOG_PID"
@@ -162,8 +194,279 @@ check_intact() {
 
 @test "--cold refuses to touch a DAMON someone else set up" {
     echo 1 > /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds
-    run cxltier migrate --pid 1 --to 0 --cold --interval 0.2
+    run cxltier migrate --pid "$$" --to 0 --cold --interval 0.2
     echo 0 > /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds
     assert_failure 1
     assert_output --partial "DAMON is set up by another tool"
+}
+
+@test "--hot on a process that touches nothing: nothing is chosen and nothing moves" {
+    N=$(cat "$BATS_FILE_TMPDIR/node")
+    start_hog 8
+    before=$(node_bytes "$HOG_PID" 0)
+    run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --hot --interval 1 -j
+    echo "$stderr" >&3
+    assert_success
+    assert_equal "$(jq '.processes[0].selection.bytes' <<<"$output")" 0
+    assert_equal "$(jq '.processes[0].bytes_moved' <<<"$output")" 0
+    assert_equal "$(node_bytes "$HOG_PID" 0)" "$before"
+}
+
+@test "transparent huge pages moved page by page by two jobs: whole, every byte counted once, none left busy" {
+    N=$(cat "$BATS_FILE_TMPDIR/node")
+    grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled && skip "THP disabled"
+    coproc HOG { exec numactl --membind=0 hog --thp 32; }
+    read -r line <&"${HOG[0]}"
+    thp=$(awk '/AnonHugePages/ {s += $2} END {print s * 1024}' /proc/$HOG_PID/smaps)
+    echo "# $thp bytes in THPs" >&3
+    (( thp >= 16 << 20 ))
+    before=$(node_bytes "$HOG_PID" "$N")
+    run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --max-bytes 1G --jobs 2 -j
+    moved_but_shared
+    assert_equal "$(jq '.run[0].jobs' <<<"$output")" 2
+    arrived=$(( $(node_bytes "$HOG_PID" "$N") - before ))
+    moved=$(jq '.processes[0].bytes_moved' <<<"$output")
+    echo "# reported $moved, arrived $arrived" >&3
+    assert_equal "$moved" "$arrived"
+    assert_equal "$(jq '.processes[0].failed_by.EBUSY // 0' <<<"$output")" 0
+    (( moved >= 32 << 20 ))
+    check_intact
+}
+
+reuse_pid() { # PID FILE CMD...: start CMD (stdout to FILE) as process PID; sets NEWCOMER
+    local want=$1 out=$2 i
+    shift 2
+    for i in 1 2 3 4 5 6 7 8 9 10; do
+        echo $((want - 1)) > /proc/sys/kernel/ns_last_pid
+        "$@" > "$out" 3>&- &
+        NEWCOMER=$!
+        [[ $NEWCOMER == "$want" ]] && return 0
+        kill "$NEWCOMER"; wait "$NEWCOMER" 2>/dev/null
+    done
+    return 1
+}
+
+@test "a chosen process that exits and whose PID goes to another: reported as replaced, the newcomer left alone" {
+    N=$(cat "$BATS_FILE_TMPDIR/node")
+    start_hog 64
+    first=$HOG_PID
+    coproc H2 { exec numactl --membind=0 hog 4; }
+    read -r line <&"${H2[0]}"
+    victim=$H2_PID
+    cxltier migrate --pid "$first,$victim" --to "$N" --rate 8 -j > "$BATS_TEST_TMPDIR/out" 2> "$BATS_TEST_TMPDIR/err" 3>&- &
+    BG=$!
+    wait_for 120 "the first pages of $first on node $N" has_pages_on "$first" "$N"
+    kill "$victim"; wait "$victim" 2>/dev/null || true
+    reuse_pid "$victim" "$BATS_TEST_TMPDIR/newcomer" numactl --membind=0 hog 8
+    wait_for 60 "the newcomer (pid $NEWCOMER) to fill its memory" grep -q ready "$BATS_TEST_TMPDIR/newcomer"
+    kill -0 "$BG"    # still busy with the first process: the newcomer was there in time
+    wait "$BG" && status=0 || status=$?
+    cat "$BATS_TEST_TMPDIR/err" >&3
+    assert_equal "$status" 64
+    grep -q "process $victim (hog) was replaced" "$BATS_TEST_TMPDIR/err"
+    # found before its turn (an error) or during it (a note): never acted on
+    [[ $(jq -r '.processes[1] | .error // .note' "$BATS_TEST_TMPDIR/out") == *"was replaced"* ]]
+    # its own memory stays where it was (libc's pages, shared with the first, may have moved with it)
+    assert_equal "$(anon_bytes "$NEWCOMER" "$N")" 0
+    [[ $(anon_bytes "$NEWCOMER" 0) -ge $((8 << 20)) ]]
+    [[ $(jq '.processes[0].bytes_moved' "$BATS_TEST_TMPDIR/out") -gt 0 ]]
+    kill "$NEWCOMER"
+}
+
+@test "init and kernel threads are refused with a message" {
+    run --separate-stderr cxltier migrate --pid 1 --to 0 -j
+    assert_failure 1
+    [[ $stderr == *"is init"* ]]
+    run --separate-stderr cxltier migrate --pid 2 --to 0 -j
+    assert_failure 1
+    [[ $stderr == *"(kthreadd) is a kernel thread"* ]]
+}
+
+@test "DAMON left behind by a killed cxltier is recognised and removed by the next run" {
+    N=$(cat "$BATS_FILE_TMPDIR/node")
+    start_hog 8
+    cxltier migrate --pid "$HOG_PID" --to "$N" --cold --interval 60 > /dev/null 2>&1 3>&- &
+    BG=$!
+    wait_for 60 "cxltier's kdamond" damon_on
+    kill -9 "$BG"; wait "$BG" || true
+    damon_on    # left behind: it could not run any code
+    [[ $(stat -c %a /run/cxltier) == 700 && -f /run/cxltier/damon.owner ]]
+    run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --cold --interval 1 -j
+    echo "$stderr" >&3
+    moved_but_shared
+    [[ $stderr == *"killed cxltier (pid $BG)"* ]]
+    assert_equal "$(cat $DAMON/nr_kdamonds)" 0
+    [[ ! -e /run/cxltier/damon.owner ]]
+}
+
+@test "SIGHUP, SIGQUIT, SIGPIPE, SIGTERM, SIGINT during sampling: DAMON torn down" {
+    N=$(cat "$BATS_FILE_TMPDIR/node")
+    start_hog 8
+    for sig in HUP QUIT PIPE TERM INT; do
+        cxltier migrate --pid "$HOG_PID" --to "$N" --cold --interval 60 > /dev/null 2>&1 3>&- &
+        BG=$!
+        wait_for 60 "cxltier's kdamond" damon_on
+        kill -s "$sig" "$BG"
+        wait "$BG" || true
+        echo "# SIG$sig: nr_kdamonds $(cat $DAMON/nr_kdamonds)" >&3
+        assert_equal "$(cat $DAMON/nr_kdamonds)" 0
+        [[ ! -e /run/cxltier/damon.owner ]]
+    done
+}
+
+@test "two runs at once: the second waits for the first's DAMON, neither disturbs the other" {
+    N=$(cat "$BATS_FILE_TMPDIR/node")
+    start_hog 8
+    first=$HOG_PID
+    coproc H2 { exec numactl --membind=0 hog 8; }
+    read -r line <&"${H2[0]}"
+    cxltier migrate --pid "$first" --to "$N" --cold --interval 4 -j > "$BATS_TEST_TMPDIR/a" 2> "$BATS_TEST_TMPDIR/a.err" 3>&- &
+    BG=$!
+    wait_for 60 "the first run's kdamond" damon_on
+    run --separate-stderr cxltier migrate --pid "$H2_PID" --to "$N" --cold --interval 1 -j
+    echo "# second: $status $stderr" >&3
+    moved_but_shared
+    [[ $(jq '.processes[0].selection.ranges | length' <<<"$output") -gt 0 ]]
+    wait "$BG" && status=0 || status=$?
+    output=$(cat "$BATS_TEST_TMPDIR/a")
+    echo "# first: $status $(jq -c '.processes[0] | {selection, bytes_moved}' <<<"$output" | cut -c1-400) $(cat "$BATS_TEST_TMPDIR/a.err")" >&3
+    moved_but_shared
+    [[ $(jq '.processes[0].selection.ranges | length' <<<"$output") -gt 0 ]]
+    [[ $(anon_bytes "$first" "$N") -gt 0 && $(anon_bytes "$H2_PID" "$N") -gt 0 ]]
+    assert_equal "$(cat $DAMON/nr_kdamonds)" 0
+}
+
+@test "someone else's DAMON is refused even where an old record of cxltier's lies" {
+    mkdir -m 700 -p /run/cxltier
+    printf 'pid 999999\nstart 1\ntarget 12345\nkdamond -1\nstat_paused 0\n' > /run/cxltier/damon.owner
+    echo 1 > $DAMON/nr_kdamonds
+    echo 1 > $DAMON/0/contexts/nr_contexts
+    run --separate-stderr cxltier migrate --pid "$$" --to 0 --cold --interval 0.2
+    assert_failure 1
+    [[ $stderr == *"DAMON is set up by another tool"* ]]
+    assert_equal "$(cat $DAMON/nr_kdamonds)" 1     # untouched
+    assert_equal "$(cat $DAMON/0/contexts/nr_contexts)" 1
+}
+
+@test "/run/cxltier that is a link, or not root's 0700: refused" {
+    mkdir -p /tmp/elsewhere
+    ln -s /tmp/elsewhere /run/cxltier
+    run --separate-stderr cxltier migrate --pid "$$" --to 0 --cold --interval 0.2
+    assert_failure 1
+    [[ $stderr == *"/run/cxltier"*"not a link"* ]]
+    [[ ! -e /tmp/elsewhere/damon.lock ]]
+    rm /run/cxltier
+    mkdir -m 755 /run/cxltier
+    run --separate-stderr cxltier migrate --pid "$$" --to 0 --cold --interval 0.2
+    assert_failure 1
+    [[ $stderr == *"mode 0700"* ]]
+    assert_equal "$(cat $DAMON/nr_kdamonds)" 0
+}
+
+@test "hugetlb pages moved page by page by two jobs: one entry per huge page, counted at their size" {
+    N=$(cat "$BATS_FILE_TMPDIR/node")
+    h=/sys/devices/system/node/node%s/hugepages/hugepages-2048kB/nr_hugepages
+    printf -v h0 "$h" 0; printf -v hn "$h" "$N"
+    echo 8 > "$h0"; echo 8 > "$hn"
+    [[ $(cat "$h0") == 8 && $(cat "$hn") == 8 ]] || skip "no 2 MiB hugetlb pages here"
+    coproc HOG { exec numactl --membind=0 hog --hugetlb 8; }
+    read -r line <&"${HOG[0]}"
+    [[ $line == ready ]]
+    before=$(node_bytes "$HOG_PID" "$N")
+    run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --max-bytes 1G --jobs 2 -j
+    moved_but_shared
+    arrived=$(( $(node_bytes "$HOG_PID" "$N") - before ))
+    moved=$(jq '.processes[0].bytes_moved' <<<"$output")
+    echo "# reported $moved, arrived $arrived" >&3
+    assert_equal "$moved" "$arrived"
+    (( moved >= 8 << 20 ))
+    check_intact
+    kill "$HOG_PID"; wait "$HOG_PID" || true
+    echo 0 > "$h0"; echo 0 > "$hn"
+}
+
+@test "--jobs 2 on one process: its ranges split between two jobs, moved once, data intact, one report" {
+    N=$(cat "$BATS_FILE_TMPDIR/node")
+    start_hog 64
+    before=$(node_bytes "$HOG_PID" "$N")
+    run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --jobs 2 -j
+    moved_but_shared
+    assert_equal "$(jq '.run | length' <<<"$output")" 1
+    assert_equal "$(jq '.run[0].jobs' <<<"$output")" 2
+    assert_equal "$(jq -r '.processes[0].mechanism' <<<"$output")" move_pages
+    arrived=$(( $(node_bytes "$HOG_PID" "$N") - before ))
+    assert_equal "$(jq '.processes[0].bytes_moved' <<<"$output")" "$arrived"
+    (( $(anon_bytes "$HOG_PID" "$N") >= 64 << 20 ))
+    check_intact
+}
+
+@test "--jobs 3 on three processes: each whole, at once; --dry-run and --max-bytes keep their meaning" {
+    N=$(cat "$BATS_FILE_TMPDIR/node")
+    pids=()
+    for i in 1 2 3; do
+        numactl --membind=0 hog 16 > "$BATS_TEST_TMPDIR/h$i" 3>&- &
+        pids+=($!)
+    done
+    for i in 1 2 3; do wait_for 60 "hog $i" grep -q ready "$BATS_TEST_TMPDIR/h$i"; done
+    list=$(IFS=,; echo "${pids[*]}")
+    run --separate-stderr cxltier migrate --pid "$list" --to "$N" --jobs 3 --dry-run -j
+    assert_success
+    [[ $(jq '[.processes[].bytes_to_move | select(. >= 16 * 1048576)] | length' <<<"$output") == 3 ]]
+    assert_equal "$(jq '[.processes[].bytes_moved] | add' <<<"$output")" 0
+    run --separate-stderr cxltier migrate --pid "$list" --to "$N" --jobs 3 --max-bytes 4M -j
+    moved_but_shared
+    [[ $(jq '[.processes[] | select(.bytes_moved > 0 and .bytes_moved <= 4194304)] | length' <<<"$output") == 3 ]]
+    run --separate-stderr cxltier migrate --pid "$list" --to "$N" --jobs 3 -j
+    echo "# $stderr" >&3
+    assert_success
+    assert_equal "$(jq '.run[0].jobs' <<<"$output")" 3
+    assert_equal "$(jq -r '[.processes[].mechanism] | unique | .[]' <<<"$output")" migrate_pages
+    for p in "${pids[@]}"; do (( $(anon_bytes "$p" "$N") >= 16 << 20 )); done
+    kill "${pids[@]}"
+}
+
+@test "--rate is for the whole run, not per job" {
+    N=$(cat "$BATS_FILE_TMPDIR/node")
+    start_hog 32
+    run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --jobs 2 --rate 16 -j
+    moved_but_shared
+    secs=$(jq '.run[0].seconds' <<<"$output"); bytes=$(jq '.run[0].bytes_moved' <<<"$output")
+    echo "# $bytes bytes in $secs s" >&3
+    # at most 16 MB/s for both jobs together (the first batch is not held back)
+    awk -v b="$bytes" -v s="$secs" 'BEGIN { exit !(b - 16777216 <= 16e6 * s * 1.05) }'
+}
+
+stat_on() { [[ $(cat /sys/module/damon_stat/parameters/enabled) == Y ]]; }
+stat_off() { [[ $(cat /sys/module/damon_stat/parameters/enabled) == N ]]; }
+
+@test "DAMON_STAT (outside the sysfs interface, holding DAMON exclusively) is paused for the interval, then on again" {
+    [[ -e /sys/module/damon_stat/parameters/enabled ]] || skip "no DAMON_STAT in this kernel (6.17+)"
+    N=$(cat "$BATS_FILE_TMPDIR/node")
+    echo Y > /sys/module/damon_stat/parameters/enabled
+    assert_equal "$(cat $DAMON/nr_kdamonds)" 0     # not in admin/kdamonds
+    start_hog 8
+    run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --cold --interval 1 -j -v
+    echo "# $stderr" >&3
+    moved_but_shared
+    [[ $stderr == *"DAMON_STAT paused"* ]]
+    [[ $(jq '.processes[0].selection.ranges | length' <<<"$output") -gt 0 ]]
+    stat_on
+    assert_equal "$(cat $DAMON/nr_kdamonds)" 0
+}
+
+@test "DAMON_STAT paused by a cxltier that was killed is turned on again by the next run" {
+    [[ -e /sys/module/damon_stat/parameters/enabled ]] || skip "no DAMON_STAT in this kernel (6.17+)"
+    N=$(cat "$BATS_FILE_TMPDIR/node")
+    echo Y > /sys/module/damon_stat/parameters/enabled
+    start_hog 8
+    cxltier migrate --pid "$HOG_PID" --to "$N" --cold --interval 60 > /dev/null 2>&1 3>&- &
+    BG=$!
+    wait_for 60 "cxltier's kdamond" damon_on
+    stat_off
+    kill -9 "$BG"; wait "$BG" || true
+    grep -q 'stat_paused 1' /run/cxltier/damon.owner
+    run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --cold --interval 1 -j
+    moved_but_shared
+    [[ $stderr == *"killed cxltier (pid $BG)"* ]]
+    stat_on
 }

@@ -1,20 +1,27 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # mkinitramfs.sh - build the VM tier's initramfs: busybox, bash, bats, kmod,
-# ndctl's cxl/daxctl, numactl, jq, the CXL/DAX modules of the cached 6.12
-# kernel, plus whatever -a adds (the freshly built cxltier, the tests).
+# ndctl's cxl/daxctl, numactl, jq, the CXL/DAX modules of one of the cached
+# kernels, plus whatever -a adds (the freshly built cxltier, the tests).
 #
-# usage: mkinitramfs.sh -o OUT [-a SRC[:DST]]...
-#   ELF files added with -a bring their shared libraries along.
+# usage: mkinitramfs.sh [-k KERNEL] -o OUT [-a SRC[:DST]]...
+#   -k KERNEL   whose modules (a fetch.sh label: 6.12, 7.x; default 6.12)
+#   ELF files added with -a bring their shared libraries along (an ASan
+#   build's libasan/libubsan too).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE=${CXLTIER_VM_CACHE:-/var/cache/cxltier-vm}
 . "$CACHE/env.sh"
-OUT= ADDS=()
-while getopts "o:a:" o; do
-    case $o in o) OUT=$OPTARG ;; a) ADDS+=("$OPTARG") ;; *) exit 2 ;; esac
+OUT= ADDS=() KERNEL=6.12
+while getopts "k:o:a:" o; do
+    case $o in k) KERNEL=$OPTARG ;; o) OUT=$OPTARG ;; a) ADDS+=("$OPTARG") ;; *) exit 2 ;; esac
 done
-[[ -n $OUT ]] || { echo "usage: $0 -o OUT [-a SRC[:DST]]..." >&2; exit 2; }
+[[ -n $OUT ]] || { echo "usage: $0 [-k KERNEL] -o OUT [-a SRC[:DST]]..." >&2; exit 2; }
+if [[ -f $CACHE/kernel-$KERNEL.env ]]; then
+    . "$CACHE/kernel-$KERNEL.env"
+elif [[ $KERNEL != 6.12 ]]; then
+    echo "mkinitramfs: no kernel $KERNEL in $CACHE (run test/vm/fetch.sh)" >&2; exit 2
+fi
 
 ROOT=$(mktemp -d /tmp/cxltier-initramfs.XXXXXX)
 chmod 755 "$ROOT"   # the guest's /: non-root tests must traverse it
@@ -50,7 +57,7 @@ for a in $("$BB" --list); do
 done
 for b in /usr/bin/bash /usr/bin/kmod /usr/bin/cxl /usr/bin/daxctl /usr/bin/numactl \
          /usr/bin/migratepages /usr/bin/jq /usr/bin/xxd /usr/bin/setpci /usr/bin/strace /usr/bin/flock \
-         /usr/bin/setpriv /usr/bin/timeout; do
+         /usr/bin/setpriv /usr/bin/timeout /usr/bin/pkill /usr/bin/date; do
     if [[ -x $b ]]; then put_bin "$b"; fi
 done
 for l in modprobe insmod rmmod lsmod modinfo depmod; do
@@ -65,16 +72,24 @@ for l in bats-support bats-assert; do
     [[ -d /usr/lib/bats/$l ]] && { mkdir -p "$ROOT/usr/lib/bats"; cp -a "/usr/lib/bats/$l" "$ROOT/usr/lib/bats/"; }
 done
 
-# kernel modules with their dependencies; depmod inside the image
+# kernel modules with their dependencies; depmod inside the image. 7.x ships
+# them xz-compressed: they go in uncompressed (no decompression at boot, and
+# no dependence on the guest kmod's or the kernel's decompressors)
 MODS=(cxl_acpi cxl_pci cxl_mem cxl_pmem device_dax dax_cxl kmem dax_hmem 9pnet_virtio 9p)
-KROOT=$CACHE/kernel MD=lib/modules/$KVER
+KROOT=${KROOT:-$CACHE/kernel} MD=lib/modules/$KVER
 mkdir -p "$ROOT/usr/$MD"
 for m in "${MODS[@]}"; do
     # -C /dev/null: the host's modprobe.d "install" rules must not hide deps
     while read -r kw path _; do
         [[ $kw == insmod ]] || continue
-        rel=${path#"$KROOT"/}
-        mkdir -p "$ROOT/usr/$(dirname "$rel")"; cp "$path" "$ROOT/usr/$rel"
+        rel=${path#"$KROOT"/}; rel=${rel#usr/}
+        mkdir -p "$ROOT/usr/$(dirname "$rel")"
+        case $path in
+            *.ko.xz) xz -dc "$path" > "$ROOT/usr/${rel%.xz}" ;;
+            *.ko.zst) zstd -qdc "$path" > "$ROOT/usr/${rel%.zst}" ;;
+            *.ko.gz) gzip -dc "$path" > "$ROOT/usr/${rel%.gz}" ;;
+            *) cp "$path" "$ROOT/usr/$rel" ;;
+        esac
     done < <(modprobe -C /dev/null -d "$KROOT" -S "$KVER" --show-depends "$m")
 done
 cp "$KROOT/$MD"/modules.{builtin,builtin.modinfo,order} "$ROOT/usr/$MD/"
@@ -86,7 +101,8 @@ ln -s /proc/self/mounts "$ROOT/etc/mtab"
 put "$HERE/guest/init" /init
 chmod 755 "$ROOT/init"
 mkdir -p "$ROOT/usr/share/cxltier-vm"
-cp "$HERE"/guest/*.sh "$ROOT/usr/share/cxltier-vm/"
+cp "$HERE"/guest/*.sh "$HERE/guest/bats-format-vm" "$ROOT/usr/share/cxltier-vm/"
+chmod 755 "$ROOT/usr/share/cxltier-vm/bats-format-vm"
 
 for spec in "${ADDS[@]}"; do
     src=${spec%%:*} dst=${spec#*:}

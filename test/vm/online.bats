@@ -62,6 +62,9 @@ setup() {
     d=$(cxltier online "node$node" --dry-run -j | jq -c '[.blocks[].id] | sort')
     e=$(cxltier online all --dry-run -j | jq -c '[.blocks[].id]')
     assert_equal "$a" "$b"; assert_equal "$a" "$c"; assert_equal "$a" "$d"; assert_equal "$a" "$e"
+    # the memdevs behind them, also when only the dax device was loaded (libdaxctl)
+    assert_equal "$(cxltier online "$D" --dry-run -j | jq -c '[.memdevs[] | [.memdev, .region, .interleave_ways]]')" \
+        "[[\"mem0\",\"$R\",1]]"
 }
 
 @test "a block someone put in ZONE_NORMAL: named, the rest onlined, exit 64" {
@@ -121,13 +124,16 @@ setup() {
 }
 
 @test "a held lock: a run waits, then gives up naming the holder" {
-    mkdir -p /run/lock
-    ( exec 9>/run/lock/cxltier.lock; flock 9; echo 4242 >&9; sleep 4 ) &
-    sleep 0.5
+    cxltier offline "$R" >/dev/null 2>&1    # makes /run/cxltier and its lock
+    lock=/run/cxltier/memory-blocks.lock
+    ( exec 9<>$lock 3>&-; flock 9; printf '%11d\n' 4242 >&9; echo held > /tmp/held; exec sleep 30 ) &
+    holder=$!
+    wait_for 10 "the test's flock on $lock" test -s /tmp/held
     run cxltier online "$R" --timeout 1
+    kill $holder; wait $holder 2>/dev/null || true; rm -f /tmp/held
     assert_failure 1
     assert_output --partial "another cxltier (pid 4242)"
-    wait
+    assert_equal "$(stat -c '%U %a' /run/cxltier) $(stat -c '%U %a %h' $lock)" "root 700 root 600 1"
 }
 
 @test "auto_online_blocks=online is reported before onlining" {
@@ -146,6 +152,37 @@ setup() {
     run cxltier offline memory99999
     assert_failure 1
     assert_output --partial "memory99999 does not exist"
+}
+
+@test "online --convert MEMDEV: the device switches to system-ram, the memdev is found again, every block movable" {
+    daxctl reconfigure-device --mode=devdax "$D" >/dev/null 2>&1
+    [[ $(basename "$(readlink /sys/bus/dax/devices/$D/driver)") == device_dax ]]
+    # a dry run converts nothing
+    run --separate-stderr cxltier online mem0 --convert --dry-run
+    assert_success
+    [[ $stderr == *"$D would be switched to system-ram mode"* ]]
+    [[ $(basename "$(readlink /sys/bus/dax/devices/$D/driver)") == device_dax ]]
+    run --separate-stderr cxltier online mem0 --convert -j
+    assert_success
+    [[ $stderr == *"$D is now in system-ram mode"* ]]
+    [[ $(basename "$(readlink /sys/bus/dax/devices/$D/driver)") == kmem ]]
+    [[ $(jq '[.blocks[] | select(.result == "done")] | length' <<<"$output") == $(vm_blocks_of "$D" | wc -l) ]]
+    for b in $(vm_blocks_of "$D"); do assert_equal "$(cat $MEMSYS/$b/valid_zones)" Movable; done
+}
+
+@test "udev: the dax device's kmem bind starts one unit for the device; its memory blocks start none" {
+    command -v udevadm >/dev/null || skip "no udevadm in the guest"
+    [[ -f /usr/lib/udev/rules.d/90-cxltier.rules ]] || skip "the rule is not installed in the guest"
+    dev=$(readlink -f "/sys/bus/dax/devices/$D"); dev=${dev#/sys}
+    run udevadm test --action=bind "$dev"
+    assert_output --regexp "SYSTEMD_WANTS=.*cxltier-online@$D\.service"
+    refute_output --partial "90-cxltier.rules: "    # parsed without complaint
+    run udevadm test --action=add "$dev"            # coldplug: bound already
+    assert_output --regexp "SYSTEMD_WANTS=.*cxltier-online@$D\.service"
+    for b in $(vm_blocks_of "$D"); do           # offline, as hot-added
+        run udevadm test --action=add "/devices/system/memory/$b"
+        refute_output --regexp 'SYSTEMD_WANTS=.*cxltier-online'
+    done
 }
 
 @test "a busy block (pinned pages): --rollback undoes the rest (exit 1); without it the others go offline (exit 64)" {
@@ -170,4 +207,39 @@ setup() {
     [[ $(jq '[.blocks[] | select(.result == "done")] | length' <<<"$output") -ge 1 ]]
     [[ $stderr == *"still busy when its time ran out (--timeout)"* ]]
     [[ $stderr == *"memory left partly offlined"* ]]
+}
+
+@test "a rollback that cannot return a block: rollback_failed, named, exit 64, never 'nothing changed'" {
+    # blocks A1 A2 go offline, then cxltier is stopped while the kernel tries
+    # the pinned block P (its write ends with EINTR); meanwhile someone onlines
+    # A1 into ZONE_NORMAL. The rollback returns A2, and cannot return A1.
+    vm_online_movable "$D"
+    node=$(cat /sys/bus/dax/devices/$D/target_node)
+    coproc PIN { exec numactl --membind="$node" pin-pages 3>&-; }
+    read -r line <&"${PIN[0]}"
+    assert_equal "$line" ready
+    read -r pinned <&"${PIN[0]}"
+    P=${pinned%% *}
+    [[ $P == memory* ]] || fail "pin-pages could not tell its blocks: $pinned"
+    free=()
+    for b in $(vm_blocks_of "$D"); do [[ " $pinned " == *" $b "* ]] || free+=("$b"); done
+    A1=${free[0]} A2=${free[1]}
+    cxltier offline "$A1" "$A2" "$P" --rollback --timeout 60 -j > /tmp/rb.json 2> /tmp/rb.err 3>&- &
+    pid=$!
+    wait_for 120 "$P going-offline (cxltier inside its write)" grep -qx going-offline "$MEMSYS/$P/state"
+    kill -STOP $pid
+    wait_for 60 "cxltier stopped and $P back online" \
+        bash -c "[[ \$(awk '{print \$3}' /proc/$pid/stat) == T && \$(cat $MEMSYS/$P/state) == online ]]"
+    echo online_kernel > "$MEMSYS/$A1/state"
+    kill -CONT $pid
+    rc=0; wait $pid || rc=$?
+    kill "$PIN_PID"; wait "$PIN_PID" 2>/dev/null || true
+    cat /tmp/rb.err >&3
+    echo offline > "$MEMSYS/$A1/state" || true
+    assert_equal "$rc" 64
+    assert_equal "$(jq -r --arg b "$A1" '.blocks[] | select(.block == $b) | .result' /tmp/rb.json)" rollback_failed
+    assert_equal "$(jq -r --arg b "$A2" '.blocks[] | select(.block == $b) | .result' /tmp/rb.json)" rolled_back
+    grep -q "$A1 ($D): rollback_failed: changed, then the rollback to online_movable failed" /tmp/rb.err
+    grep -q "rolled back 1 of the 2 that had changed" /tmp/rb.err
+    ! grep -q "nothing changed" /tmp/rb.err
 }

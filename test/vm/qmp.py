@@ -11,7 +11,7 @@ import json, os, socket, sys, time
 
 
 class QMP:
-    def __init__(self, path, timeout=30):
+    def __init__(self, path, timeout=120):
         deadline = time.time() + timeout
         while True:
             try:

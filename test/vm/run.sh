@@ -1,11 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# run.sh - boot the cxltier VM guest: Debian's 6.12 kernel under QEMU 10 with
-# emulated CXL Type-3 volatile memory, run a script inside, return its status.
+# run.sh - boot the cxltier VM guest: a Debian kernel (6.12 or 7.x) under
+# QEMU 10 with emulated CXL Type-3 volatile memory, run a script inside,
+# return its status.
 #
 # usage: run.sh -i INITRD -S SHAREDIR [options]
 #   SHAREDIR/run.sh is the guest script (bash); the share is /share in the guest
-#   --topology T   default | two-devices        (default: default)
+#   -k KERNEL      the kernel to boot, by label (fetch.sh: 6.12, 7.x; default 6.12)
+#   --topology T   the CXL machine (default: default):
+#                  default           one host bridge, root port, Type-3 device
+#                  two-devices       two devices on two root ports of one host bridge
+#                  two-host-bridges  one device on each of two host bridges, one
+#                                    fixed memory window interleaving both (2-way)
+#                  switch            a switch (cxl-upstream/downstream) below the
+#                                    root port, two devices below the switch
+#                  two-regions       two devices, two fixed memory windows
+#                  hotplug           one device and a free root port cxl_rp_hp on
+#                                    cxl.1 for QMP device_add (serials 0x1234, 0x5678)
 #   --numa N       default: node0 CPUs+RAM, node1 the CXL memory
 #                  two-socket: node0 cpu0+RAM, node1 cpu1+RAM, node2 the CXL
 #                  memory, node3 a cpu-less RAM node (SLIT 21 across sockets)
@@ -14,17 +25,21 @@
 #   -c SIZE        CXL memory per device (default 1G)
 #   -m SIZE        guest RAM on node 0 (default 2G)
 #   --append STR   extra kernel command line
+#   --memhp-default  leave out memhp_default_state=offline: hot-added memory is
+#                  onlined as the kernel's build says (7.x: online; 6.12: offline)
 #   --timeout S    stop QEMU after S seconds (default 600)
 #   -v             echo the console while it runs (it is always in SHAREDIR/console.log)
+# SHAREDIR/boot-seconds: seconds from starting QEMU to the guest script.
 # Exit: the guest script's status; 125 when QEMU died or timed out.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE=${CXLTIER_VM_CACHE:-/var/cache/cxltier-vm}
 . "$CACHE/env.sh"
 
-INITRD= SHARE= TOPO=default NUMAMODE=default CDAT= RAMNODE= CXLSIZE=1G RAM=2G APPEND= TIMEOUT=600 VERBOSE=0
+MEMHP=' memhp_default_state=offline' KERNEL=6.12 INITRD= SHARE= TOPO=default NUMAMODE=default CDAT= RAMNODE= CXLSIZE=1G RAM=2G APPEND= TIMEOUT=600 VERBOSE=0
 while [[ $# -gt 0 ]]; do
     case $1 in
+        -k) KERNEL=$2; shift ;;
         -i) INITRD=$2; shift ;;
         -S) SHARE=$2; shift ;;
         --topology) TOPO=$2; shift ;;
@@ -34,6 +49,7 @@ while [[ $# -gt 0 ]]; do
         -c) CXLSIZE=$2; shift ;;
         -m) RAM=$2; shift ;;
         --append) APPEND="$APPEND $2"; shift ;;
+        --memhp-default) MEMHP= ;;
         --timeout) TIMEOUT=$2; shift ;;
         -v) VERBOSE=1 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
@@ -42,13 +58,22 @@ while [[ $# -gt 0 ]]; do
 done
 [[ -n $INITRD && -n $SHARE && -f $SHARE/run.sh ]] || { echo "usage: run.sh -i INITRD -S SHAREDIR (with SHAREDIR/run.sh)" >&2; exit 2; }
 SHARE=$(realpath "$SHARE")
+# the kernel's files (fetch.sh writes one env file per kernel label)
+if [[ -f $CACHE/kernel-$KERNEL.env ]]; then
+    . "$CACHE/kernel-$KERNEL.env"
+elif [[ $KERNEL != 6.12 ]]; then
+    echo "run.sh: no kernel $KERNEL in $CACHE (run test/vm/fetch.sh)" >&2; exit 2
+fi
 mkdir -p "$SHARE/qmp"
 
 # KVM only where hardware virtualisation is really there (kvm_intel/kvm_amd);
 # otherwise TCG. -cpu ...,hypervisor=off: the guest kernel refuses to commit a
 # CXL region when CPUID says "hypervisor" (no cache invalidation in a VM).
-ACC=(-accel tcg,thread=multi -cpu max,hypervisor=off) ACCEL=tcg
-if [[ ${CXLTIER_VM_ACCEL:-auto} != tcg && ( -d /sys/module/kvm_intel || -d /sys/module/kvm_amd ) ]] &&
+ACC=(-accel "tcg,thread=${CXLTIER_VM_TCG_THREAD:-multi}" -cpu max,hypervisor=off) ACCEL=tcg
+# CXLTIER_VM_ICOUNT=shift=0,sleep=off: guest time counts instructions, not the
+# host's wall clock (benchmarks on a busy host; one TCG thread)
+[[ -n ${CXLTIER_VM_ICOUNT:-} ]] && ACC=(-accel tcg,thread=single -icount "$CXLTIER_VM_ICOUNT" -cpu max,hypervisor=off)
+if [[ ${CXLTIER_VM_ACCEL:-auto} != tcg && -z ${CXLTIER_VM_ICOUNT:-} && ( -d /sys/module/kvm_intel || -d /sys/module/kvm_amd ) ]] &&
    { exec 9<>/dev/kvm; } 2>/dev/null; then
     exec 9>&-
     ACC=(-accel kvm -cpu host,hypervisor=off) ACCEL=kvm
@@ -69,6 +94,7 @@ default)
           -numa node,nodeid=1
           -object acpi-generic-port,id=gp0,pci-bus=cxl.1,node=1
           -numa dist,src=0,dst=1,val=20)
+    GPNODE=1
     lb 0 0 100 20G; lb 0 1 150 16G
     TOTAL=$(mib "$RAM")
     if [[ -n $RAMNODE ]]; then
@@ -87,6 +113,7 @@ two-socket)
           -object acpi-generic-port,id=gp0,pci-bus=cxl.1,node=2
           -numa dist,src=0,dst=1,val=21 -numa dist,src=0,dst=2,val=24 -numa dist,src=0,dst=3,val=17
           -numa dist,src=1,dst=2,val=31 -numa dist,src=1,dst=3,val=28 -numa dist,src=2,dst=3,val=40)
+    GPNODE=2
     lb 0 0 100 20G; lb 0 1 140 12G; lb 0 2 170 16G; lb 0 3 110 18G
     lb 1 0 140 12G; lb 1 1 100 20G; lb 1 2 230 10G; lb 1 3 150 10G
     TOTAL=$(( 2 * half + 512 )) ;;
@@ -99,19 +126,52 @@ t3() { # index root-port serial
     [[ -n $CDAT ]] && d="$d,cdat=$CDAT"
     CXLDEV+=(-object "memory-backend-ram,id=cxl-vmem$1,share=on,size=$CXLSIZE" -device "$d")
 }
+rp() { # root-port-id host-bridge port slot
+    CXLDEV+=(-device "cxl-rp,port=$3,bus=$2,id=$1,chassis=0,slot=$4")
+}
+# a second host bridge, with its generic port in the CXL node's proximity domain
+second_hb() {
+    CXLDEV+=(-device pxb-cxl,bus_nr=222,bus=pcie.0,id=cxl.2
+             -object "acpi-generic-port,id=gp1,pci-bus=cxl.2,node=$GPNODE")
+}
+FMW=(cxl-fmw.0.targets.0=cxl.1 cxl-fmw.0.size=4G)
 case $TOPO in
-    default)
-        CXLDEV+=(-device cxl-rp,port=0,bus=cxl.1,id=cxl_rp0,chassis=0,slot=2)
+    default)            # one host bridge, one root port, one device
+        rp cxl_rp0 cxl.1 0 2
         t3 0 cxl_rp0 "${CXL_SN:-0x1234}" ;;
-    two-devices)
-        CXLDEV+=(-device cxl-rp,port=0,bus=cxl.1,id=cxl_rp0,chassis=0,slot=2
-                 -device cxl-rp,port=1,bus=cxl.1,id=cxl_rp1,chassis=0,slot=3)
+    two-devices)        # two devices behind one host bridge (a 2-way region)
+        rp cxl_rp0 cxl.1 0 2; rp cxl_rp1 cxl.1 1 3
         t3 0 cxl_rp0 0x1234; t3 1 cxl_rp1 0x5678 ;;
+    two-host-bridges)   # one device behind each of two host bridges, one 2-way window across both
+        second_hb
+        rp cxl_rp0 cxl.1 0 2; rp cxl_rp2 cxl.2 0 5
+        t3 0 cxl_rp0 0x1234; t3 1 cxl_rp2 0x5678
+        FMW=(cxl-fmw.0.targets.0=cxl.1 cxl-fmw.0.targets.1=cxl.2 cxl-fmw.0.size=4G) ;;
+    switch)             # a CXL switch below the root port, two devices below it
+        rp cxl_rp0 cxl.1 0 2
+        CXLDEV+=(-device cxl-upstream,port=4,bus=cxl_rp0,id=cxl_us0,sn=0x4242
+                 -device cxl-downstream,port=0,bus=cxl_us0,id=cxl_ds0,chassis=0,slot=4
+                 -device cxl-downstream,port=1,bus=cxl_us0,id=cxl_ds1,chassis=0,slot=5)
+        t3 0 cxl_ds0 0x1234; t3 1 cxl_ds1 0x5678 ;;
+    two-regions)        # two devices, two fixed memory windows: a region in each
+        rp cxl_rp0 cxl.1 0 2; rp cxl_rp1 cxl.1 1 3
+        t3 0 cxl_rp0 0x1234; t3 1 cxl_rp1 0x5678
+        FMW+=(cxl-fmw.1.targets.0=cxl.1 cxl-fmw.1.size=4G) ;;
+    hotplug)            # one device, and a free root port for QMP device_add (id cxl_rp_hp)
+        rp cxl_rp0 cxl.1 0 2; rp cxl_rp_hp cxl.1 1 3
+        t3 0 cxl_rp0 0x1234 ;;
     *) echo "run.sh: unknown topology $TOPO" >&2; exit 2 ;;
 esac
-CXLDEV+=(-M cxl-fmw.0.targets.0=cxl.1,cxl-fmw.0.size=4G)
+CXLDEV+=(-M "$(IFS=,; echo "${FMW[*]}")")
 
-KAPPEND="console=ttyS0,115200 panic=-1 quiet loglevel=4 memhp_default_state=offline$APPEND"
+# On a loaded host the emulated CPUs get little time, and the kernel's boot
+# calibrations misjudge it: no_timer_check (the IO-APIC timer check panicked),
+# lpj= (the secondary CPU's delay-loop calibration hung the boot; the value
+# is what a 2.4 GHz TSC gives at HZ=250, and only delay loops use it),
+# tsc=reliable (no clocksource watchdog switching to a slower clock).
+# memhp_default_state=offline: both kernels start alike (7.x onlines
+# hot-added memory by default, 6.12 does not); --memhp-default drops it
+KAPPEND="console=ttyS0,115200 panic=-1 quiet loglevel=4 no_timer_check lpj=9781740 tsc=reliable$MEMHP$APPEND"
 Q=$CACHE/qemu
 CMD=(env QEMU_MODULE_DIR="$QEMU_MODULE_DIR" "$QEMU"
      -L "$Q/usr/share/qemu" -L "$Q/usr/share/seabios" -L /usr/lib/ipxe/qemu
@@ -125,22 +185,33 @@ CMD=(env QEMU_MODULE_DIR="$QEMU_MODULE_DIR" "$QEMU"
 printf '%q ' "${CMD[@]}" > "$SHARE/cmdline"
 
 python3 "$HERE/qmp.py" "$SHARE/qmp.sock" --serve "$SHARE/qmp" 2>"$SHARE/qmp-agent.err" &
-AGENT=$!
-trap 'kill $AGENT 2>/dev/null || true' EXIT
+AGENT=$! QPID=
+# stopped early (vm-test.sh interrupted): QEMU goes too (timeout passes the signal on)
+trap 'kill $AGENT $QPID 2>/dev/null || true' EXIT
+trap 'exit 143' TERM; trap 'exit 130' INT
 
 : > "$SHARE/console.log"
+rm -f "$SHARE/boot-seconds"
 RC=
 qrc=0
-while IFS= read -r line; do
+T0=$EPOCHREALTIME
+exec {CON}< <(exec timeout "$TIMEOUT" "${CMD[@]}" </dev/null 2>&1)
+QPID=$!
+while IFS= read -r -u "$CON" line; do
     line=${line%$'\r'}
     printf '%s\n' "$line" >> "$SHARE/console.log"
     [[ $VERBOSE == 1 ]] && printf '%s\n' "$line" >&2
     case $line in
+        "CXLTIER-VM: running"*)
+            awk -v a="$T0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f\n", b - a }' > "$SHARE/boot-seconds" ;;
         *"CXLTIER-VM: exit status "*) RC=${line##*exit status }; RC=${RC%% *} ;;
         *"KVM internal error"*) echo "run.sh: KVM cannot run this guest; set CXLTIER_VM_ACCEL=tcg" >&2 ;;
     esac
-done < <(timeout "$TIMEOUT" "${CMD[@]}" </dev/null 2>&1; echo "CXLTIER-VM-HOST: qemu exit $?")
-qrc=$(sed -n 's/^CXLTIER-VM-HOST: qemu exit //p' "$SHARE/console.log" | tail -1)
+done
+wait "$QPID"
+qrc=$?
+QPID=
+echo "CXLTIER-VM-HOST: qemu exit $qrc" >> "$SHARE/console.log"
 if [[ -z $RC ]]; then
     echo "run.sh: the guest did not finish (QEMU status $qrc, accel $ACCEL); console: $SHARE/console.log" >&2
     tail -20 "$SHARE/console.log" >&2

@@ -1,23 +1,50 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# vm-test.sh - the VM test tier: boot Debian's 6.12 kernel under QEMU 10 with
-# emulated CXL memory and run test/vm/*.bats inside against the real drivers.
+# vm-test.sh - the VM test tier: boot Debian's kernels (6.12 LTS and the
+# newest 7.x) under QEMU 10 with emulated CXL memory and run test/vm/*.bats
+# inside against the real drivers, every file on every kernel.
 #
 # usage: vm-test.sh BUILDDIR [FILE.bats...]
-# Each .bats file names the machine it needs in a header line:
-#   # vm-topology: default|two-devices   [# vm-args: --cdat test/vm/data/x.cdat --ram-node 1G]
-# Files needing the same machine share one boot. TAP from the guest is
-# printed here; the exit status is 0 when every test passed, 1 otherwise,
-# 77 when no VM can be started on this machine (said loudly).
+#
+# One boot per .bats file and kernel (a boot costs 4-7 s under TCG, a file
+# 20-200 s: sharing boots saved little and let one file's leftovers and one
+# hang take the others down). Header lines of a .bats file:
+#   # vm-topology: NAME          the machine (run.sh --topology; default: default)
+#   # vm-args: ARGS              more run.sh options (@BUILD@: the build directory)
+#   # vm-kernels: 6.12 -- WHY    only these kernels, and why (default: every kernel)
+#   # vm-test-timeout: SECS -- WHY  per-test limit (default $CXLTIER_VM_TEST_TIMEOUT)
+#
+# Environment:
+#   CXLTIER_VM_KERNELS        kernels to run on (default: every kernel fetch.sh
+#                             brings: "6.12 7.x")
+#   CXLTIER_VM_TEST_TIMEOUT   per-test limit in seconds (default 300; TCG is slow)
+#   CXLTIER_VM_TIMEOUT        backstop per boot in seconds (default: the file's
+#                             tests' limits + 300 s for setup/teardown + 300 s to boot)
+#   CXLTIER_VM_ASAN_BUILD     an ASan/UBSan build directory: also run
+#   CXLTIER_VM_ASAN_FILES     these files (default: online list cdat) with its
+#                             cxltier, on the first kernel; a sanitizer report
+#                             fails the test during which it was written
+#   CXLTIER_VM_WORK           where boots keep their files (default BUILDDIR/vm)
+#
+# TAP is streamed as the guest writes it, each test named "[KERNEL] FILE: test".
+# A test over its limit fails with what it waited for; a boot stopped by the
+# backstop fails naming the file and test that were running. The last line:
+#   vm: N passed, M failed (6.12: a/b, 7.x: c/d)
+# Exit 0 when every test passed, 1 otherwise, 77 when no VM can be started on
+# this machine (said loudly).
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 SRC=$(cd "$HERE/../.." && pwd)
 BUILD=$(realpath "${1:?usage: vm-test.sh BUILDDIR [FILE.bats...]}")
 shift
-FILES=("$@")
+FILES=()
+for f in "$@"; do FILES+=("$(realpath "$f")"); done
 [[ ${#FILES[@]} -gt 0 ]] || FILES=("$HERE"/*.bats)
+T0=$(date +%s)
 
-"$HERE/fetch.sh"
+CACHE=${CXLTIER_VM_CACHE:-/var/cache/cxltier-vm}
+# shellcheck disable=SC2086
+"$HERE/fetch.sh" ${CXLTIER_VM_KERNELS:-}
 rc=$?
 if [[ $rc == 77 ]]; then
     echo "vm-test: SKIPPED: the VM tier cannot run on this machine (kernel or QEMU not available)" >&2
@@ -26,53 +53,143 @@ elif [[ $rc != 0 ]]; then
     echo "vm-test: fetch failed ($rc)" >&2; exit 1
 fi
 
+read -ra KERNELS <<< "${CXLTIER_VM_KERNELS:-$(tr '\n' ' ' < "$CACHE/kernels" 2>/dev/null || echo 6.12)}"
+TEST_TIMEOUT=${CXLTIER_VM_TEST_TIMEOUT:-300}
 WORK=${CXLTIER_VM_WORK:-$BUILD/vm}
 rm -rf "$WORK"; mkdir -p "$WORK"
-INITRD=$WORK/initrd.gz
-ADDS=(-a "$BUILD/cxltier:/usr/bin/cxltier" -a "$HERE:/tests"
-      -a "$SRC/test/capture-sysfs.sh:/usr/bin/capture-sysfs")
-for helper in pin-pages mkcdat hog; do
-    [[ -x $BUILD/test/$helper ]] && ADDS+=(-a "$BUILD/test/$helper:/usr/bin/$helper")
-done
-"$HERE/mkinitramfs.sh" -o "$INITRD" "${ADDS[@]}" || { echo "vm-test: initramfs failed" >&2; exit 1; }
 
-declare -A GROUP=()
-for f in "${FILES[@]}"; do
-    topo=$(sed -n 's/^# vm-topology: *//p' "$f" | head -1)
-    args=$(sed -n "s/^# vm-args: *//p" "$f" | head -1)
-    args=${args//@BUILD@/$BUILD}
-    key="--topology ${topo:-default} $args"
-    GROUP[$key]+="$(basename "$f") "
+header() { sed -n "s/^# $1: *//p" "$2" | head -1; }
+# does FILE run on KERNEL? ("# vm-kernels: 6.12 7.x -- why")
+runs_on() {
+    local list
+    list=$(header vm-kernels "$2"); list=${list%%--*}
+    [[ -z ${list// } || " $list " == *" $1 "* ]]
+}
+
+# the boots: "LABEL|KERNEL|BUILD|FILE"
+JOBS=()
+for k in "${KERNELS[@]}"; do
+    for f in "${FILES[@]}"; do
+        runs_on "$k" "$f" && JOBS+=("$k|$k|$BUILD|$f")
+    done
+done
+if [[ -n ${CXLTIER_VM_ASAN_BUILD:-} ]]; then
+    ABUILD=$(realpath "$CXLTIER_VM_ASAN_BUILD")
+    ldd "$ABUILD/cxltier" | grep -q libasan ||
+        { echo "vm-test: $ABUILD/cxltier is not an ASan build" >&2; exit 1; }
+    for a in ${CXLTIER_VM_ASAN_FILES:-online list cdat}; do
+        for f in "${FILES[@]}"; do
+            [[ $(basename "$f" .bats) == "$a" ]] || continue
+            for k in "${KERNELS[@]}"; do
+                runs_on "$k" "$f" && { JOBS+=("$k asan|$k|$ABUILD|$f"); break; }
+            done
+        done
+    done
+fi
+[[ ${#JOBS[@]} -gt 0 ]] || { echo "vm-test: no test file runs on kernels ${KERNELS[*]}" >&2; exit 1; }
+
+# one initramfs per build and kernel
+declare -A INITRD=()
+for j in "${JOBS[@]}"; do
+    IFS='|' read -r label k b f <<< "$j"
+    [[ -z ${INITRD[$b|$k]:-} ]] || continue
+    out=$WORK/initrd-$k-$(basename "$b").gz
+    adds=(-a "$b/cxltier:/usr/bin/cxltier" -a "$HERE:/tests"
+          -a "$SRC/test/capture-sysfs.sh:/usr/bin/capture-sysfs")
+    for f in "${FILES[@]}"; do   # files from elsewhere (e.g. the harness's own checks)
+        [[ $(dirname "$f") == "$HERE" ]] || adds+=(-a "$f:/tests/$(basename "$f")")
+    done
+    for helper in pin-pages mkcdat hog; do
+        [[ -x $b/test/$helper ]] && adds+=(-a "$b/test/$helper:/usr/bin/$helper")
+    done
+    # the udev rule where udev reads it, and udevadm to test it (udevadm test)
+    adds+=(-a "$SRC/udev/90-cxltier.rules:/usr/lib/udev/rules.d/90-cxltier.rules")
+    [[ -x /usr/bin/udevadm ]] && adds+=(-a /usr/bin/udevadm:/usr/bin/udevadm)
+    "$HERE/mkinitramfs.sh" -k "$k" -o "$out" "${adds[@]}" ||
+        { echo "vm-test: initramfs for kernel $k and $b failed" >&2; exit 1; }
+    INITRD[$b|$k]=$out
 done
 
-failed=0 total=0 bad=0 g=0
-for key in "${!GROUP[@]}"; do
-    g=$((g + 1))
-    share=$WORK/share$g
-    mkdir -p "$share"
+# interrupted: the boot under way stops too (run.sh stops its QEMU)
+rpid=
+trap '[[ -z $rpid ]] || kill $rpid 2>/dev/null' EXIT
+trap 'exit 143' TERM; trap 'exit 130' INT
+declare -A PASS=() FAIL=()
+LABELS=()
+passed=0 failed=0 bad=0 n=0 notrun=0
+TIMES=()
+echo "# vm-test: ${#JOBS[@]} boots (kernels: ${KERNELS[*]})"
+for j in "${JOBS[@]}"; do
+    IFS='|' read -r label k b f <<< "$j"
+    n=$((n + 1))
+    name=$(basename "$f" .bats)
+    [[ -n ${PASS[$label]+x} ]] || { PASS[$label]=0; FAIL[$label]=0; LABELS+=("$label"); }
+    topo=$(header vm-topology "$f")
+    args=$(header vm-args "$f"); args=${args//@BUILD@/$b}
+    tt=$(header vm-test-timeout "$f"); tt=${tt%%--*}; tt=${tt// /}; tt=${tt:-$TEST_TIMEOUT}
+    planned=$(bats --count "$f" 2>/dev/null) || planned=0
+    backstop=${CXLTIER_VM_TIMEOUT:-$(( planned * tt + 600 ))}
+    share=$WORK/$(printf '%02d' $n)-${label// /-}-$name
+    mkdir -p "$share/state"
+    san=0; [[ $label == *asan* ]] && san=1
     cat > "$share/run.sh" <<RUN
-cd /
-export CXLTIER_NO_MAN=1 TERM=dumb
-rc=0
-for t in ${GROUP[$key]}; do
-    echo "# file \$t" >> /share/tap.txt
-    bats --tap /tests/\$t >> /share/tap.txt 2>&1 || rc=1
-done
-dmesg > /share/dmesg.txt
-exit \$rc
+export CXLTIER_VM_KERNEL='$label' CXLTIER_VM_TEST_TIMEOUT=$TEST_TIMEOUT CXLTIER_VM_SANITIZE=$san CXLTIER_VM_FILE_MARGIN=${CXLTIER_VM_FILE_MARGIN:-300}
+exec bash /usr/share/cxltier-vm/run-bats.sh $(basename "$f")
 RUN
-    echo "vm-test: boot $g: $key: ${GROUP[$key]}" >&2
+    : > "$share/tap.txt"
+    echo "# boot $n/${#JOBS[@]}: [$label] $name.bats (topology ${topo:-default}${args:+, $args}; backstop ${backstop} s)"
+    t0=$(date +%s)
     # shellcheck disable=SC2086
-    (cd "$SRC" && "$HERE/run.sh" -i "$INITRD" -S "$share" $key --timeout "${CXLTIER_VM_TIMEOUT:-480}")
+    (cd "$SRC" && exec "$HERE/run.sh" -k "$k" -i "${INITRD[$b|$k]}" -S "$share" \
+        --topology "${topo:-default}" $args --timeout "$backstop") > "$share/run.log" 2>&1 &
+    rpid=$!
+    # the guest appends TAP to the share as it goes: print it as it comes
+    tail -n +1 -s 0.2 -f --pid=$rpid "$share/tap.txt" &
+    tpid=$!
+    wait $rpid   # (a signal interrupts wait, not a foreground tail)
     rc=$?
-    [[ -f $share/tap.txt ]] && cat "$share/tap.txt"
-    n=$(grep -c '^ok ' "$share/tap.txt" 2>/dev/null); n=${n:-0}
-    f=$(grep -c '^not ok ' "$share/tap.txt" 2>/dev/null); f=${f:-0}
-    total=$((total + n + f)); failed=$((failed + f))
-    if [[ $rc != 0 && $f == 0 ]]; then
-        echo "vm-test: boot $g ended with status $rc (console: $share/console.log)" >&2
-        bad=1
+    rpid=
+    wait $tpid
+    secs=$(( $(date +%s) - t0 ))
+    ok=$(grep -c '^ok ' "$share/tap.txt")
+    nok=$(grep -c '^not ok ' "$share/tap.txt")
+    ran=$(grep -cE '^(not )?ok [0-9]+ ' "$share/tap.txt")
+    line= log=0
+    if ! grep -q "^# kernel .*, file $name.bats: .* bats status" "$share/tap.txt"; then
+        log=1
+        # the boot ended before the file did: say where
+        what=$(cat "$share/state/current" 2>/dev/null || echo "before the tests started")
+        waiting=$(cut -f3 "$share/state/waiting" 2>/dev/null)
+        line="not ok - [$label] $name: the boot ended (run.sh status $rc after $secs s) during: $what"
+        [[ -n $waiting ]] && line+="; wait_for was waiting for: $waiting"
+    elif [[ $rc != 0 && $nok == 0 ]]; then
+        line="not ok - [$label] $name: bats failed (status $rc) without a failing test"
     fi
+    if (( ran < planned )); then
+        notrun=$((notrun + planned - ran))
+        # (a file the guest stopped has its "not ok -" line already)
+        [[ -n $line || $nok != 0 ]] || line="not ok - [$label] $name: only $ran of $planned tests reported"
+        [[ -z $line ]] || line+="; $((planned - ran)) of $planned tests did not run"
+    fi
+    if [[ -n $line ]]; then
+        echo "$line" | tee -a "$share/tap.txt"
+        [[ $log == 0 ]] || sed 's/^/#   /' "$share/run.log"
+        nok=$((nok + 1)); bad=1
+    fi
+    boot=$(cat "$share/boot-seconds" 2>/dev/null || echo '?')
+    echo "# [$label] $name.bats: $ok passed, $nok failed; boot $boot s, wall $secs s"
+    TIMES+=("$(printf '%-10s %-18s %6s %6s' "$label" "$name" "$boot" "$secs")")
+    PASS[$label]=$(( ${PASS[$label]} + ok )); FAIL[$label]=$(( ${FAIL[$label]} + nok ))
+    passed=$((passed + ok)); failed=$((failed + nok))
 done
-echo "vm: $((total - failed)) passed, $failed failed"
-[[ $failed == 0 && $bad == 0 && $total -gt 0 ]]
+
+echo "# boot and wall seconds per boot:"
+printf '#   %-10s %-18s %6s %6s\n' kernel file boot wall
+for t in "${TIMES[@]}"; do echo "#   $t"; done
+echo "# vm-test: wall time $(( $(date +%s) - T0 )) s$( (( notrun )) && echo ", $notrun tests did not run")"
+per=
+for l in "${LABELS[@]}"; do
+    per+="${per:+, }$l: ${PASS[$l]}/$(( ${PASS[$l]} + ${FAIL[$l]} ))"
+done
+echo "vm: $passed passed, $failed failed ($per)"
+[[ $failed == 0 && $bad == 0 && $passed -gt 0 ]]

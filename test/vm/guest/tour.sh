@@ -14,9 +14,10 @@ run cxltier list
 run cxltier cdat mem0
 run cxltier tiers
 run cxltier events
-. /usr/share/cxltier-vm/lib.sh
 host_qmp '{"execute":"cxl-inject-general-media-event","arguments":{"path":"/machine/peripheral/cxl-mem0","log":"warning","flags":1,"dpa":4096,"descriptor":1,"type":0,"transaction-type":1}}' >/dev/null
-sleep 2
+# the kernel drains it into cxltier's trace instance (read without consuming)
+vm_wait 30 "the injected event in cxltier's trace instance" \
+    grep -q cxl_general_media /sys/kernel/tracing/instances/cxltier/trace
 run cxltier events
 run cxltier health
 run cxltier offline "$r"

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* migrate-args.c - `cxltier migrate`'s options and their checks */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "migrate-args.h"
+#include "../lib/context.h"
+#include "../lib/migrate-conf.h"
+#include "../lib/numa.h"
+#include "../lib/tiers.h"
+
+enum { OPT_PID = 0x8001, OPT_COMM, OPT_CGROUP, OPT_TO, OPT_TO_TIER, OPT_FROM, OPT_MAX, OPT_RATE, OPT_DRY, OPT_HOT,
+       OPT_COLD, OPT_INTERVAL, OPT_JOBS, OPT_CONFIG };
+static const struct option opts[] = {
+	{ "pid", required_argument, NULL, OPT_PID }, { "comm", required_argument, NULL, OPT_COMM },
+	{ "cgroup", required_argument, NULL, OPT_CGROUP }, { "to", required_argument, NULL, OPT_TO },
+	{ "to-tier", required_argument, NULL, OPT_TO_TIER }, { "from", required_argument, NULL, OPT_FROM },
+	{ "max-bytes", required_argument, NULL, OPT_MAX }, { "rate", required_argument, NULL, OPT_RATE },
+	{ "dry-run", no_argument, NULL, OPT_DRY }, { "hot", no_argument, NULL, OPT_HOT },
+	{ "cold", no_argument, NULL, OPT_COLD }, { "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "jobs", required_argument, NULL, OPT_JOBS }, { "config", required_argument, NULL, OPT_CONFIG },
+	COMMON_LONG_OPTS,
+	{ NULL, 0, NULL, 0 },
+};
+
+static uint64_t parse_size(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	switch (*end) {
+	case 'k': case 'K': v *= 1024; end++; break;
+	case 'm': case 'M': v *= 1024 * 1024; end++; break;
+	case 'g': case 'G': v *= 1024.0 * 1024 * 1024; end++; break;
+	}
+	return *end || v <= 0 ? 0 : (uint64_t)v;
+}
+
+static int bad(struct cmd_env *env, const char *what, const char *arg, const char *expected)
+{
+	cmd_err(env, "%s %s: %s", what, arg, expected);
+	return EXIT_USAGE;
+}
+
+static int add_pids(struct cmd_env *env, struct migrate_args *a, char *list)
+{
+	char *end, *save;
+
+	for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		long p = strtol(tok, &end, 10);
+		int *np;
+		if (*end || p <= 0)
+			return bad(env, "--pid", tok, "not a process id");
+		np = realloc(a->pids, (a->npid + 1) * sizeof(*np));
+		if (!np)
+			return EXIT_FAIL;
+		a->pids = np;
+		a->pids[a->npid++] = (int)p;
+	}
+	return 0;
+}
+
+static int add_str(char ***v, size_t *n, char *s)
+{
+	char **nv = realloc(*v, (*n + 1) * sizeof(*nv));
+
+	if (!nv)
+		return EXIT_FAIL;
+	*v = nv;
+	nv[(*n)++] = s;
+	return 0;
+}
+
+static int option(struct cmd_env *env, struct migrate_args *a, int c, char *arg)
+{
+	char *end;
+	long l;
+
+	switch (c) {
+	case OPT_PID: return add_pids(env, a, arg);
+	case OPT_COMM: return add_str(&a->comms, &a->ncomm, arg);
+	case OPT_CGROUP: return add_str(&a->cgroups, &a->ncg, arg);
+	case OPT_TO:
+		a->mo.to = (int)strtol(arg + (!strncmp(arg, "node", 4) ? 4 : 0), &end, 10);
+		return *end || a->mo.to < 0 || a->mo.to >= CT_MIG_MAX_NODES ? bad(env, "--to", arg, "not a node") : 0;
+	case OPT_TO_TIER: a->to_tier = arg; return 0;
+	case OPT_FROM: a->from = arg; return 0;
+	case OPT_MAX:
+		return !(a->mo.max_bytes = parse_size(arg)) ? bad(env, "--max-bytes", arg, "a size such as 64M") : 0;
+	case OPT_RATE:
+		a->mo.rate_mbps = strtod(arg, &end);
+		return *end || a->mo.rate_mbps <= 0 ? bad(env, "--rate", arg, "MB/s, a positive number") : 0;
+	case OPT_DRY: a->mo.dry_run = true; return 0;
+	case OPT_HOT: a->select = 1; return 0;
+	case OPT_COLD: a->select = -1; return 0;
+	case OPT_INTERVAL:
+		a->interval_ms = (unsigned)(strtod(arg, &end) * 1000);
+		return *end || !a->interval_ms || a->interval_ms > 3600000 ? bad(env, "--interval", arg, "seconds, e.g. 5 or 0.5") : 0;
+	case OPT_JOBS:
+		l = strtol(arg, &end, 10);
+		a->mo.jobs = (unsigned)l;
+		return *end || l < 1 || l > CT_MIG_MAX_JOBS ? bad(env, "--jobs", arg, "a number from 1 to 64") : 0;
+	case OPT_CONFIG: a->config = arg; return 0;
+	}
+	return -1;
+}
+
+int migrate_parse(int argc, char **argv, struct cmd_env *env, struct migrate_args *a, void (*usage)(void))
+{
+	int c, rc;
+
+	memset(a, 0, sizeof(*a));
+	a->mo.to = -1;
+	a->interval_ms = 5000;
+	env->opts = opts;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTS, opts, NULL)) != -1) {
+		if ((rc = option(env, a, c, optarg)) >= 0) {
+			if (rc)
+				return rc;
+			continue;
+		}
+		if ((rc = cmd_common_opt(env, c, optarg, argc, argv, usage)))
+			return rc;	/* CMD_DONE(code): help, list of options, or a bad one */
+	}
+	if (env->sysroot) {	/* the tree is captured; the processes would be live ones */
+		cmd_err(env, "--sysroot %s: migrate moves live processes' pages, which a captured tree does not "
+			"describe; run it on the live system", env->sysroot);
+		return EXIT_USAGE;
+	}
+	if (!a->npid && !a->ncomm && !a->ncg) {
+		cmd_err(env, "which processes? give --pid, --comm or --cgroup");
+		return EXIT_USAGE;
+	}
+	if ((a->mo.to < 0) == !a->to_tier) {
+		cmd_err(env, "give one target: --to NODE or --to-tier N|fastest|slowest");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* --to-tier: the first node with memory of that tier */
+static int tier_node(struct cmd_env *env, const char *arg)
+{
+	struct ct_tiers t;
+	const struct ct_tier *pick = NULL;
+	int node = -1;
+
+	if (ct_tiers_load(&env->ctx->sys, &t) || !t.count) {
+		cmd_err(env, "--to-tier: this kernel has no memory tiers (6.1+)");
+		return -1;
+	}
+	if (!strcmp(arg, "fastest"))
+		pick = &t.tier[0];
+	else if (!strcmp(arg, "slowest"))
+		pick = &t.tier[t.count - 1];
+	else
+		for (size_t i = 0; i < t.count; i++)
+			if (t.tier[i].id == atoi(arg))
+				pick = &t.tier[i];
+	if (!pick)
+		cmd_err(env, "--to-tier %s: no such tier (see 'cxltier tiers')", arg);
+	else
+		node = ct_nodeset_next(&pick->nodes, 0);
+	ct_tiers_free(&t);
+	return node;
+}
+
+static int from_nodes(struct cmd_env *env, const char *from, struct ct_nodeset *set)
+{
+	if (!strncmp(from, "tier", 4)) {
+		struct ct_tiers t;
+		ct_tiers_load(&env->ctx->sys, &t);
+		for (size_t i = 0; i < t.count; i++)
+			if (t.tier[i].id == atoi(from + 4))
+				*set = t.tier[i].nodes;
+		ct_tiers_free(&t);
+		return ct_nodeset_count(set) ? 0 : bad(env, "--from", from, "no such tier");
+	}
+	return ct_nodeset_parse(set, from) ? bad(env, "--from", from, "a node list such as 0 or 0-1") : 0;
+}
+
+/* [migrate] jobs = N of the configuration, when --jobs is not given */
+static int config_jobs(struct cmd_env *env, struct migrate_args *a)
+{
+	const char *path = a->config ? a->config : MIGRATE_CONFIG;
+	struct ct_migrate_conf conf;
+	FILE *f = fopen(path, "r");
+	char *text;
+	size_t len;
+	int rc;
+
+	if (!f) {
+		if (errno == ENOENT && !a->config)
+			return 0;
+		cmd_err(env, "cannot read %s: %s", path, strerror(errno));
+		return EXIT_FAIL;
+	}
+	text = calloc(1, 65537);
+	len = text ? fread(text, 1, 65536, f) : 0;
+	fclose(f);
+	if (!text)
+		return EXIT_FAIL;
+	text[len] = '\0';
+	rc = ct_migrate_conf_parse(text, path, &conf, &env->ctx->err);
+	free(text);
+	if (rc) {
+		cmd_err(env, "%s", ct_context_message(env->ctx));
+		return EXIT_USAGE;
+	}
+	if (!a->mo.jobs)
+		a->mo.jobs = conf.jobs;
+	return 0;
+}
+
+int migrate_resolve(struct cmd_env *env, struct migrate_args *a)
+{
+	int rc;
+
+	if (a->to_tier && (a->mo.to = tier_node(env, a->to_tier)) < 0)
+		return EXIT_USAGE;
+	if (a->from && (rc = from_nodes(env, a->from, &a->mo.from)))
+		return rc;
+	if (!ct_node_exists(&env->ctx->sys, a->mo.to)) {
+		cmd_err(env, "node %d does not exist", a->mo.to);
+		return EXIT_USAGE;
+	}
+	if ((rc = config_jobs(env, a)))
+		return rc;
+	if (!a->mo.jobs)
+		a->mo.jobs = 1;
+	return 0;
+}
+
+void migrate_args_free(struct migrate_args *a)
+{
+	free(a->pids);
+	free(a->comms);
+	free(a->cgroups);
+}

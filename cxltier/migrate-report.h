@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* migrate-report.h - `cxltier migrate`'s report: one record per process
+ * (JSON and the table's columns) */
+#ifndef CXLTIER_MIGRATE_REPORT_H
+#define CXLTIER_MIGRATE_REPORT_H
+
+#include <stdbool.h>
+#include <json-c/json.h>
+#include "cmd.h"
+#include "output.h"
+#include "../lib/migrate.h"
+#include "../lib/tiers.h"
+
+extern const struct out_table migrate_table;
+
+/* what moved: the result's fields into the process's record o (with t:
+ * the bytes per tier before and after too) */
+void migrate_record_result(json_object *o, const struct ct_migrate_result *r, bool dry_run, const struct ct_tiers *t);
+/* a process that could not be handled: its error into o */
+void migrate_record_error(json_object *o, int pid, const char *comm, const char *msg);
+
+/* --hot/--cold: the regions DAMON saw, those chosen, into o's "selection" */
+void migrate_record_selection(json_object *o, int select, unsigned interval_ms, const struct ct_access_region *reg,
+			      size_t n);
+/* the run as a whole ("run": jobs, time, scan and move time per GiB); -v says it too */
+void migrate_record_run(json_object *root, const struct ct_migrate_totals *t, const struct cmd_env *env);
+
+#endif

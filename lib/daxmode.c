@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* daxmode.c - devdax to system-ram through libdaxctl: see daxmode.h */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <daxctl/libdaxctl.h>
+#include "context.h"
+#include "daxmode.h"
+#include "kernel.h"
+#include "modules.h"
+
+static struct daxctl_dev *find_dev(struct daxctl_ctx *dctx, const char *name)
+{
+	struct daxctl_region *r;
+	struct daxctl_dev *dev;
+
+	daxctl_region_foreach(dctx, r)
+		daxctl_dev_foreach(r, dev)
+			if (!strcmp(daxctl_dev_get_devname(dev), name))
+				return dev;
+	return NULL;
+}
+
+/* unbind from device_dax, bind to kmem */
+static int rebind_ram(struct ct_context *ctx, struct daxctl_dev *dev, const char *name)
+{
+	int rc = daxctl_dev_disable(dev);
+
+	if (rc)
+		return ct_fail(&ctx->err, -rc, "cannot disable %s (in use? a process may have /dev/%s open): %s",
+			       name, name, strerror(-rc));
+	rc = daxctl_dev_enable_ram(dev);
+	if (rc)
+		return ct_fail(&ctx->err, -rc, "switching %s to system-ram failed: %s", name, strerror(-rc));
+	return 0;
+}
+
+int ct_dax_to_system_ram(struct ct_context *ctx, const char *name, bool pause_auto_online,
+			 struct ct_daxmode_result *res)
+{
+	struct ct_auto_online ao;
+	struct daxctl_ctx *dctx;
+	struct daxctl_dev *dev;
+	sigset_t hold, old;
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	if (!ctx->live)
+		return ct_fail(&ctx->err, EOPNOTSUPP, "converting %s works on the live system only", name);
+	if ((rc = ct_module_ensure("kmem", &res->loaded_kmem, &ctx->err)))
+		return rc;
+	if ((rc = ct_context_daxctl(ctx, &dctx)))
+		return rc;
+	if (!(dev = find_dev(dctx, name)))
+		return ct_fail(&ctx->err, ENOENT, "libdaxctl does not know %s", name);
+	ct_kernel_auto_online(ctx, &ao);
+	if (!ao.known || !ao.onlines)
+		return rebind_ram(ctx, dev, name);
+	/* the kernel would online the new blocks itself, into ZONE_NORMAL */
+	ct_strlcpy(res->auto_online, ao.blocks, sizeof(res->auto_online));
+	if (!pause_auto_online)
+		return ct_fail(&ctx->err, EBUSY, "auto_online_blocks is '%s': converting %s would let the kernel "
+			       "online its memory into ZONE_NORMAL first", ao.blocks, name);
+	/* a signal between pausing and restoring would leave auto-onlining off */
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	sigprocmask(SIG_BLOCK, &hold, &old);
+	if ((rc = ct_kernel_set_auto_online(ctx, "offline")) == 0) {
+		res->paused = true;
+		rc = rebind_ram(ctx, dev, name);
+		if (ct_kernel_set_auto_online(ctx, ao.blocks)) {
+			res->restore_failed = true;
+			if (!rc)
+				rc = ct_fail(&ctx->err, EIO, "%s is in system-ram mode, but auto_online_blocks could not "
+					     "be set back to '%s': set it by hand", name, ao.blocks);
+		}
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}

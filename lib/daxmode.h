@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * daxmode.h - a dax device's mode, changed through libdaxctl: devdax to
+ * system-ram (bound to kmem, its memory hot-added as offline blocks).
+ */
+#ifndef CXLTIER_DAXMODE_H
+#define CXLTIER_DAXMODE_H
+
+#include <stdbool.h>
+
+struct ct_context;
+
+struct ct_daxmode_result {
+	bool loaded_kmem;	/* the kmem module was loaded for it */
+	char auto_online[32];	/* auto_online_blocks when it is not "offline" ("" otherwise) */
+	bool paused;		/* auto-onlining was switched off for the conversion */
+	bool restore_failed;	/* ... and could not be switched back on (the message says so) */
+};
+
+/*
+ * Switch dax device NAME from devdax to system-ram. When the kernel would
+ * online the new blocks itself (auto_online_blocks not "offline"), this
+ * fails with -EBUSY unless pause_auto_online: auto-onlining is then set to
+ * "offline" for the conversion and restored (SIGINT/SIGTERM held off
+ * meanwhile). Live systems only (-EOPNOTSUPP); -ENOENT when libdaxctl does
+ * not know NAME. *res tells what was done, also on failure.
+ */
+int ct_dax_to_system_ram(struct ct_context *ctx, const char *name, bool pause_auto_online,
+			 struct ct_daxmode_result *res);
+
+#endif

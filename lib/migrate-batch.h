@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * migrate-batch.h - one move_pages(2) batch with every page's status made
+ * certain. After a positive return the kernel leaves the status of the
+ * failed batch and of every entry after it unwritten: those are asked again
+ * (nodes == NULL). A page busy for a moment (EBUSY: isolated elsewhere, or
+ * the tail of a huge page whose head just queued the whole folio) is asked
+ * again, counts as moved when it is on the target already, and is retried a
+ * few times otherwise. No status is ever read that the kernel did not write.
+ */
+#ifndef CXLTIER_MIGRATE_BATCH_H
+#define CXLTIER_MIGRATE_BATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* a status the kernel never wrote (pre-filled before every call) */
+#define CT_STATUS_UNSET INT32_MIN
+
+/* move_pages(2) as libnuma's numa_move_pages calls it; tests pass their own */
+typedef long (*ct_move_pages_fn)(int pid, unsigned long count, void **pages, const int *nodes, int *status,
+				 int flags);
+
+struct ct_batch {
+	ct_move_pages_fn move_pages;
+	int pid, to;
+	unsigned retries;		/* EBUSY rounds after the first try (3) */
+	unsigned retry_us;		/* pause before each retry (10 ms) */
+	size_t cap;			/* scratch for subsets of a batch */
+	void **sub_pages;
+	int *sub_nodes, *sub_status;
+	unsigned long *sub_idx;
+};
+
+int ct_batch_init(struct ct_batch *b, ct_move_pages_fn fn, int pid, int to, size_t cap);
+void ct_batch_free(struct ct_batch *b);
+
+/* where pages[0..n) are: status[i] = node, -ENOENT, -EFAULT (or UNSET when
+ * the kernel said nothing); 0, -ESRCH (the process is gone), -EPERM, -errno */
+int ct_batch_query(struct ct_batch *b, void **pages, int *status, unsigned long n);
+
+/* move pages[0..n) (n <= cap) to b->to. Each status[i] ends as the page's
+ * node (b->to: moved; another: not moved, the kernel gave no reason) or a
+ * -errno (the page's, or the call's when the whole call failed), never UNSET
+ * unless the kernel could not be asked at all. 0, -ESRCH or -EPERM. */
+int ct_batch_move(struct ct_batch *b, void **pages, int *status, unsigned long n);
+
+#endif

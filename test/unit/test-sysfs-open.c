@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The rooted open of lib/sysfs-open.c, both ways (openat2 RESOLVE_IN_ROOT
+ * and the component walk used where openat2 is missing), on a tree with
+ * links inside it and links leading out of it. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "tap.h"
+#include "sysfs.h"
+
+static char root[PATH_MAX], outside[PATH_MAX];
+
+static void put(const char *rel, const char *text)
+{
+	char p[PATH_MAX * 2];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	f = fopen(p, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void link_(const char *target, const char *rel)
+{
+	char p[PATH_MAX * 2];
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	if (symlink(target, p))
+		perror(p);
+}
+
+static void dir(const char *rel)
+{
+	char p[PATH_MAX * 2];
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	mkdir(p, 0755);
+}
+
+/* what reading path gives: its first line, or "-ERRNO" */
+static const char *read_as(struct ct_sysfs *s, const char *path)
+{
+	static char buf[256];
+	int rc = ct_sysfs_read_str(s, path, buf, sizeof(buf));
+
+	if (rc)
+		snprintf(buf, sizeof(buf), "%d", rc);
+	return buf;
+}
+
+static void run(bool walk)
+{
+	const char *how = walk ? "walk" : "openat2";
+	struct ct_error err = { 0 };
+	struct ct_sysfs s;
+	char buf[PATH_MAX], secret[PATH_MAX * 2], **names;
+	size_t n;
+	int fd;
+
+	ct_sysfs_open(&s, root, &err);
+	s.no_openat2 = walk;
+
+	is_str(read_as(&s, "/a/file"), "in", "%s: a plain file", how);
+	is_str(read_as(&s, "/abs/file"), "in", "%s: an absolute link to a directory, inside the tree", how);
+	is_str(read_as(&s, "/up"), "in", "%s: '..' past the top stays at the top", how);
+	is_str(read_as(&s, "/a/rel"), "in", "%s: a relative link beside its target", how);
+	is_str(read_as(&s, "/a/../a/./file"), "in", "%s: '.' and '..' components", how);
+	is_str(read_as(&s, "/out"), "-2", "%s: an absolute link out of the tree reads nothing (ENOENT)", how);
+	is_str(read_as(&s, "/outdir/secret"), "-2", "%s: a directory link out of the tree reads nothing", how);
+	is_str(read_as(&s, "/dotdot/secret"), "-2", "%s: '..' links out of the tree read nothing", how);
+	is_str(read_as(&s, "/loop"), "-40", "%s: a link loop is ELOOP", how);
+
+	is_int(ct_sysfs_write_str(&s, "/a/file", "written"), 0, "%s: write a plain file", how);
+	is_str(read_as(&s, "/a/file"), "written", "%s: the write landed", how);
+	is_int(ct_sysfs_write_str(&s, "/a/rel", "x"), -ELOOP, "%s: a write never follows a link in the last component", how);
+	is_int(ct_sysfs_write_str(&s, "/out", "x"), -ELOOP, "%s: a write to a link out of the tree fails", how);
+	is_int(ct_sysfs_write_str(&s, "/outdir/secret", "x"), -ENOENT, "%s: a write through a directory link out of the tree fails", how);
+	snprintf(secret, sizeof(secret), "%s/secret", outside);
+	{
+		FILE *f = fopen(secret, "r");
+		char got[64] = "";
+		if (f) {
+			if (!fgets(got, sizeof(got), f))
+				got[0] = '\0';
+			fclose(f);
+		}
+		is_str(got, "secret\n", "%s: the file outside is untouched", how);
+	}
+	put("a/file", "in\n");
+
+	ok(ct_sysfs_exists(&s, "/abs/file"), "%s: exists through an in-tree absolute link", how);
+	ok(!ct_sysfs_exists(&s, "/outdir/secret"), "%s: nothing exists through a link out of the tree", how);
+
+	is_int(ct_sysfs_link_name(&s, "/abs/rel", buf, sizeof(buf)), 0, "%s: link_name through a directory link", how);
+	is_str(buf, "file", "%s: link_name's last component", how);
+	is_int(ct_sysfs_realpath(&s, "/up", buf, sizeof(buf)), 0, "%s: realpath of a link climbing past the top", how);
+	is_str(buf, "/a/file", "%s: realpath stays inside the tree", how);
+	is_int(ct_sysfs_realpath(&s, "/out", buf, sizeof(buf)), 0, "%s: realpath of an absolute link", how);
+	ok(strncmp(buf, outside, strlen(outside)) == 0, "%s: names the path inside the tree (reads of it stay there)", how);
+
+	is_int(ct_sysfs_list(&s, "/abs", NULL, &names, &n), 0, "%s: list through a directory link", how);
+	is_int(n, 2, "%s: file and rel", how);
+	ct_strv_free(names, n);
+	ok(ct_sysfs_list(&s, "/outdir", NULL, &names, &n) < 0, "%s: a directory link out of the tree lists nothing", how);
+
+	is_int(ct_sysfs_mkdir(&s, "/run", 0755), 0, "%s: mkdir inside", how);
+	is_int(ct_sysfs_mkdir(&s, "/run", 0755), 0, "%s: mkdir of an existing directory", how);
+	is_int(ct_sysfs_mkdir(&s, "/outdir/made", 0755), -ENOENT, "%s: mkdir through a link out of the tree fails", how);
+	fd = ct_sysfs_openat(&s, "/run/new", O_RDWR | O_CREAT | O_NOFOLLOW, 0644);
+	ok(fd >= 0, "%s: create inside", how);
+	if (fd >= 0)
+		close(fd);
+	fd = ct_sysfs_openat(&s, "/plant", O_RDWR | O_CREAT | O_NOFOLLOW, 0644);
+	is_int(fd, -ELOOP, "%s: create refuses a planted link", how);
+	ct_sysfs_close(&s);
+}
+
+int main(void)
+{
+	char tmpl[] = "/tmp/cxltier-sysfs-open.XXXXXX", target[PATH_MAX * 2];
+	char *base = mkdtemp(tmpl);
+
+	if (!base)
+		return 99;
+	snprintf(root, sizeof(root), "%s/tree", base);
+	snprintf(outside, sizeof(outside), "%s/outside", base);
+	mkdir(root, 0755);
+	mkdir(outside, 0755);
+	snprintf(target, sizeof(target), "%s/secret", outside);
+	{
+		FILE *f = fopen(target, "w");
+		if (f) {
+			fputs("secret\n", f);
+			fclose(f);
+		}
+	}
+	dir("a");
+	put("a/file", "in\n");
+	link_("file", "a/rel");
+	link_("/a", "abs");
+	link_("../../../a/file", "up");
+	link_(target, "out");
+	link_(outside, "outdir");
+	link_("../outside", "dotdot");
+	link_("loop", "loop");
+	link_(target, "plant");
+
+	run(false);
+	run(true);
+
+	snprintf(target, sizeof(target), "rm -rf -- '%s'", base);
+	if (system(target) != 0)
+		fprintf(stderr, "# could not remove %s\n", base);
+	return tap_done();
+}

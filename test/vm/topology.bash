@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared checks of the topology smoke tests (test/vm/topology-*.bats): what
+# the kernel enumerated, and a region over the devices created and onlined
+# through the guest helpers (lib.sh).
+load helper
+
+# memdevs present, sorted: "mem0 mem1"
+topo_memdevs() { ls $CXL | grep '^mem[0-9]' | sort -V | tr '\n' ' ' | sed 's/ $//'; }
+
+# topo_endpoints_ready MEMDEV...: each memdev has its endpoint port bound to
+# cxl_port with at least one decoder
+topo_endpoints_ready() {
+    local m ep
+    for m in "$@"; do
+        ep=$(vm_endpoint_of "$m") || return 1
+        [[ -e $CXL/$ep/driver ]] || { echo "$ep ($m) is not bound" >&2; return 1; }
+        ls -d "$CXL/$ep"/decoder"${ep#endpoint}".* >/dev/null 2>&1 ||
+            { echo "$ep ($m) has no decoders" >&2; return 1; }
+    done
+}
+
+# dports of a port, sorted: "dport0 dport1"
+topo_dports() { (cd "$CXL/$1" && ls -d dport* 2>/dev/null | sort -V | tr '\n' ' ' | sed 's/ $//'); }
+
+# the host bridge ports below root0, sorted
+topo_host_bridges() { (cd "$CXL/root0" && ls -d port[0-9]* 2>/dev/null | sort -V | tr '\n' ' ' | sed 's/ $//'); }
+
+# topo_region_online REGION MEMDEV...: the region is committed over the
+# memdevs (ways, size, one target per memdev), its dax device's blocks are
+# onlined movable by hand (lib.sh's reference way) and all end up online in
+# ZONE_MOVABLE
+topo_region_online() {
+    local r=$1 m size=0 i d b
+    shift
+    [[ $(cat $CXL/$r/commit) == 1 ]] || { echo "$r is not committed" >&2; return 1; }
+    [[ $(cat $CXL/$r/interleave_ways) == "$#" ]] || { echo "$r: ways $(cat $CXL/$r/interleave_ways), not $#" >&2; return 1; }
+    for m in "$@"; do size=$((size + $(cat $CXL/$m/ram/size))); done
+    [[ $(( $(cat $CXL/$r/size) )) == "$size" ]] || { echo "$r: size $(cat $CXL/$r/size), not $size" >&2; return 1; }
+    for ((i = 0; i < $#; i++)); do
+        [[ -n $(cat $CXL/$r/target$i) ]] || { echo "$r: target$i empty" >&2; return 1; }
+    done
+    d=$(vm_dax_of "$r")
+    [[ -n $d ]] || { echo "$r has no dax device" >&2; return 1; }
+    vm_online_movable "$d"
+    for b in $(vm_blocks_of "$d"); do
+        [[ $(cat $MEMSYS/$b/state) == online ]] || { echo "$b of $d is $(cat $MEMSYS/$b/state)" >&2; return 1; }
+        [[ $(cat $MEMSYS/$b/valid_zones) == Movable ]] || { echo "$b of $d: zones $(cat $MEMSYS/$b/valid_zones)" >&2; return 1; }
+    done
+}
+
+# topo_list_shows REGION MEMDEV...: `cxltier list -j` nests the region, with
+# its ways and all its blocks online, under every one of its memdevs
+topo_list_shows() {
+    local r=$1 m json got
+    shift
+    json=$(cxltier list -j) || return 1
+    for m in "$@"; do
+        got=$(jq -c --arg m "$m" --arg r "$r" '.memdevs[] | select(.name == $m) | .regions[]? | select(.name == $r)
+              | [.interleave_ways, .state, (.dax_devices[0].memory_blocks | .total == .online and .online == .movable)]' <<<"$json")
+        [[ $got == "[$#,\"active\",true]" ]] || { echo "cxltier list: $m/$r: $got" >&2; return 1; }
+    done
+}
