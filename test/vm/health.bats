@@ -1,12 +1,11 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: default
+# vm-test-timeout: 600 -- a few mailbox commands; generous for TCG on a loaded host
 # `cxltier health` against the real kernel and QEMU 10's Type-3 device, which
 # implements neither Get Health Info nor the alert configuration commands:
 # the answers must be clear, and nothing sent that the kernel does not enable.
 load helper
-
-BATS_TEST_TIMEOUT=600   # per test
 
 @test "health: QEMU's device has no Get Health Info: a clear answer, exit 77" {
     run --separate-stderr cxltier health

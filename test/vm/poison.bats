@@ -1,20 +1,18 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: default
-# vm-args: -c 1G
+# vm-test-timeout: 900 -- a poison read under TCG on a loaded host takes tens of seconds; every wait says what it waits for
 # `cxltier poison` against the real kernel: poison put into QEMU's Type-3
 # device over QMP (cxl-inject-poison) or through the kernel's debugfs, read
 # back through trigger_poison_list and the cxl_poison records. The tests
-# need a device nobody poisoned before them: "-c 1G" (the default size,
-# said) gives the file a boot of its own, apart from events.bats, which
-# poisons mem0. They run in order: clean, refusals (the sanitize one
-# before any region), then poison.
+# need a device nobody poisoned before them: the file's own boot gives it.
+# They run in order: clean, refusals (the sanitize one before any region),
+# then poison.
 load helper
 load events
 
 DEV=/machine/peripheral/cxl-mem0
 T=/sys/kernel/tracing/instances
-BATS_TEST_TIMEOUT=900   # per test; every wait inside says what it waits for
 
 # no private instance of a poison reader is left
 no_instance_left() {
@@ -57,7 +55,7 @@ region_base() { echo $(( $(cat $CXL/$(ensure_region)/resource) )); }
     # the kernel sanitizes only a device no region maps: this file makes its region later
     ! ls $CXL | grep -q '^region[0-9]' || fail "a region maps mem0 already"
     echo 1 > $S
-    # QEMU takes 8 s of its clock for 1G; the kernel refuses the mailbox meanwhile
+    # QEMU takes 8 s of its clock for its 1G; the kernel refuses the mailbox meanwhile
     run --separate-stderr cxltier poison mem0 -j
     state=$(cat $CXL/mem0/security/state)
     assert_failure 1
