@@ -228,6 +228,12 @@ void cdat_free(struct cdat_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* ps to ns, rounded up ((ps + 999) / 1000 wraps within 999 ps of 2^64) */
+static uint64_t ps_to_ns(uint64_t ps)
+{
+	return ps / 1000 + (ps % 1000 != 0);
+}
+
 bool cdat_volatile_perf(const struct cdat_table *t, struct ct_access *out)
 {
 	const struct cdat_struct *m = NULL;
@@ -250,13 +256,13 @@ bool cdat_volatile_perf(const struct cdat_table *t, struct ct_access *out)
 			continue;
 		switch (s->u.dslbis.data_type) {
 		case CDAT_ACCESS_LATENCY:
-			out->read_latency = out->write_latency = (v + 999) / 1000;
+			out->read_latency = out->write_latency = ps_to_ns(v);
 			break;
 		case CDAT_READ_LATENCY:
-			out->read_latency = (v + 999) / 1000;
+			out->read_latency = ps_to_ns(v);
 			break;
 		case CDAT_WRITE_LATENCY:
-			out->write_latency = (v + 999) / 1000;
+			out->write_latency = ps_to_ns(v);
 			break;
 		case CDAT_ACCESS_BANDWIDTH:
 			out->read_bandwidth = out->write_bandwidth = v;

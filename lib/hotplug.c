@@ -375,7 +375,8 @@ static int add_dax(struct ct_sysfs *s, uint64_t bs, struct ct_plan *p, const str
 		return ct_fail(s->err, EMEDIUMTYPE, "%s is in %s mode, not system-ram: its memory is not hot-plugged "
 			       "(--convert switches it to system-ram)", d->name, d->mode);
 	}
-	ct_block_range(d->resource, d->size, bs, &first, &count);
+	if ((rc = ct_block_range_checked(s, d->name, d->resource, d->size, bs, &first, &count)))
+		return rc;
 	for (unsigned i = 0; i < count; i++) {
 		rc = ct_plan_add(s, p, first + i, d->name, d->target_node);
 		if (rc == -ENOENT)

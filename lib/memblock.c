@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include "memblock.h"
@@ -63,6 +64,9 @@ int ct_block_size(struct ct_sysfs *s, uint64_t *bytes)
 
 	if (!rc && !*bytes)
 		return ct_fail(s->err, EINVAL, "%s/sys/devices/system/memory/block_size_bytes is 0", s->root);
+	if (!rc && (*bytes & (*bytes - 1)))	/* the kernel's is a power of two */
+		return ct_fail(s->err, EINVAL, "%s/sys/devices/system/memory/block_size_bytes is 0x%llx, not a power of two: "
+			       "not a kernel's memory block size", s->root, (unsigned long long)*bytes);
 	return rc;
 }
 
@@ -105,10 +109,23 @@ int ct_block_read(struct ct_sysfs *s, uint64_t id, struct ct_block *b)
 
 void ct_block_range(uint64_t start, uint64_t size, uint64_t bs, uint64_t *first, unsigned *count)
 {
-	uint64_t a = (start + bs - 1) / bs, e = (start + size) / bs;
+	uint64_t end = size > UINT64_MAX - start ? UINT64_MAX : start + size;
+	uint64_t a = start / bs + (start % bs != 0), e = end / bs;
 
 	*first = a;
-	*count = e > a ? (unsigned)(e - a) : 0;
+	*count = e > a ? (e - a > UINT_MAX ? UINT_MAX : (unsigned)(e - a)) : 0;
+}
+
+int ct_block_range_checked(struct ct_sysfs *s, const char *owner, uint64_t start, uint64_t size, uint64_t bs,
+			   uint64_t *first, unsigned *count)
+{
+	ct_block_range(start, size, bs, first, count);
+	if (*count <= CT_MAX_RANGE_BLOCKS)
+		return 0;
+	return ct_fail(s->err, EINVAL, "%s%s0x%llx+0x%llx spans %s%u memory blocks of 0x%llx bytes: its size or "
+		       "%s/sys/devices/system/memory/block_size_bytes is bogus; check both", owner ? owner : "",
+		       owner ? ": " : "", (unsigned long long)start, (unsigned long long)size,
+		       *count == UINT_MAX ? "over " : "", *count, (unsigned long long)bs, s->root);
 }
 
 int ct_blocks_count(struct ct_sysfs *s, uint64_t start, uint64_t size, uint64_t bs,
@@ -117,7 +134,8 @@ int ct_blocks_count(struct ct_sysfs *s, uint64_t start, uint64_t size, uint64_t 
 	unsigned count;
 
 	memset(out, 0, sizeof(*out));
-	ct_block_range(start, size, bs, &out->first, &count);
+	if (ct_block_range_checked(s, NULL, start, size, bs, &out->first, &count))
+		return -EINVAL;
 	for (unsigned i = 0; i < count; i++) {
 		struct ct_block b;
 		int rc = ct_block_read(s, out->first + i, &b);

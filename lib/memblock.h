@@ -40,4 +40,13 @@ void ct_block_range(uint64_t start, uint64_t size, uint64_t block_size,
 int ct_blocks_count(struct ct_sysfs *s, uint64_t start, uint64_t size,
 		    uint64_t block_size, struct ct_blocks *out);
 
+/* 2^20 blocks: 128 TiB of 128 MiB blocks. A range of more comes from a bogus
+ * size or block size (ct_block_range neither wraps past 2^64 nor past
+ * UINT_MAX blocks), and walking it block by block would take hours. */
+#define CT_MAX_RANGE_BLOCKS (1u << 20)
+/* ct_block_range, or -EINVAL with a message naming owner (may be NULL) when
+ * the range spans more than CT_MAX_RANGE_BLOCKS */
+int ct_block_range_checked(struct ct_sysfs *s, const char *owner, uint64_t start, uint64_t size,
+			   uint64_t block_size, uint64_t *first, unsigned *count);
+
 #endif

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tiers.h"
@@ -8,7 +10,26 @@
 
 static int cmp_tier(const void *a, const void *b)
 {
-	return ((const struct ct_tier *)a)->id - ((const struct ct_tier *)b)->id;
+	int x = ((const struct ct_tier *)a)->id, y = ((const struct ct_tier *)b)->id;
+
+	return (x > y) - (x < y);	/* x - y overflows for ids far apart */
+}
+
+/* memory_tierN: N is the abstract distance >> 7, a non-negative int */
+static bool tier_id(const char *name, int *id)
+{
+	const char *digits = name + strlen("memory_tier");
+	char *end;
+	long v;
+
+	if (*digits < '0' || *digits > '9')
+		return false;
+	errno = 0;
+	v = strtol(digits, &end, 10);
+	if (errno || *end || v > INT_MAX)
+		return false;
+	*id = (int)v;
+	return true;
 }
 
 int ct_tiers_load(struct ct_sysfs *s, struct ct_tiers *t)
@@ -31,7 +52,8 @@ int ct_tiers_load(struct ct_sysfs *s, struct ct_tiers *t)
 	for (size_t i = 0; i < n; i++) {
 		struct ct_tier *tier = &t->tier[t->count];
 
-		tier->id = atoi(names[i] + strlen("memory_tier"));
+		if (!tier_id(names[i], &tier->id))
+			continue;	/* not a tier the kernel made */
 		/* "nodelist" since 6.1-rc; the ABI text still says "nodes" */
 		rc = ct_sysfs_read_str(s, ct_path(path, sizeof(path), TIERING "/%s/nodelist", names[i]),
 				       buf, sizeof(buf));

@@ -2,6 +2,7 @@
 /* the CDAT decoder on hand-built tables: every structure type, every rule */
 #include <errno.h>
 #include "tap.h"
+#include "access.h"
 #include "cdat.h"
 #include "../tools/cdat-build.h"
 
@@ -94,6 +95,29 @@ static void values(void)
 	ok(cdat_data_type_is_latency(0) && !cdat_data_type_is_latency(3), "latency types");
 }
 
+/* the device figures tiers and doctor use: ps rounded up to ns */
+static void volatile_perf(void)
+{
+	struct ct_access a;
+
+	blob_header(&x, 0);
+	put_dsmas(&x, 0, 0, 0, 4096);
+	put_dslbis(&x, 0, 0, 1, 1000, 150);		/* read: 150 ns */
+	put_dslbis(&x, 0, 0, 2, 7, 35715);		/* write: 250.005 ns */
+	blob_finish(&x);
+	is_int(decode(), 0, "a table with read and write latency");
+	ok(cdat_volatile_perf(&t, &a) && a.read_latency == 150 && a.write_latency == 251, "rounded up to ns");
+
+	/* found by test/fuzz/fuzz-cdat: (ps + 999) / 1000 wrapped for a value
+	 * within 999 ps of 2^64, and such a device read as 0 ns */
+	blob_header(&x, 0);
+	put_dsmas(&x, 0, 0, 0, 4096);
+	put_dslbis(&x, 0, 0, 1, UINT64_MAX, 1);
+	blob_finish(&x);
+	is_int(decode(), 0, "a read latency of 2^64 - 1 ps");
+	ok(cdat_volatile_perf(&t, &a) && a.read_latency == UINT64_MAX / 1000 + 1, "is 18446744073709552 ns, not 0");
+}
+
 #define EXPECT_BAD(what, offset_text) do { \
 	int _rc = decode(); \
 	is_int(_rc, -EBADMSG, "%s: rejected", what); \
@@ -180,6 +204,7 @@ int main(void)
 {
 	every_type();
 	values();
+	volatile_perf();
 	malformed();
 	cdat_free(&t);
 	return tap_done();

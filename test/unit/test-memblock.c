@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
 #include "tap.h"
 #include "memblock.h"
 
@@ -35,5 +38,23 @@ int main(void)
 	is_int(count, 7, "and the partial tail");
 	ct_block_range(0, 64ULL << 20, 128ULL << 20, &first, &count);
 	is_int(count, 0, "a range smaller than a block holds none");
+
+	/* hostile geometry (found by test/fuzz/fuzz-sysfs) */
+	ct_block_range(UINT64_MAX, 1ULL << 30, 128ULL << 20, &first, &count);
+	is_int(count, 0, "a resource of -1 holds no block (it wrapped to memory0-6)");
+	ct_block_range(0, (1ULL << 59) + (5ULL << 27), 128ULL << 20, &first, &count);
+	ok(count == UINT_MAX, "2^32 + 5 blocks do not wrap to 5");
+	{
+		struct ct_error err = { 0 };
+		struct ct_sysfs s = { .rootfd = -1, .root = "", .err = &err };
+		is_int(ct_block_range_checked(&s, "dax0.0", 0x110000000ULL, 1ULL << 30, 128ULL << 20, &first, &count), 0,
+		       "a real range passes the check");
+		is_int(count, 8, "with its eight blocks");
+		is_int(ct_block_range_checked(&s, "dax0.0", 0x110000000ULL, 1ULL << 30, 0x7e, &first, &count), -EINVAL,
+		       "8.5 million blocks of 126 bytes are refused (the walk took hours)");
+		ok(strstr(err.msg, "dax0.0") && strstr(err.msg, "block_size_bytes"), "naming the device and what to check");
+		is_int(ct_block_range_checked(&s, NULL, 0, CT_MAX_RANGE_BLOCKS * (128ULL << 20), 128ULL << 20, &first, &count), 0,
+		       "128 TiB of 128 MiB blocks still pass");
+	}
 	return tap_done();
 }

@@ -93,10 +93,8 @@ int main(void)
 	ok(ct_migrate_conf_parse("[migrate]\njobs = 0\n", "c", &conf, &err) < 0, "jobs = 0 is refused");
 	is_str(err.msg, "c:2: jobs = 0: a number from 1 to 64", "naming the line");
 	ok(ct_migrate_conf_parse("[migrate]\nthreads = 2\n", "c", &conf, &err) < 0, "an unknown key is refused");
-	{
-		static const char both[] = "[defaults]\nonline = yes\n[migrate]\njobs = 2\n[device any]\nzone = normal\n";
-		is_int(ct_policy_parse(both, sizeof(both) - 1, "c", &pol, &err), 0, "the hotplug policy reads past [migrate]");
-	}
+	static const char both[] = "[defaults]\nonline = yes\n[migrate]\njobs = 2\n[device any]\nzone = normal\n";
+	is_int(ct_policy_parse(both, sizeof(both) - 1, "c", &pol, &err), 0, "the hotplug policy reads past [migrate]");
 	ok(pol.n == 1 && pol.rule[0].movable == 0, "and keeps its own sections");
 	ct_policy_free(&pol);
 	return tap_done();
