@@ -180,6 +180,13 @@ static bool sanitizing(struct ct_context *ctx, const char *memdev)
 	return !strcmp(state, "sanitize");
 }
 
+static int being_sanitized(struct ct_context *ctx, const char *memdev)
+{
+	return ct_fail(&ctx->err, EBUSY, "%s is being sanitized (security/state says so): the kernel refuses its "
+		       "mailbox until the device has finished; its poison list was not read: read it when the "
+		       "sanitize is over", memdev);
+}
+
 static int trigger(struct ct_context *ctx, const char *memdev, const char *path)
 {
 	int rc = ct_sysfs_write_str(&ctx->sys, path, "1");
@@ -190,9 +197,7 @@ static int trigger(struct ct_context *ctx, const char *memdev, const char *path)
 	switch (-rc) {
 	case EBUSY:
 		if (sanitizing(ctx, memdev))
-			return ct_fail(&ctx->err, EBUSY, "%s is being sanitized (security/state says so): the kernel "
-				       "holds its mailbox until the device has finished; its poison list was not read: "
-				       "read it when the sanitize is over", memdev);
+			return being_sanitized(ctx, memdev);
 		return ct_fail(&ctx->err, EBUSY, "%s is busy (a media scan, a sanitize or another mailbox command is "
 			       "running): its poison list was not read; try again when that has finished", memdev);
 	case EACCES:
@@ -258,6 +263,9 @@ int ct_poison_read(struct ct_poison_reader *r, const char *memdev, struct ct_poi
 	if (geteuid() != 0)
 		return ct_fail(&ctx->err, EACCES, "%s: reading the poison list needs root (it writes %s and reads the "
 			       "kernel's trace buffer)", memdev, path);
+	/* the kernel would refuse the trigger: say so before making an instance */
+	if (sanitizing(ctx, memdev))
+		return being_sanitized(ctx, memdev);
 	if ((rc = open_source(r, memdev)))
 		return rc;
 	/* what an earlier read left behind is not this list */
