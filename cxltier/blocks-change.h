@@ -13,6 +13,8 @@ struct change_opts {
 	bool reonline, dry_run, rollback;
 	unsigned timeout_s;
 	bool whole_region;	/* a memdev target may take its whole interleaved region */
+	json_object *regions;	/* online --policy: the regions it created ("new_regions"), or NULL */
+	bool regions_failed;	/* ... and a region it should have created is not there */
 };
 
 /* before reading any block: signal handlers and the lock (not for a dry

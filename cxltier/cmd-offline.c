@@ -34,7 +34,7 @@ int cmd_offline(int argc, char **argv, struct cmd_env *env)
 		COMMON_LONG_OPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct change_opts co = { CT_WANT_OFFLINE, false, false, false, 30, false };
+	struct change_opts co = { .want = CT_WANT_OFFLINE, .timeout_s = 30 };
 	struct ct_topology t = { 0 };
 	struct ct_plan plan = { 0 };
 	int c, rc = EXIT_OK;
