@@ -43,6 +43,9 @@ bool needs_full_topology(char **targets, int n);
 /* before onlining: say so when the kernel onlines new memory by itself */
 void change_warn_auto_online(struct cmd_env *env);
 
+/* offline-remove.c: `offline memN --remove`; an exit code */
+int offline_remove(struct cmd_env *env, char **targets, int n, struct change_opts *o);
+
 /* blocks-scope.c: a memdev target whose region interleaves other memdevs
  * is refused (EXIT_USAGE, naming them and the capacity) unless whole */
 int scope_refuse_interleaved(struct cmd_env *env, const struct ct_topology *t, char **targets, int n, bool whole);

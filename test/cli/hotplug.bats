@@ -138,3 +138,51 @@ policy() { printf '%s\n' "$@" > "$BATS_TEST_TMPDIR/p.conf"; echo "$BATS_TEST_TMP
     [[ $without == *refuse* || $without == '["none"]' ]]
     [[ $with != *refuse* ]]
 }
+
+@test "offline --remove: only memdevs, no --rollback" {
+    run --separate-stderr cxltier --sysroot "$(fixture lab-two-devices)" offline region0 --remove
+    assert_failure 2
+    [[ $stderr == *"--remove takes memdevs (memN), not 'region0'"* ]]
+    run --separate-stderr cxltier --sysroot "$(fixture lab-two-devices)" offline mem0 --remove --rollback
+    assert_failure 2
+}
+
+@test "offline --remove: a memdev of an interleave set needs --whole-region, and the others are named" {
+    root=$(fixture lab-two-devices)
+    run --separate-stderr cxltier --sysroot "$root" offline mem1 --remove --dry-run
+    assert_failure 2
+    [[ $stderr == *"mem1 is one of the 2 memdevs interleaved in region0 (mem0, mem1)"* ]]
+    run --separate-stderr cxltier --sysroot "$root" offline mem1 --remove --whole-region --dry-run -j
+    assert_success
+    [[ $stderr == *"region0 also spans mem0: its memory on mem0 goes too (mem0 stays enabled)"* ]]
+    [[ $stderr == *"dry run: mem1: would offline and destroy 1 region, then disable it; nothing was changed"* ]]
+    [[ $(jq -c '.memdevs[0] | [.name, .regions[0].name, .regions[0].state, .regions[0].interleaved_with]' <<<"$output") == '["mem1","region0","planned",["mem0"]]' ]]
+}
+
+@test "offline --remove: a memdev without a region is disabled at once and safe to remove" {
+    cp -a "$(fixture lab-two-devices-idle)" "$BATS_TEST_TMPDIR/t"
+    t=$BATS_TEST_TMPDIR/t
+    mkdir -p "$t/sys/bus/cxl/drivers/cxl_mem"
+    : > "$t/sys/bus/cxl/drivers/cxl_mem/unbind"
+    # the kernel drops the driver link when it unbinds: a copy cannot, so
+    # the memdev is shown unbound already when the link is absent
+    [[ -e $t/sys/bus/cxl/devices/mem0/driver ]] && rm "$t/sys/bus/cxl/devices/mem0/driver"
+    run --separate-stderr cxltier --sysroot "$t" offline mem0 --remove -j
+    assert_success
+    [[ $stderr == *"mem0: no region left, was disabled already: safe to remove the card"* ]]
+    [[ $(jq -c '.memdevs[0] | [.disabled, .safe_to_remove, (.regions | length)]' <<<"$output") == '[true,true,0]' ]]
+}
+
+@test "offline --remove: a memdev still bound whose unbind does not take is not called safe" {
+    cp -a "$(fixture lab-two-devices-idle)" "$BATS_TEST_TMPDIR/t"
+    t=$BATS_TEST_TMPDIR/t
+    mkdir -p "$t/sys/bus/cxl/drivers/cxl_mem"
+    : > "$t/sys/bus/cxl/drivers/cxl_mem/unbind"
+    [[ -e $t/sys/bus/cxl/devices/mem0/driver ]] || ln -s ../../../../bus/cxl/drivers/cxl_mem "$t/sys/bus/cxl/devices/mem0/driver"
+    run --separate-stderr cxltier --sysroot "$t" offline mem0 --remove -j
+    assert_failure 1
+    [[ $(cat "$t/sys/bus/cxl/drivers/cxl_mem/unbind") == mem0 ]]
+    [[ $stderr == *"mem0 is still bound to cxl_mem after writing it to /sys/bus/cxl/drivers/cxl_mem/unbind"* ]]
+    [[ $stderr == *"mem0: NOT safe to remove"* ]]
+    [[ $(jq -c '.memdevs[0] | [.disabled, .safe_to_remove]' <<<"$output") == '[false,false]' ]]
+}
