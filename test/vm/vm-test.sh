@@ -105,6 +105,9 @@ for j in "${JOBS[@]}"; do
     # the udev rule where udev reads it, and udevadm to test it (udevadm test)
     adds+=(-a "$SRC/udev/90-cxltier.rules:/usr/lib/udev/rules.d/90-cxltier.rules")
     [[ -x /usr/bin/udevadm ]] && adds+=(-a /usr/bin/udevadm:/usr/bin/udevadm)
+    # the unit the rule starts (its ExecStart is what the hotplug tests run)
+    [[ -f $b/cxltier-online@.service ]] &&
+        adds+=(-a "$b/cxltier-online@.service:/usr/lib/systemd/system/cxltier-online@.service")
     "$HERE/mkinitramfs.sh" -k "$k" -o "$out" "${adds[@]}" ||
         { echo "vm-test: initramfs for kernel $k and $b failed" >&2; exit 1; }
     INITRD[$b|$k]=$out
