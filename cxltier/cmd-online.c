@@ -29,7 +29,8 @@ static void usage(void)
 	       "      --rollback     when a block fails, return the others to where they were\n"
 	       "      --timeout SEC  give up after SEC seconds (default 30)\n"
 	       "      --policy       decide per /etc/cxltier.conf (udev hotplug); without\n"
-	       "                     TARGET: all CXL memory\n"
+	       "                     TARGET: all CXL memory; a memN without a region gets one\n"
+	       "                     when the policy says create-region = yes\n"
 	       "      --config FILE  the policy file (default " DEFAULT_CONFIG ")\n"
 	       "  -j, -o, -n, -v, --sysroot DIR   as for every command\n"
 	       "Exit: 0 all as asked, 64 partial (each failed block named), 1 failure, 77 no memory hotplug.\n");
