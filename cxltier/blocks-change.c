@@ -324,12 +324,12 @@ int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n
 	if ((done || stuck) && bad)
 		cmd_err(env, "memory left partly %s: see the blocks named above", o->want == CT_WANT_OFFLINE ? "offlined" : "onlined");
 	if (o->regions_failed)	/* named before the blocks */
-		return done || unchanged || stuck ? EXIT_PARTIAL : EXIT_FAIL;
+		return done || unchanged || stuck || o->regions_made ? EXIT_PARTIAL : EXIT_FAIL;
 	if (!bad)
 		return EXIT_OK;
 	if (stuck)
 		return EXIT_PARTIAL;	/* the rollback left some changed */
 	if (rolled)
 		return EXIT_FAIL;	/* nothing changed in the end */
-	return done ? EXIT_PARTIAL : EXIT_FAIL;
+	return done || o->regions_made ? EXIT_PARTIAL : EXIT_FAIL;
 }

@@ -15,6 +15,7 @@ struct change_opts {
 	bool whole_region;	/* a memdev target may take its whole interleaved region */
 	json_object *regions;	/* online --policy: the regions it created ("new_regions"), or NULL */
 	bool regions_failed;	/* ... and a region it should have created is not there */
+	bool regions_made;	/* ... it created one: a run whose blocks all fail did something */
 };
 
 /* before reading any block: signal handlers and the lock (not for a dry

@@ -75,6 +75,7 @@ int policy_regions(struct cmd_env *env, struct ct_topology *t, const struct ct_p
 	}
 	/* a failure is named; the blocks of what exists are still onlined */
 	o->regions_failed = rc != 0;
+	o->regions_made = created > 0;
 	return EXIT_OK;
 }
 
