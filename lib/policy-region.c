@@ -79,19 +79,19 @@ static int one(struct ct_context *ctx, const struct ct_memdev *m, bool dry, stru
 		return 0;
 	}
 	if (!rc && !(rc = ct_region_create(ctx, &plan))) {
+		/* created: a failure from here on leaves the region (named) */
 		ct_strlcpy(o->region, plan.region, sizeof(o->region));
 		o->state = CT_NEWREG_CREATED;
 		rc = to_system_ram(ctx, o);
 		snprintf(o->note, sizeof(o->note), "created %s over %s under %s (through %s)%s%s%s", plan.region,
 			 m->name, plan.root_decoder, plan.method, rc ? "; " : "", rc ? ct_context_message(ctx) : "",
 			 o->converted ? "; its dax device switched to system-ram" : "");
-		if (!rc)
-			return 0;
+		o->err = rc;
+		return rc;
 	}
-	o->state = o->state == CT_NEWREG_CREATED ? CT_NEWREG_CREATED : CT_NEWREG_FAILED;
+	o->state = CT_NEWREG_FAILED;
 	o->err = rc;
-	if (o->state == CT_NEWREG_FAILED)
-		snprintf(o->note, sizeof(o->note), "%s", ct_context_message(ctx));
+	snprintf(o->note, sizeof(o->note), "%s", ct_context_message(ctx));
 	return rc;
 }
 
