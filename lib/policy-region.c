@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "context.h"
 #include "daxmode.h"
 #include "policy-region.h"
@@ -34,6 +35,20 @@ static bool backs_a_region(const struct ct_topology *t, const char *memdev)
 	return false;
 }
 
+/* the dax device bound to a driver: the kernel probes it after the region
+ * is enabled, on 7.x asynchronously; kmem's probe adds the memory (and the
+ * kernel's own auto-online onlines it) before the driver link appears, so
+ * once bound, its blocks are there as the kernel leaves them. Bounded. */
+static void wait_bound(struct ct_context *ctx, const char *dax, unsigned ms)
+{
+	struct timespec nap = { 0, 50 * 1000 * 1000 };
+	char path[256];
+
+	ct_path(path, sizeof(path), "/sys/bus/dax/devices/%s/driver", dax);
+	for (unsigned waited = 0; !ct_sysfs_exists(&ctx->sys, path) && waited < ms; waited += 50)
+		nanosleep(&nap, NULL);
+}
+
 /* the new region's dax device in system-ram mode: the kernel binds it to
  * kmem itself when kmem is loaded; otherwise it is switched here */
 static int to_system_ram(struct ct_context *ctx, struct ct_policy_new_region *o)
@@ -44,14 +59,20 @@ static int to_system_ram(struct ct_context *ctx, struct ct_policy_new_region *o)
 	char mode[16] = "";
 	int rc;
 
-	if ((rc = ct_topology_load(ctx, &t)))
-		return rc;
-	r = ct_topology_region(&t, o->region);
-	if (r && r->ndax) {
-		ct_strlcpy(o->dax, r->dax[0].name, sizeof(o->dax));
-		ct_strlcpy(mode, r->dax[0].mode, sizeof(mode));
+	for (int pass = 0; pass < 2; pass++) {
+		if ((rc = ct_topology_load(ctx, &t)))
+			return rc;
+		r = ct_topology_region(&t, o->region);
+		if (r && r->ndax) {
+			ct_strlcpy(o->dax, r->dax[0].name, sizeof(o->dax));
+			ct_strlcpy(mode, r->dax[0].mode, sizeof(mode));
+		}
+		ct_topology_free(&t);
+		if (!o->dax[0] || !ctx->live || strcmp(mode, "unbound"))
+			break;
+		wait_bound(ctx, o->dax, 10000);	/* then read it again */
+		ct_context_refresh(ctx);
 	}
-	ct_topology_free(&t);
 	if (!o->dax[0])
 		return ct_fail(&ctx->err, ENODEV, "%s was created but has no dax device (is the dax_cxl module there? "
 			       "'modprobe dax_cxl', then 'cxltier online --policy %s')", o->region, o->memdev);

@@ -151,6 +151,7 @@ unplug() {
     run --separate-stderr $(unit_command "$m") -j
     echo "$stderr" >&3
     assert_failure 64
+    r=$(jq -r '.new_regions[0].region' <<<"$output")
     [[ $stderr == *"auto_online_blocks=online"* ]]
     [[ $stderr == *"refused: online in ZONE_NORMAL"* ]]
     [[ $(jq -r '[.blocks[].action] | unique | join(",")' <<<"$output") == refuse ]]
@@ -158,7 +159,6 @@ unplug() {
     echo "$stderr" >&3
     assert_success
     [[ $(jq -r '[.blocks[].action] | unique | join(",")' <<<"$output") == reonline_movable ]]
-    r=$(jq -r '.new_regions[0].region' <<<"$output")
     all_movable "$r" || fail "blocks of $r: $(blocks_state "$(vm_dax_of "$r")")"
     node=$(cat /sys/bus/dax/devices/$(vm_dax_of "$r")/target_node)
     coproc PIN { exec numactl --membind="$node" pin-pages 3>&-; }
