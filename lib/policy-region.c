@@ -8,6 +8,8 @@
 #include <time.h>
 #include "context.h"
 #include "daxmode.h"
+#include "kernel.h"
+#include "memblock.h"
 #include "policy-region.h"
 #include "region.h"
 
@@ -49,6 +51,35 @@ static void wait_bound(struct ct_context *ctx, const char *dax, unsigned ms)
 		nanosleep(&nap, NULL);
 }
 
+/* kmem's probe adds the blocks and, when the kernel onlines new memory
+ * itself (kernel.h), onlines them, while the driver link is already there:
+ * wait (bounded) until every block of the device exists and, then, is no
+ * longer offline, so that the plan sees the blocks as the kernel leaves
+ * them rather than racing its onlining */
+static void wait_blocks(struct ct_context *ctx, uint64_t start, uint64_t size, unsigned ms)
+{
+	struct timespec nap = { 0, 50 * 1000 * 1000 };
+	struct ct_auto_online a;
+	uint64_t bs = 0;
+	bool settled = false;
+
+	ct_kernel_auto_online(ctx, &a);
+	if (ct_block_size_cached(ctx, &bs) || !bs || !size) {
+		ct_error_clear(&ctx->err);
+		return;
+	}
+	for (unsigned waited = 0; !settled && waited < ms; waited += 50) {
+		settled = true;
+		for (uint64_t id = (start + bs - 1) / bs; settled && id < (start + size) / bs; id++) {
+			struct ct_block b;
+			settled = !ct_block_read_state(&ctx->sys, id, &b) && (!a.onlines || b.state == CT_BLOCK_ONLINE);
+		}
+		if (!settled)
+			nanosleep(&nap, NULL);
+	}
+	ct_error_clear(&ctx->err);
+}
+
 /* the new region's dax device in system-ram mode: the kernel binds it to
  * kmem itself when kmem is loaded; otherwise it is switched here */
 static int to_system_ram(struct ct_context *ctx, struct ct_policy_new_region *o)
@@ -57,6 +88,7 @@ static int to_system_ram(struct ct_context *ctx, struct ct_policy_new_region *o)
 	const struct ct_region *r;
 	struct ct_daxmode_result res;
 	char mode[16] = "";
+	uint64_t start = 0, size = 0;
 	int rc;
 
 	for (int pass = 0; pass < 2; pass++) {
@@ -66,6 +98,8 @@ static int to_system_ram(struct ct_context *ctx, struct ct_policy_new_region *o)
 		if (r && r->ndax) {
 			ct_strlcpy(o->dax, r->dax[0].name, sizeof(o->dax));
 			ct_strlcpy(mode, r->dax[0].mode, sizeof(mode));
+			start = r->dax[0].resource;
+			size = r->dax[0].size;
 		}
 		ct_topology_free(&t);
 		if (!o->dax[0] || !ctx->live || strcmp(mode, "unbound"))
@@ -76,8 +110,12 @@ static int to_system_ram(struct ct_context *ctx, struct ct_policy_new_region *o)
 	if (!o->dax[0])
 		return ct_fail(&ctx->err, ENODEV, "%s was created but has no dax device (is the dax_cxl module there? "
 			       "'modprobe dax_cxl', then 'cxltier online --policy %s')", o->region, o->memdev);
-	if (!strcmp(mode, "system-ram") || !ctx->live)
+	if (!ctx->live)
 		return 0;
+	if (!strcmp(mode, "system-ram")) {
+		wait_blocks(ctx, start, size, 10000);
+		return 0;
+	}
 	/* movable wanted: the kernel must not online the blocks itself meanwhile */
 	rc = ct_dax_to_system_ram(ctx, o->dax, o->decision.movable, &res);
 	if (!rc)
