@@ -40,6 +40,11 @@ else
     tap_done
 fi
 deb=$(ls "$work"/out/cxltier_*.deb)
+# CXLTIER_DEB_OUT=DIR: the package is kept there (tools/test.sh boots the VM
+# tier with the cxltier it installs)
+if [[ -n ${CXLTIER_DEB_OUT:-} ]]; then
+    mkdir -p "$CXLTIER_DEB_OUT" && rm -f "$CXLTIER_DEB_OUT"/cxltier_*.deb && cp "$deb" "$CXLTIER_DEB_OUT/"
+fi
 [[ $(git -C "$SRC" status --porcelain --ignored 2>/dev/null) == "$tree_before" ]] &&
     tap_ok "the source tree is as it was" ||
     tap_fail "the source tree changed" < <(diff <(echo "$tree_before") <(git -C "$SRC" status --porcelain --ignored))
