@@ -292,6 +292,8 @@ int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n
 		}
 	}
 	scope_report(env, t, targets, n, plan, root);
+	if (o->regions)
+		json_object_object_add(root, "new_regions", json_object_get(o->regions));
 	if (out_print(&env->out, &table, root, err, sizeof(err))) {
 		cmd_err(env, "%s", err);
 		json_object_put(root);
@@ -306,6 +308,8 @@ int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n
 		fprintf(stderr, "cxltier %s: dry run: %zu of %zu blocks would change; nothing was changed\n",
 			env->cmd, change, plan->n);
 		/* the status the real run would have */
+		if (o->regions_failed)
+			return change || plan->n ? EXIT_PARTIAL : EXIT_FAIL;
 		return !bad ? EXIT_OK : change ? EXIT_PARTIAL : EXIT_FAIL;
 	}
 	{
@@ -319,11 +323,13 @@ int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n
 		cmd_err(env, "stopped by a signal before every block was handled");
 	if ((done || stuck) && bad)
 		cmd_err(env, "memory left partly %s: see the blocks named above", o->want == CT_WANT_OFFLINE ? "offlined" : "onlined");
+	if (o->regions_failed)	/* named before the blocks */
+		return done || unchanged || stuck || o->regions_made ? EXIT_PARTIAL : EXIT_FAIL;
 	if (!bad)
 		return EXIT_OK;
 	if (stuck)
 		return EXIT_PARTIAL;	/* the rollback left some changed */
 	if (rolled)
 		return EXIT_FAIL;	/* nothing changed in the end */
-	return done ? EXIT_PARTIAL : EXIT_FAIL;
+	return done || o->regions_made ? EXIT_PARTIAL : EXIT_FAIL;
 }

@@ -13,6 +13,9 @@ struct change_opts {
 	bool reonline, dry_run, rollback;
 	unsigned timeout_s;
 	bool whole_region;	/* a memdev target may take its whole interleaved region */
+	json_object *regions;	/* online --policy: the regions it created ("new_regions"), or NULL */
+	bool regions_failed;	/* ... and a region it should have created is not there */
+	bool regions_made;	/* ... it created one: a run whose blocks all fail did something */
 };
 
 /* before reading any block: signal handlers and the lock (not for a dry
@@ -40,6 +43,9 @@ void change_end(void);
 bool needs_full_topology(char **targets, int n);
 /* before onlining: say so when the kernel onlines new memory by itself */
 void change_warn_auto_online(struct cmd_env *env);
+
+/* offline-remove.c: `offline memN --remove`; an exit code */
+int offline_remove(struct cmd_env *env, char **targets, int n, struct change_opts *o);
 
 /* blocks-scope.c: a memdev target whose region interleaves other memdevs
  * is refused (EXIT_USAGE, naming them and the capacity) unless whole */

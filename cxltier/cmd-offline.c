@@ -10,7 +10,8 @@
 
 static void usage(void)
 {
-	printf("usage: cxltier offline TARGET... [--whole-region] [--dry-run] [--rollback] [--timeout SEC]\n\n"
+	printf("usage: cxltier offline TARGET... [--whole-region] [--dry-run] [--rollback] [--timeout SEC]\n"
+	       "       cxltier offline MEMDEV... --remove [--whole-region] [--dry-run] [--timeout SEC]\n\n"
 	       "Offline memory blocks. TARGET: daxX.Y, regionN, memN, nodeN, memoryN, memoryN-M, or\n"
 	       "all (every CXL-backed block). A busy block (pages being migrated away, or\n"
 	       "pinned) is retried with back-off until --timeout, then reported.\n\n"
@@ -19,24 +20,30 @@ static void usage(void)
 	       "      --dry-run      show what would change, change nothing\n"
 	       "      --rollback     when a block cannot be offlined, online again those that were\n"
 	       "      --timeout SEC  give up after SEC seconds (default 30); SIGINT stops cleanly\n"
+	       "      --remove       memN: offline the regions it backs, destroy them, disable it\n"
+	       "                     and say whether the card can be removed; busy blocks are named\n"
+	       "                     with the processes that have pages on their node\n"
 	       "  -j, -o, -n, -v, --sysroot DIR   as for every command\n"
-	       "Exit: 0 all offline, 64 partial (each busy block named), 1 failure, 77 no memory hotplug.\n");
+	       "Exit: 0 all offline (--remove: every memdev safe to remove), 64 partial (each busy block\n"
+	       "named), 1 failure, 77 no memory hotplug.\n");
 }
 
 int cmd_offline(int argc, char **argv, struct cmd_env *env)
 {
-	enum { OPT_DRY = 0x4101, OPT_ROLLBACK, OPT_TIMEOUT, OPT_WHOLE };
+	enum { OPT_DRY = 0x4101, OPT_ROLLBACK, OPT_TIMEOUT, OPT_WHOLE, OPT_REMOVE };
 	static const struct option opts[] = {
 		{ "dry-run", no_argument, NULL, OPT_DRY },
 		{ "rollback", no_argument, NULL, OPT_ROLLBACK },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "whole-region", no_argument, NULL, OPT_WHOLE },
+		{ "remove", no_argument, NULL, OPT_REMOVE },
 		COMMON_LONG_OPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct change_opts co = { CT_WANT_OFFLINE, false, false, false, 30, false };
+	struct change_opts co = { .want = CT_WANT_OFFLINE, .timeout_s = 30 };
 	struct ct_topology t = { 0 };
 	struct ct_plan plan = { 0 };
+	bool remove = false;
 	int c, rc = EXIT_OK;
 
 	env->opts = opts;
@@ -48,6 +55,8 @@ int cmd_offline(int argc, char **argv, struct cmd_env *env)
 			co.rollback = true;
 		else if (c == OPT_WHOLE)
 			co.whole_region = true;
+		else if (c == OPT_REMOVE)
+			remove = true;
 		else if (c == OPT_TIMEOUT) {
 			if ((rc = change_parse_timeout(env, optarg, &co)))
 				return rc;
@@ -60,6 +69,14 @@ int cmd_offline(int argc, char **argv, struct cmd_env *env)
 	}
 	if ((rc = cmd_context(env)))
 		return rc;
+	if (remove) {
+		if (co.rollback) {
+			cmd_err(env, "--remove keeps what went offline offline (a second run goes on from there): "
+				"--rollback does not apply");
+			return EXIT_USAGE;
+		}
+		return offline_remove(env, argv + optind, argc - optind, &co);
+	}
 	plan.all_zones = co.dry_run;	/* a dry run shows every block's zones */
 	if ((rc = change_begin_load(env, &co, argv + optind, argc - optind, false, &t)))
 		return rc;

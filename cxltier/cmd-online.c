@@ -6,11 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "blocks-change.h"
+#include "online-policy.h"
 #include "../lib/context.h"
 #include "../lib/daxmode.h"
-#include "../lib/policy-plan.h"
-
-#define DEFAULT_CONFIG "/etc/cxltier.conf"
 
 static void usage(void)
 {
@@ -31,7 +29,8 @@ static void usage(void)
 	       "      --rollback     when a block fails, return the others to where they were\n"
 	       "      --timeout SEC  give up after SEC seconds (default 30)\n"
 	       "      --policy       decide per /etc/cxltier.conf (udev hotplug); without\n"
-	       "                     TARGET: all CXL memory\n"
+	       "                     TARGET: all CXL memory; a memN without a region gets one\n"
+	       "                     when the policy says create-region = yes\n"
 	       "      --config FILE  the policy file (default " DEFAULT_CONFIG ")\n"
 	       "  -j, -o, -n, -v, --sysroot DIR   as for every command\n"
 	       "Exit: 0 all as asked, 64 partial (each failed block named), 1 failure, 77 no memory hotplug.\n");
@@ -63,38 +62,6 @@ static int convert_to_ram(struct cmd_env *env, const char *name, bool force)
 	return EXIT_OK;
 }
 
-static int read_config(struct cmd_env *env, const char *path, bool explicit, struct ct_policy *p)
-{
-	int rc = ct_policy_load(path, p, &env->ctx->err);
-
-	if (rc == -ENOENT && !explicit) {
-		ct_error_clear(&env->ctx->err);
-		cmd_info(env, 1, "no %s: online movable (the default policy)", path);
-		return 0;
-	}
-	if (rc)
-		cmd_err(env, "%s", ct_context_message(env->ctx));
-	return rc;
-}
-
-/* --policy: the blocks of each dax device the policy onlines, and the zone */
-static int policy_plan(struct cmd_env *env, const struct ct_topology *t, const struct ct_policy *pol,
-		       char **targets, int ntargets, struct ct_plan *plan, bool *movable)
-{
-	struct ct_policy_outcome *out;
-	size_t n;
-	int rc = ct_policy_plan(&env->ctx->sys, t, pol, targets, ntargets, plan, movable, &out, &n);
-
-	for (size_t i = 0; i < n; i++)
-		if (!out[i].decision.online)
-			fprintf(stderr, "cxltier online: %s: the policy%s says leave it offline\n", out[i].dax,
-				out[i].decision.line ? " (a [device] section)" : "");
-	free(out);
-	if (rc)
-		cmd_err(env, "%s", ct_context_message(env->ctx));
-	return rc;
-}
-
 int cmd_online(int argc, char **argv, struct cmd_env *env)
 {
 	enum { OPT_ZONE = 0x4001, OPT_FORCE, OPT_REONLINE, OPT_CONVERT, OPT_DRY, OPT_ROLLBACK, OPT_TIMEOUT,
@@ -114,7 +81,7 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 		COMMON_LONG_OPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct change_opts co = { CT_WANT_MOVABLE, false, false, false, 30, false };
+	struct change_opts co = { .want = CT_WANT_MOVABLE, .timeout_s = 30 };
 	bool force = false, convert = false, policy = false, normal = false;
 	const char *config = NULL;
 	struct ct_topology t = { 0 };
@@ -171,13 +138,16 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 		return rc;
 	change_warn_auto_online(env);
 	if (policy) {
-		bool movable;
-		if (read_config(env, config ? config : DEFAULT_CONFIG, config != NULL, &pol) ||
-		    policy_plan(env, &t, &pol, argv + optind, argc - optind, &plan, &movable)) {
+		if (policy_read(env, config ? config : DEFAULT_CONFIG, config != NULL, &pol)) {
 			rc = EXIT_FAIL;
 			goto out;
 		}
-		co.want = movable ? CT_WANT_MOVABLE : CT_WANT_KERNEL;
+		if ((rc = policy_regions(env, &t, &pol, argv + optind, argc - optind, &co)))
+			goto out;
+		if (policy_plan(env, &t, &pol, argv + optind, argc - optind, &plan, &co)) {
+			rc = EXIT_FAIL;
+			goto out;
+		}
 		if (!plan.n)
 			cmd_info(env, 1, "nothing for the policy to online");
 	} else {
@@ -214,6 +184,8 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 	rc = change_run(env, &t, argv + optind, argc - optind, &plan, &co);
 out:
 	change_end();
+	if (co.regions)
+		json_object_put(co.regions);
 	ct_policy_free(&pol);
 	ct_plan_free(&plan);
 	ct_topology_free(&t);

@@ -135,7 +135,8 @@ static struct ct_policy_rule other_section;
 static int section(const struct cursor *c, const char *p, const char *end, struct ct_policy *pol,
 		   struct ct_policy_rule **cur)
 {
-	struct ct_policy_rule r = { .online = -1, .movable = -1, .line = c->lineno };
+	struct ct_policy_rule r = { .online = -1, .movable = -1, .create_region = -1, .reonline = -1,
+				    .line = c->lineno };
 	const char *close = memchr(p, ']', (size_t)(end - p)), *h, *after;
 	size_t hlen;
 	int rc;
@@ -177,8 +178,11 @@ static int section(const struct cursor *c, const char *p, const char *end, struc
 	return 0;
 }
 
+/* the keys of a section; seen[] holds the line each was set on */
+enum { KEY_ONLINE, KEY_ZONE, KEY_CREATE_REGION, KEY_REONLINE, NKEYS };
+
 static int setting(const struct cursor *c, const char *k, const char *end, struct ct_policy_rule *cur,
-		   unsigned *online_line, unsigned *zone_line)
+		   unsigned seen_line[NKEYS])
 {
 	const char *p, *v;
 	size_t klen, vlen;
@@ -199,14 +203,15 @@ static int setting(const struct cursor *c, const char *k, const char *end, struc
 	if (p != end)
 		return bad(c, p, "unexpected text after '%.*s = %.*s' (comments go on lines of their own)",
 			   (int)klen, k, (int)vlen, v);
-	if (is(k, klen, "online")) {
-		field = &cur->online;
-		seen = online_line;
+	if (is(k, klen, "online") || is(k, klen, "create-region") || is(k, klen, "reonline")) {
+		int key = is(k, klen, "online") ? KEY_ONLINE : is(k, klen, "reonline") ? KEY_REONLINE : KEY_CREATE_REGION;
+		field = key == KEY_ONLINE ? &cur->online : key == KEY_REONLINE ? &cur->reonline : &cur->create_region;
+		seen = &seen_line[key];
 		if ((val = boolean(v, vlen)) < 0)
-			return bad(c, v, "online = %.*s: expected yes or no", (int)vlen, v);
+			return bad(c, v, "%.*s = %.*s: expected yes or no", (int)klen, k, (int)vlen, v);
 	} else if (is(k, klen, "zone")) {
 		field = &cur->movable;
-		seen = zone_line;
+		seen = &seen_line[KEY_ZONE];
 		if (vlen == 7 && !strncasecmp(v, "movable", 7))
 			val = 1;
 		else if (vlen == 6 && !strncasecmp(v, "normal", 6))
@@ -214,7 +219,7 @@ static int setting(const struct cursor *c, const char *k, const char *end, struc
 		else
 			return bad(c, v, "zone = %.*s: expected movable or normal", (int)vlen, v);
 	} else {
-		return bad(c, k, "unknown key '%.*s' (online, zone)", (int)klen, k);
+		return bad(c, k, "unknown key '%.*s' (online, zone, create-region, reonline)", (int)klen, k);
 	}
 	if (*seen)
 		return bad(c, k, "'%.*s' set twice in this section (first on line %u)", (int)klen, k, *seen);
@@ -227,13 +232,12 @@ int ct_policy_parse(const char *text, size_t len, const char *name, struct ct_po
 {
 	struct cursor c = { name, text, 0, err };
 	struct ct_policy_rule *cur = NULL;
-	unsigned online_line = 0, zone_line = 0;
+	unsigned seen_line[NKEYS] = { 0 };
 	const char *end = text + len;
 	int rc = 0;
 
 	memset(p, 0, sizeof(*p));
-	p->defaults.online = -1;
-	p->defaults.movable = -1;
+	p->defaults.online = p->defaults.movable = p->defaults.create_region = p->defaults.reonline = -1;
 	if (len > CT_POLICY_MAX)
 		return ct_fail(err, EFBIG, "%s: %zu bytes, more than the limit of %u", name, len, CT_POLICY_MAX);
 	for (const char *l = text; l < end && !rc; ) {
@@ -254,9 +258,9 @@ int ct_policy_parse(const char *text, size_t len, const char *name, struct ct_po
 			;
 		else if (*q == '[') {
 			if (!(rc = section(&c, q, e, p, &cur)))
-				online_line = zone_line = 0;
+				memset(seen_line, 0, sizeof(seen_line));
 		} else if (cur != &other_section)
-			rc = setting(&c, q, e, cur, &online_line, &zone_line);
+			rc = setting(&c, q, e, cur, seen_line);
 		l = nl ? nl + 1 : end;
 	}
 	if (rc)
@@ -273,7 +277,7 @@ int ct_policy_load(const char *path, struct ct_policy *p, struct ct_error *err)
 	int rc;
 
 	memset(p, 0, sizeof(*p));
-	p->defaults.online = p->defaults.movable = -1;
+	p->defaults.online = p->defaults.movable = p->defaults.create_region = p->defaults.reonline = -1;
 	if (fd < 0)
 		return ct_fail(err, errno, "cannot read the policy %s: %s", path, strerror(errno));
 	/* one byte past the limit tells a file that is too large */
@@ -339,16 +343,19 @@ void ct_policy_decide(const struct ct_policy *p, const struct ct_policy_subject 
 			hit = &p->rule[i];
 	d->online = true;
 	d->movable = true;
+	d->create_region = false;
+	d->reonline = false;
 	d->line = 0;
-	if (p->defaults.online >= 0)
-		d->online = p->defaults.online;
-	if (p->defaults.movable >= 0)
-		d->movable = p->defaults.movable;
-	if (hit) {
-		if (hit->online >= 0)
-			d->online = hit->online;
-		if (hit->movable >= 0)
-			d->movable = hit->movable;
-		d->line = hit->line;
+	for (const struct ct_policy_rule *r = &p->defaults; r; r = r == hit ? NULL : hit) {
+		if (r->online >= 0)
+			d->online = r->online;
+		if (r->movable >= 0)
+			d->movable = r->movable;
+		if (r->create_region >= 0)
+			d->create_region = r->create_region;
+		if (r->reonline >= 0)
+			d->reonline = r->reonline;
+		if (r == hit)
+			d->line = hit->line;
 	}
 }

@@ -2,13 +2,15 @@
 /*
  * policy.h - /etc/cxltier.conf: what to do with CXL memory that appears.
  *
- *   [defaults]              online = yes|no, zone = movable|normal
+ *   [defaults]              online = yes|no, zone = movable|normal,
+ *                           create-region = yes|no, reonline = yes|no
  *   [device serial=0x1234]  matched by memdev serial
  *   [device host=0000:0d:00.0]   by memdev PCI device
  *   [device region=region0]      by region
  *   [device any]                 any CXL memory
  * The first matching [device ...] section (file order) decides; keys it does
- * not set come from [defaults]; without a file: online, movable.
+ * not set come from [defaults]; without a file: online, movable, no region
+ * created for a memdev that has none, no block moved out of another zone.
  */
 #ifndef CXLTIER_POLICY_H
 #define CXLTIER_POLICY_H
@@ -26,6 +28,8 @@ struct ct_policy_rule {
 	uint64_t serial;
 	int online;		/* -1 unset, 0 no, 1 yes */
 	int movable;		/* -1 unset, 0 normal, 1 movable */
+	int create_region;	/* -1 unset, 0 no, 1 yes: a RAM region for a memdev without one */
+	int reonline;		/* -1 unset, 0 no, 1 yes: blocks online in another zone moved to the wanted one */
 	unsigned line;
 };
 
@@ -43,7 +47,7 @@ struct ct_policy_subject {	/* what a dax device is made of */
 };
 
 struct ct_policy_decision {
-	bool online, movable;
+	bool online, movable, create_region, reonline;
 	unsigned line;		/* the deciding section's line, 0 for the built-in default */
 };
 

@@ -78,6 +78,18 @@ static void decisions(void)
 	ok(d.online && d.movable && d.line == 0, "no rules: online movable");
 	ct_policy_free(&p);
 
+	is_int(parse("[defaults]\ncreate-region = yes\n[device serial=0x1234]\ncreate-region = no\nreonline = yes\n",
+		     &p), 0, "create-region and reonline: %s", err.msg);
+	ct_policy_decide(&p, &s1, &d);
+	ok(!d.create_region && d.reonline && d.online && d.line == 3, "a [device] section overrides create-region");
+	ct_policy_decide(&p, &s2, &d);
+	ok(d.create_region && !d.reonline && d.line == 0, "[defaults] create-region, reonline unset: no");
+	ct_policy_free(&p);
+	is_int(parse("", &p), 0, "no file");
+	ct_policy_decide(&p, &s1, &d);
+	ok(!d.create_region && !d.reonline, "without a policy: no region created, nothing re-onlined");
+	ct_policy_free(&p);
+
 	is_int(parse("[defaults]\r\nonline = no\r\n", &p), 0, "CR LF line ends");
 	ct_policy_decide(&p, &s1, &d);
 	ok(!d.online, "... and their values count");
@@ -105,6 +117,12 @@ static void errors(void)
 	refused("[defaults]\nonline =\n", "t.conf:2:9: online = : a value is missing", "an empty value");
 	refused("[defaults]\nonline = yes\nonline = no\n", "t.conf:3:1: 'online' set twice in this section (first on line 2)",
 		"a key set twice");
+	refused("[defaults]\ncreate-region = maybe\n", "t.conf:2:17: create-region = maybe: expected yes or no",
+		"create-region takes yes or no");
+	refused("[device any]\nreonline = yes\nreonline = no\n", "t.conf:3:1: 'reonline' set twice in this section",
+		"reonline set twice");
+	refused("[defaults]\ncreate_region = yes\n", "t.conf:2:1: unknown key 'create_region' (online, zone, create-region, reonline)",
+		"create_region misspelt");
 	refused("[defaults]\n[defaults]\n", "t.conf:2:2: a second [defaults] (the first is on line 1)", "two [defaults]");
 	refused("[device]\n", "t.conf:1:8: [device]: say which", "[device] alone");
 	refused("[devices any]\n", "t.conf:1:2: unknown section [devices any]", "a misspelt section");

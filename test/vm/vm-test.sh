@@ -111,6 +111,9 @@ for j in "${JOBS[@]}"; do
     else
         adds=(-a "$b/cxltier:/usr/bin/cxltier"
               -a "$SRC/udev/90-cxltier.rules:/usr/lib/udev/rules.d/90-cxltier.rules")
+        # the unit the rule starts (its ExecStart is what the hotplug tests run)
+        [[ -f $b/cxltier-online@.service ]] &&
+            adds+=(-a "$b/cxltier-online@.service:/usr/lib/systemd/system/cxltier-online@.service")
     fi
     adds+=(-a "$HERE:/tests" -a "$SRC/test/capture-sysfs.sh:/usr/bin/capture-sysfs")
     for f in "${FILES[@]}"; do   # files from elsewhere (e.g. the harness's own checks)

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* offline-remove.c - `cxltier offline memN --remove`: every block of the
+ * regions the memdev backs offline, the regions destroyed, the memdev
+ * disabled; whether the card may now be pulled; who pins what stays */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "blocks-change.h"
+#include "json-build.h"
+#include "../lib/context.h"
+#include "../lib/memdev-remove.h"
+#include "../lib/region.h"
+
+#define MAX_PINNERS 8
+
+static const char *const levels[] = { "memdevs", "regions", NULL };
+static const struct out_column columns[] = {
+	{ "NAME", "name", OUT_STR, 0.1, 0, "memdev, or its region", NULL },
+	{ "STATE", "state", OUT_STR, 0.1, 0, "region: destroyed, busy, failed, planned", NULL },
+	{ "WITH", "interleaved_with", OUT_STR, 0.2, 0, "other memdevs of the region's interleave set", NULL },
+	{ "DISABLED", "disabled", OUT_BOOL, 0.1, 0, "memdev unbound from cxl_mem", NULL },
+	{ "SAFE", "safe_to_remove", OUT_BOOL, 0.1, 0, "the card can be removed now", NULL },
+};
+static const struct out_table table = { levels, NULL, columns, sizeof(columns) / sizeof(columns[0]),
+					"NAME,STATE,WITH,DISABLED,SAFE" };
+
+struct tally {
+	unsigned progress, failed;	/* steps done, objects left undone */
+};
+
+/* one block that stays online: on stderr and in busy_blocks, with the
+ * processes that have pages on its node */
+static void busy_block(struct cmd_env *env, const struct ct_region *r, const struct ct_block_op *op, json_object *busy)
+{
+	json_object *o = json_object_new_object(), *who;
+	struct ct_pinner *p = NULL;
+	size_t n = 0, total = 0;
+	char line[768] = "", hs[32];
+	size_t off = 0;
+
+	snprintf(line, sizeof(line), "memory%llu", (unsigned long long)op->before.id);
+	jb_str(o, "block", line);
+	jb_str(o, "region", r->name);
+	jb_int_known(o, "node", op->node);
+	jb_str(o, "result", ct_result_name(op->result));
+	if (op->err)
+		jb_str(o, "error", strerror(op->err));
+	if (op->note[0])
+		jb_str(o, "note", op->note);
+	if (ct_node_pinners(env->ctx, op->node, MAX_PINNERS, &p, &n, &total))
+		ct_error_clear(&env->ctx->err);
+	who = jb_arr(o, "pinned_by");
+	line[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		json_object *w = json_object_new_object();
+		jb_int(w, "pid", p[i].pid);
+		jb_str(w, "comm", p[i].comm);
+		jb_u64(w, "bytes", p[i].bytes);
+		json_object_array_add(who, w);
+		if (off < sizeof(line))
+			off += snprintf(line + off, sizeof(line) - off, "%s%d (%s, %s)", i ? ", " : "", p[i].pid, p[i].comm,
+					out_human_size(p[i].bytes, hs, sizeof(hs)));
+	}
+	if (total > n && off < sizeof(line))
+		snprintf(line + off, sizeof(line) - off, " and %zu more", total - n);
+	json_object_array_add(busy, o);
+	cmd_err(env, "memory%llu (%s, node %d) stays online: %s%s%s; %s%s", (unsigned long long)op->before.id, r->name,
+		op->node, ct_result_name(op->result), op->note[0] ? ": " : "", op->note,
+		n ? "processes with pages on that node: " : "no process has pages on that node (kernel allocations "
+		"pin it)", line);
+}
+
+/* every block of r offline (no rollback: each busy block is named, the
+ * others stay offline and a second run goes on from there); 0 when all are */
+static int offline_region(struct cmd_env *env, struct ct_topology *t, const struct ct_region *r,
+			  const struct change_opts *co, json_object *busy, struct tally *tl)
+{
+	struct ct_exec_opts eo;
+	struct ct_plan p = { 0 };
+	const struct ct_dax *devdax = NULL;
+	int rc = ct_plan_add_target(&env->ctx->sys, t, &p, r->name, &devdax), bad = 0;
+
+	if (rc == -EMEDIUMTYPE || rc == -ENOENT) {	/* devdax, or no dax device: no blocks */
+		ct_error_clear(&env->ctx->err);
+		rc = 0;
+	}
+	if (rc) {
+		cmd_err(env, "%s", ct_context_message(env->ctx));
+		ct_plan_free(&p);
+		return rc;
+	}
+	change_exec_opts(co, &eo);
+	eo.rollback = false;
+	ct_plan_decide(&p, CT_WANT_OFFLINE, false);
+	ct_plan_execute(&env->ctx->sys, &p, &eo);
+	for (size_t i = 0; i < p.n; i++) {
+		const struct ct_block_op *op = &p.op[i];
+		if (op->result == CT_RES_DONE)
+			tl->progress++;
+		else if (op->result != CT_RES_UNCHANGED) {
+			busy_block(env, r, op, busy);
+			bad++;
+		}
+	}
+	if (bad)
+		cmd_err(env, "%s: %d block%s stay%s online: the region is left in place; the blocks that went offline "
+			"stay offline ('cxltier online %s' puts them back)", r->name, bad, bad == 1 ? "" : "s",
+			bad == 1 ? "s" : "", r->name);
+	ct_plan_free(&p);
+	return bad ? -EBUSY : 0;
+}
+
+/* the regions of one memdev destroyed, the memdev disabled: true when the
+ * card may be removed */
+static bool remove_one(struct cmd_env *env, struct ct_topology *t, const struct ct_memdev *m,
+		       const struct change_opts *co, json_object *arr, json_object *busy, struct tally *tl)
+{
+	json_object *jm = json_object_new_object(), *regs;
+	bool all = true, was = false;
+	struct ct_exec_opts eo;
+	size_t busy_before = json_object_array_length(busy);
+
+	change_exec_opts(co, &eo);
+	jb_str(jm, "name", m->name);
+	regs = jb_arr(jm, "regions");
+	json_object_array_add(arr, jm);
+	for (size_t i = 0; i < t->nregions; i++) {
+		const struct ct_region *r = &t->regions[i];
+		struct ct_region_teardown td;
+		json_object *jr, *with;
+		const char *state = "destroyed";
+
+		if (!ct_region_has_memdev(r, m->name))
+			continue;
+		jr = json_object_new_object();
+		jb_str(jr, "name", r->name);
+		with = jb_arr(jr, "interleaved_with");
+		for (unsigned k = 0; k < r->ntargets; k++)
+			if (strcmp(r->memdevs[k], m->name)) {
+				json_object_array_add(with, json_object_new_string(r->memdevs[k]));
+				cmd_info(env, 0, "%s also spans %s: its memory on %s goes too (%s stays enabled)", r->name,
+					 r->memdevs[k], r->memdevs[k], r->memdevs[k]);
+			}
+		json_object_array_add(regs, jr);
+		if (co->dry_run) {
+			jb_str(jr, "state", "planned");
+			continue;
+		}
+		if (offline_region(env, t, r, co, busy, tl))
+			state = "busy";
+		else if (ct_region_plan_destroy(env->ctx, t, r->name, &td) || ct_region_destroy(env->ctx, t, &td, &eo)) {
+			cmd_err(env, "%s", ct_context_message(env->ctx));
+			state = "failed";
+		} else
+			tl->progress++;
+		jb_str(jr, "state", state);
+		all &= !strcmp(state, "destroyed");
+	}
+	if (co->dry_run) {
+		fprintf(stderr, "cxltier offline: dry run: %s: would offline and destroy %zu region%s, then disable it; "
+			"nothing was changed\n", m->name, json_object_array_length(regs),
+			json_object_array_length(regs) == 1 ? "" : "s");
+		return false;
+	}
+	if (all && ct_memdev_disable(env->ctx, m->name, &was)) {
+		cmd_err(env, "%s", ct_context_message(env->ctx));
+		all = false;
+	} else if (all && !was)
+		tl->progress++;
+	jb_bool(jm, "disabled", all);
+	jb_bool(jm, "safe_to_remove", all);
+	if (all)
+		fprintf(stderr, "cxltier offline: %s: no region left, %s: safe to remove the card (%s)\n", m->name,
+			was ? "was disabled already" : "disabled", m->host[0] ? m->host : "its PCI device");
+	else {
+		cmd_err(env, "%s: NOT safe to remove: %s", m->name,
+			busy_before == json_object_array_length(busy) ? "a region or the memdev is left (see above)"
+			: "its memory is still in use (see above)");
+		tl->failed++;
+	}
+	return all;
+}
+
+int offline_remove(struct cmd_env *env, char **targets, int n, struct change_opts *co)
+{
+	struct ct_topology t = { 0 };
+	struct tally tl = { 0, 0 };
+	json_object *root, *arr, *busy;
+	char err[256];
+	int rc;
+
+	for (int i = 0; i < n; i++)
+		if (strncmp(targets[i], "mem", 3) || !strncmp(targets[i], "memory", 6)) {
+			cmd_err(env, "--remove takes memdevs (memN), not '%s'", targets[i]);
+			return EXIT_USAGE;
+		}
+	if ((rc = change_begin_load(env, co, targets, n, true, &t)))
+		return rc;
+	if ((rc = scope_refuse_interleaved(env, &t, targets, n, co->whole_region))) {
+		change_end();
+		ct_topology_free(&t);
+		return rc;
+	}
+	root = json_object_new_object();
+	arr = jb_arr(root, "memdevs");
+	busy = jb_arr(root, "busy_blocks");
+	for (int i = 0; i < n; i++) {
+		const struct ct_memdev *m = ct_topology_memdev(&t, targets[i]);
+		if (!m) {
+			cmd_err(env, "no memdev '%s' on this system (see 'cxltier list')", targets[i]);
+			tl.failed++;
+			continue;
+		}
+		remove_one(env, &t, m, co, arr, busy, &tl);
+	}
+	change_end();
+	ct_topology_free(&t);
+	rc = out_print(&env->out, &table, root, err, sizeof(err));
+	json_object_put(root);
+	if (rc) {
+		cmd_err(env, "%s", err);
+		return EXIT_USAGE;
+	}
+	if (co->dry_run || !tl.failed)
+		return tl.failed ? EXIT_FAIL : EXIT_OK;
+	return tl.progress ? EXIT_PARTIAL : EXIT_FAIL;
+}

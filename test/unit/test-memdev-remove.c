@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* who has pages on a node (ct_node_pinners) and disabling a memdev
+ * (ct_memdev_disable), on a tree made here and opened as --sysroot */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "tap.h"
+#include "context.h"
+#include "memdev-remove.h"
+
+static char root[] = "/tmp/test-memdev-remove.XXXXXX";
+
+static void put(const char *rel, const char *text)
+{
+	char path[512], cmd[600];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	if (system(cmd) != 0)
+		abort();
+	if (!(f = fopen(path, "w")))
+		abort();
+	fputs(text, f);
+	fclose(f);
+}
+
+/* a process: comm, flags (PF_KTHREAD 0x200000), vsize, numa_maps */
+static void proc(int pid, const char *comm, unsigned long flags, unsigned long vsize, const char *maps)
+{
+	char rel[64], stat[256];
+
+	snprintf(stat, sizeof(stat), "%d (%s) S 1 %d %d 0 -1 %lu 0 0 0 0 0 0 0 0 20 0 1 0 %d %lu 100 0\n", pid, comm,
+		 pid, pid, flags, 1000 + pid, vsize);
+	snprintf(rel, sizeof(rel), "proc/%d/stat", pid);
+	put(rel, stat);
+	snprintf(rel, sizeof(rel), "proc/%d/comm", pid);
+	snprintf(stat, sizeof(stat), "%s\n", comm);
+	put(rel, stat);
+	snprintf(rel, sizeof(rel), "proc/%d/numa_maps", pid);
+	put(rel, maps);
+}
+
+static void pinners(void)
+{
+	struct ct_context *ctx;
+	struct ct_pinner *p;
+	size_t n, total;
+
+	proc(100, "small", 0x400100, 1 << 20, "7f0000000000 default anon=4 dirty=4 N0=2 N1=2 kernelpagesize_kB=4\n");
+	proc(200, "big", 0x400100, 1 << 20,
+	     "7f0000000000 default anon=256 dirty=256 N1=256 kernelpagesize_kB=4\n"
+	     "7f1000000000 default file=/usr/lib/x mapped=16 N1=16 kernelpagesize_kB=4\n");
+	proc(300, "elsewhere", 0x400100, 1 << 20, "7f0000000000 default anon=8 dirty=8 N0=8 kernelpagesize_kB=4\n");
+	proc(400, "kworker", 0x200000 | 0x40, 0, "");
+	is_int(ct_context_new(&ctx, root), 0, "a context on the tree");
+	is_int(ct_node_pinners(ctx, 1, 8, &p, &n, &total), 0, "pinners of node 1");
+	is_int(total, 2, "two processes have pages on node 1");
+	ok(n == 2 && p[0].pid == 200 && !strcmp(p[0].comm, "big") && p[0].bytes == 272 * 4096,
+	   "most bytes first: big, 272 pages");
+	ok(n == 2 && p[1].pid == 100 && p[1].bytes == 2 * 4096, "then small, 2 pages");
+	free(p);
+	is_int(ct_node_pinners(ctx, 1, 1, &p, &n, &total), 0, "at most one");
+	ok(n == 1 && total == 2 && p[0].pid == 200, "the first one, and how many there were");
+	free(p);
+	is_int(ct_node_pinners(ctx, 5, 8, &p, &n, &total), 0, "a node nobody uses");
+	ok(n == 0 && total == 0, "nobody");
+	free(p);
+	ct_context_free(ctx);
+}
+
+static void disable(void)
+{
+	struct ct_context *ctx;
+	char path[512], buf[64] = "";
+	bool was;
+	FILE *f;
+
+	put("sys/bus/cxl/devices/mem0/serial", "0x1\n");
+	put("sys/bus/cxl/devices/mem1/serial", "0x2\n");
+	put("sys/bus/cxl/drivers/cxl_mem/unbind", "");
+	snprintf(path, sizeof(path), "%s/sys/bus/cxl/devices/mem0/driver", root);
+	if (symlink("../../drivers/cxl_mem", path))
+		abort();
+	is_int(ct_context_new(&ctx, root), 0, "a context on the tree");
+	is_int(ct_memdev_disable(ctx, "mem1", &was), 0, "a memdev bound to nothing");
+	ok(was, "... was disabled already");
+	is_int(ct_memdev_disable(ctx, "mem0", &was), -EBUSY, "still bound after the write: -EBUSY");
+	ok(strstr(ctx->err.msg, "mem0 is still bound to cxl_mem") != NULL, "says so: %s", ctx->err.msg);
+	snprintf(path, sizeof(path), "%s/sys/bus/cxl/drivers/cxl_mem/unbind", root);
+	if ((f = fopen(path, "r"))) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	is_str(buf, "mem0", "the memdev's name was written to unbind");
+	is_int(ct_memdev_disable(ctx, "mem7", &was), -ENOENT, "no such memdev");
+	is_int(ct_memdev_disable(ctx, "mem0/../x", &was), -ENOENT, "a name that is no memdev name");
+	ct_context_free(ctx);
+}
+
+int main(void)
+{
+	char cmd[128];
+
+	if (!mkdtemp(root))
+		return 1;
+	pinners();
+	disable();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd) != 0)
+		ok(0, "cleanup");
+	return tap_done();
+}
