@@ -47,6 +47,7 @@ int cmd_events(int argc, char **argv, struct cmd_env *env);
 int cmd_migrate(int argc, char **argv, struct cmd_env *env);
 int cmd_region(int argc, char **argv, struct cmd_env *env);
 int cmd_usage(int argc, char **argv, struct cmd_env *env);
+int cmd_metrics(int argc, char **argv, struct cmd_env *env);
 
 /* options every command takes (see COMMON_LONG_OPTS): 0 when c was one of
  * them, 1 when not, or an exit code (>= 0x100 | code) when the run ends here */

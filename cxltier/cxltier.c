@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <json-c/json.h>
 #include "cmd.h"
+#include "json-build.h"
 #include "../lib/context.h"
 #include "config.h"
 
@@ -26,6 +27,7 @@ const struct cmd commands[] = {
 	{ "usage", cmd_usage, "where processes' and cgroups' memory is, per node and per memory tier" },
 	{ "online", cmd_online, "online memory blocks into ZONE_MOVABLE (dax, region, memdev, node, blocks)" },
 	{ "offline", cmd_offline, "offline memory blocks, with bounded retries when busy" },
+	{ "metrics", cmd_metrics, "CXL capacity, tiers, health and error counts as a node_exporter textfile" },
 	{ "doctor", cmd_doctor, "explain why CXL memory is missing, offline, in the wrong zone or tier" },
 	{ "help", cmd_help, "show a command's manual (or its usage)" },
 	{ "version", cmd_version, "print the version" },
@@ -63,13 +65,37 @@ static int unknown_cmd(const char *name)
 	return EXIT_USAGE;
 }
 
+/* the version; with -j also that of the JSON schemas (docs/schema) */
+static int print_version(int argc, char **argv, bool json)
+{
+	static const char *const levels[] = { "version", NULL };
+	static const struct out_column columns[] = {
+		{ "CXLTIER", "cxltier", OUT_STR, 0.1, 0, "cxltier's version", NULL },
+		{ "JSON-SCHEMA", "json_schema", OUT_STR, 0.1, 0, "the JSON schemas' version", NULL },
+	};
+	static const struct out_table table = { levels, NULL, columns, 2, "CXLTIER,JSON-SCHEMA" };
+	json_object *root, *o;
+	char err[64];
+
+	for (int i = 1; i < argc; i++)
+		json |= !strcmp(argv[i], "-j") || !strcmp(argv[i], "--json");
+	if (!json) {
+		printf("%s\n", CXLTIER_VERSION);
+		return EXIT_OK;
+	}
+	root = json_object_new_object();
+	o = json_object_new_object();
+	jb_str(o, "cxltier", CXLTIER_VERSION);
+	jb_str(o, "json_schema", CXLTIER_SCHEMA_VERSION);
+	json_object_array_add(jb_arr(root, "version"), o);
+	out_print(&(struct out_opts){ .json = true }, &table, root, err, sizeof(err));
+	json_object_put(root);
+	return EXIT_OK;
+}
+
 static int cmd_version(int argc, char **argv, struct cmd_env *env)
 {
-	(void)argc;
-	(void)argv;
-	(void)env;
-	printf("%s\n", CXLTIER_VERSION);
-	return EXIT_OK;
+	return print_version(argc, argv, env->out.json);
 }
 
 static int cmd_help(int argc, char **argv, struct cmd_env *env)
@@ -112,8 +138,7 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--version")) {
-			printf("%s\n", CXLTIER_VERSION);
-			return EXIT_OK;
+			return print_version(argc, argv, false);
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
 			return EXIT_OK;

@@ -9,6 +9,7 @@
 #include <cxl/libcxl.h>
 #include <daxctl/libdaxctl.h>
 #include "context.h"
+#include "region-members.h"
 #include "topology.h"
 
 static int grow(struct ct_context *ctx, void **arr, size_t n, size_t size)
@@ -101,20 +102,20 @@ static int fill_region(struct ct_context *ctx, struct cxl_decoder *root, struct 
 	ct_sysfs_read_str(&ctx->sys, ct_path(path, sizeof(path), "/sys/bus/cxl/devices/%s/mode", r->name),
 			  r->mode, sizeof(r->mode));
 	ct_error_clear(&ctx->err);
-	for (unsigned i = 0; i < r->ways && i < CT_MAX_TARGETS; i++) {
-		struct cxl_decoder *d = cxl_region_get_target_decoder(reg, i);
-		struct cxl_memdev *m;
-		if (!d)
-			break;
-		ct_strlcpy(r->targets[i], cxl_decoder_get_devname(d), CT_NAME);
-		if ((m = cxl_decoder_get_memdev(d)))
-			ct_strlcpy(r->memdevs[i], cxl_memdev_get_devname(m), CT_NAME);
-		if (cxl_decoder_get_dpa_size(d) != ULLONG_MAX) {
-			r->dpa[i].size = cxl_decoder_get_dpa_size(d);
-			r->dpa[i].resource = cxl_decoder_get_dpa_resource(d);
-		}
-		r->ntargets = i + 1;
+	/* the interleave set from the region's targetN attributes: libcxl's
+	 * cxl_region_get_target_decoder() enumerates every decoder of every
+	 * endpoint port, ten attributes each, to hand back one */
+	ct_region_members(&ctx->sys, r);
+	for (unsigned i = 0; i < r->ntargets; i++) {
+		uint64_t v;
+		if (ct_sysfs_read_u64(&ctx->sys, ct_path(path, sizeof(path), "/sys/bus/cxl/devices/%s/dpa_size",
+							 r->targets[i]), 0, &v) == 0)
+			r->dpa[i].size = v;
+		if (ct_sysfs_read_u64(&ctx->sys, ct_path(path, sizeof(path), "/sys/bus/cxl/devices/%s/dpa_resource",
+							 r->targets[i]), 0, &v) == 0)
+			r->dpa[i].resource = v;
 	}
+	ct_error_clear(&ctx->err);
 	return fill_dax(ctx, r);
 }
 

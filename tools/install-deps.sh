@@ -14,6 +14,9 @@ PKGS=(
     debhelper dpkg-dev lintian systemd
     # tests
     bats bats-assert bats-support jq valgrind bash-completion bc
+    # the JSON contract (tools/validate-json) and the metrics (promtool, a
+    # node_exporter scraped in test/cli/metrics.bats)
+    python3-jsonschema prometheus prometheus-node-exporter curl
     # VM tier: guest tools copied into the initramfs
     ndctl daxctl busybox-static numactl kmod cpio pciutils xxd python3 udev procps xz-utils
     ipxe-qemu

@@ -18,7 +18,8 @@ echo "run: no CXL memory devices here; booting the VM lab (Linux 6.12 + QEMU 10,
 ./test/vm/fetch.sh
 work=build/vm-tour
 rm -rf "$work"; mkdir -p "$work/share"
-./test/vm/mkinitramfs.sh -o "$work/initrd.gz" -a build/cxltier:/usr/bin/cxltier
+./test/vm/mkinitramfs.sh -o "$work/initrd.gz" -a build/cxltier:/usr/bin/cxltier \
+    -a build/test/hog:/usr/bin/hog
 cp test/vm/guest/tour.sh "$work/share/run.sh"
 rc=0
 ./test/vm/run.sh -i "$work/initrd.gz" -S "$work/share" || rc=$?

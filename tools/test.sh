@@ -31,7 +31,8 @@ if build build -Dwerror=true && meson test -C build --suite unit --suite cli --p
 count_meson build
 
 tier "installation: meson install tree; the Debian package built, lintian, installed and purged"
-if meson test -C build --suite install --print-errorlogs; then :; else status=1; fi
+rm -rf build/deb
+if CXLTIER_DEB_OUT=$SRC/build/deb meson test -C build --suite install --print-errorlogs; then :; else status=1; fi
 count_meson build
 
 tier "ASan/UBSan build: unit + CLI tests"
@@ -58,7 +59,11 @@ if command -v clang >/dev/null && [[ -x test/fuzz/run.sh ]]; then
 fi
 
 tier "VM tier: the kernels' CXL drivers under QEMU (and the ASan/UBSan build on some files)"
-CXLTIER_VM_ASAN_BUILD=build-asan ./test/vm/vm-test.sh build | tee build/vm-tap.txt
+# the guests run cxltier as the package built above installs it (the ASan
+# boots, the ASan build)
+deb=$(ls build/deb/cxltier_*.deb 2>/dev/null | head -1)
+[[ -n $deb ]] || echo "VM tier: no package was built: the guests run build/cxltier"
+CXLTIER_VM_DEB=${deb:+$SRC/$deb} CXLTIER_VM_ASAN_BUILD=build-asan ./test/vm/vm-test.sh build | tee build/vm-tap.txt
 vrc=${PIPESTATUS[0]}
 vok=$(grep -c '^ok ' build/vm-tap.txt || true); vfail=$(grep -c '^not ok ' build/vm-tap.txt || true)
 passed=$((passed + vok)); failed=$((failed + vfail))

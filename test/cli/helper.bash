@@ -19,4 +19,66 @@ fixture() {
     echo "$dir"
 }
 
-cxltier() { "$CXLTIER" "$@"; }
+# The contract: whatever a test runs through cxltier (directly, in $(...) or
+# with `run`), its -j output is checked against docs/schema (tools/validate-json;
+# JSON lines for events --follow) and the Prometheus text of `metrics` with
+# promtool. A mismatch fails the test, whatever the test expects of the run:
+# the message goes to stderr and to a file that the next `run` or cxltier of
+# the test finds (a `run` that expects a failure cannot swallow it).
+VALIDATE_JSON=$CXLTIER_SRC/tools/validate-json
+contract_failures() { echo "${BATS_TEST_TMPDIR:-$BATS_FILE_TMPDIR}/contract-failures"; }
+contract_check() {
+    local f
+    f=$(contract_failures)
+    [[ -s $f ]] || return 0
+    cat "$f" >&2
+    return 1
+}
+cxltier() {
+    local a prev= json= skip= cmd= out rc=0 msg what
+    for a; do
+        case $a in
+            -j|--json|--format=json) json=1 ;;
+            -h|--help|--list-opts|--list-cmds) skip=1 ;;
+            -[a-zA-Z]*) [[ $prev != -o && $a =~ ^-[a-zA-Z]*j[a-zA-Z]*$ ]] && json=1 ;;
+        esac
+        [[ $prev == --format && $a == json ]] && json=1
+        [[ -z $cmd && $a != -* && $prev != --sysroot ]] && cmd=$a
+        prev=$a
+    done
+    contract_check || return 1
+    if [[ -n $skip || ( -z $json && $cmd != metrics ) ]]; then
+        "$CXLTIER" "$@"
+        return
+    fi
+    out=$(mktemp "${BATS_TEST_TMPDIR:-$BATS_FILE_TMPDIR}/cxltier-stdout.XXXXXX")
+    "$CXLTIER" "$@" > "$out" || rc=$?
+    cat "$out"
+    if [[ -s $out ]]; then
+        if [[ -n $json ]]; then
+            what="JSON schema (docs/schema/$cmd.json)"
+            msg=$("$VALIDATE_JSON" -i "$out" -- "$@" 2>&1)
+        else
+            what="promtool check metrics"
+            msg=$(promtool check metrics < "$out" 2>&1)
+        fi
+        # shellcheck disable=SC2181
+        if [[ $? != 0 ]]; then
+            printf 'cxltier %s: the output breaks its contract (%s):\n%s\n' "$*" "$what" "$msg" | tee -a "$(contract_failures)" >&2
+            rm -f "$out"
+            # inside `run` the status stays what it was (the check after
+            # `run` fails the test); elsewhere the call fails
+            [[ " ${FUNCNAME[*]} " == *" bats_plain_run "* ]] || return 1
+        fi
+    fi
+    rm -f "$out"
+    return $rc
+}
+# `run` as bats has it, then the contract check
+eval "$(declare -f run | sed '1s/^run /bats_plain_run /')"
+run() {
+    local rc=0
+    bats_plain_run "$@" || rc=$?
+    contract_check || return 1
+    return $rc
+}

@@ -40,6 +40,11 @@ else
     tap_done
 fi
 deb=$(ls "$work"/out/cxltier_*.deb)
+# CXLTIER_DEB_OUT=DIR: the package is kept there (tools/test.sh boots the VM
+# tier with the cxltier it installs)
+if [[ -n ${CXLTIER_DEB_OUT:-} ]]; then
+    mkdir -p "$CXLTIER_DEB_OUT" && rm -f "$CXLTIER_DEB_OUT"/cxltier_*.deb && cp "$deb" "$CXLTIER_DEB_OUT/"
+fi
 [[ $(git -C "$SRC" status --porcelain --ignored 2>/dev/null) == "$tree_before" ]] &&
     tap_ok "the source tree is as it was" ||
     tap_fail "the source tree changed" < <(diff <(echo "$tree_before") <(git -C "$SRC" status --porcelain --ignored))
@@ -57,12 +62,14 @@ expect=(
     "$completions/cxltier"
     "$udevrules/90-cxltier.rules"
     "$units/cxltier-online@.service" "$units/cxltier-events.service"
+    "$units/cxltier-metrics.service" "$units/cxltier-metrics.timer"
     /usr/share/doc/cxltier/examples/cxltier.conf
     /usr/share/doc/cxltier/copyright /usr/share/doc/cxltier/changelog.gz
     /usr/share/lintian/overrides/cxltier
     /usr/share/man/man1/cxltier.1.gz
 )
 for c in $cmds; do expect+=("/usr/share/man/man1/cxltier-$c.1.gz"); done
+for f in "$SRC"/docs/schema/*.json; do expect+=("/usr/share/cxltier/schema/${f##*/}"); done
 want=$(printf '%s\n' "${expect[@]}" | sort)
 have=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {sub(/^\./, "", $6); print $6}' | sort)
 [[ $have == "$want" && -n $cmds ]] &&

@@ -4,7 +4,7 @@
 # directory, then: every file where this build was configured to put it,
 # nothing else, sane modes, and the installed cxltier runs. TAP on stdout.
 # The expected directories come from the environment (test/install/meson.build):
-# CXLTIER_{BINDIR,MANDIR,COMPLETIONDIR,UDEVRULESDIR,UNITDIR,EXAMPLEDIR},
+# CXLTIER_{BINDIR,MANDIR,COMPLETIONDIR,UDEVRULESDIR,UNITDIR,EXAMPLEDIR,SCHEMADIR},
 # absolute; empty = not installed by this configuration.
 set -uo pipefail
 build=${1:?usage: meson-install.sh BUILDDIR}
@@ -33,7 +33,10 @@ want[$CXLTIER_EXAMPLEDIR/cxltier.conf]=644
 if [[ -n ${CXLTIER_UNITDIR:-} ]]; then
     want[$CXLTIER_UNITDIR/cxltier-online@.service]=644
     want[$CXLTIER_UNITDIR/cxltier-events.service]=644
+    want[$CXLTIER_UNITDIR/cxltier-metrics.service]=644
+    want[$CXLTIER_UNITDIR/cxltier-metrics.timer]=644
 fi
+for f in "$CXLTIER_SRC"/docs/schema/*.json; do want[$CXLTIER_SCHEMADIR/${f##*/}]=644; done
 cmds=$("$bin" --list-cmds 2>/dev/null)
 if [[ -n ${CXLTIER_MANDIR:-} ]]; then
     want[$CXLTIER_MANDIR/cxltier.1]=644
@@ -111,7 +114,7 @@ if [[ -z ${CXLTIER_UNITDIR:-} ]]; then
     tap_skip "systemd units" "not installed in this configuration"
 else
     bad=()
-    for u in cxltier-online@.service cxltier-events.service; do
+    for u in cxltier-online@.service cxltier-events.service cxltier-metrics.service; do
         grep -q "^ExecStart=$CXLTIER_BINDIR/cxltier " "$dest$CXLTIER_UNITDIR/$u" 2>/dev/null || bad+=("$u")
     done
     [[ ${#bad[@]} == 0 ]] && tap_ok "systemd units in $CXLTIER_UNITDIR run $CXLTIER_BINDIR/cxltier" ||

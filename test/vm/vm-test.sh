@@ -88,22 +88,38 @@ if [[ -n ${CXLTIER_VM_ASAN_BUILD:-} ]]; then
 fi
 [[ ${#JOBS[@]} -gt 0 ]] || { echo "vm-test: no test file runs on kernels ${KERNELS[*]}" >&2; exit 1; }
 
+# CXLTIER_VM_DEB=cxltier_*.deb: the guests (not the ASan ones) get cxltier as
+# that package installs it -- binary, udev rule, units, man pages -- instead of
+# BUILD/cxltier and the source tree's rule (tools/deb-extract.sh lays it out)
+DEBROOT=
+if [[ -n ${CXLTIER_VM_DEB:-} ]]; then
+    DEBROOT=$WORK/deb-root
+    "$SRC/tools/deb-extract.sh" "$CXLTIER_VM_DEB" "$DEBROOT" >/dev/null &&
+        [[ -x $DEBROOT/usr/bin/cxltier ]] ||
+        { echo "vm-test: cannot lay out $CXLTIER_VM_DEB" >&2; exit 1; }
+    echo "# vm-test: cxltier from the package $(basename "$CXLTIER_VM_DEB")"
+fi
+
 # one initramfs per build and kernel
 declare -A INITRD=()
 for j in "${JOBS[@]}"; do
     IFS='|' read -r label k b f <<< "$j"
     [[ -z ${INITRD[$b|$k]:-} ]] || continue
     out=$WORK/initrd-$k-$(basename "$b").gz
-    adds=(-a "$b/cxltier:/usr/bin/cxltier" -a "$HERE:/tests"
-          -a "$SRC/test/capture-sysfs.sh:/usr/bin/capture-sysfs")
+    if [[ -n $DEBROOT && $label != *asan* ]]; then
+        adds=(-a "$DEBROOT:/")
+    else
+        adds=(-a "$b/cxltier:/usr/bin/cxltier"
+              -a "$SRC/udev/90-cxltier.rules:/usr/lib/udev/rules.d/90-cxltier.rules")
+    fi
+    adds+=(-a "$HERE:/tests" -a "$SRC/test/capture-sysfs.sh:/usr/bin/capture-sysfs")
     for f in "${FILES[@]}"; do   # files from elsewhere (e.g. the harness's own checks)
         [[ $(dirname "$f") == "$HERE" ]] || adds+=(-a "$f:/tests/$(basename "$f")")
     done
     for helper in pin-pages mkcdat hog; do
         [[ -x $b/test/$helper ]] && adds+=(-a "$b/test/$helper:/usr/bin/$helper")
     done
-    # the udev rule where udev reads it, and udevadm to test it (udevadm test)
-    adds+=(-a "$SRC/udev/90-cxltier.rules:/usr/lib/udev/rules.d/90-cxltier.rules")
+    # udevadm to test the rule (udevadm test)
     [[ -x /usr/bin/udevadm ]] && adds+=(-a /usr/bin/udevadm:/usr/bin/udevadm)
     "$HERE/mkinitramfs.sh" -k "$k" -o "$out" "${adds[@]}" ||
         { echo "vm-test: initramfs for kernel $k and $b failed" >&2; exit 1; }
