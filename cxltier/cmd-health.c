@@ -8,6 +8,7 @@
 #include <string.h>
 #include "cmd.h"
 #include "health-json.h"
+#include "health-set.h"
 #include "json-build.h"
 #include "../lib/context.h"
 #include "../lib/health-read.h"
@@ -27,22 +28,36 @@ static const struct out_column columns[] = {
 	{ "DIRTY-SHUTDOWNS", "health.dirty_shutdowns", OUT_NUM, 0.1, 0, "dirty shutdown count", NULL },
 	{ "CORR-VOL", "health.corrected_volatile_errors", OUT_NUM, 0.1, 0, "corrected volatile errors", NULL },
 	{ "CORR-PERS", "health.corrected_persistent_errors", OUT_NUM, 0.1, 0, "corrected persistent errors", NULL },
+	{ "ALERTS", "alert_config", OUT_STR, 0.1, 0, "warning alerts on, as --set-alert takes them", health_fmt_alerts },
+	{ "PROGRAMMABLE", "alert_config.programmable", OUT_STR, 0.1, 0, "warning alerts the host may set", NULL },
+	{ "LIFE-WARN", "alert_config.life_used_warning_percent", OUT_NUM, 0.1, 0, "life used warning threshold (%)", NULL },
+	{ "LIFE-CRIT", "alert_config.life_used_critical_percent", OUT_NUM, 0.1, 0, "life used critical threshold (%)", NULL },
+	{ "OVERTEMP-WARN", "alert_config.over_temperature_warning_celsius", OUT_NUM, 0.1, 0, "over-temperature warning (C)", NULL },
+	{ "OVERTEMP-CRIT", "alert_config.over_temperature_critical_celsius", OUT_NUM, 0.1, 0, "over-temperature critical (C)", NULL },
+	{ "UNDERTEMP-WARN", "alert_config.under_temperature_warning_celsius", OUT_NUM, 0.1, 0, "under-temperature warning (C)", NULL },
+	{ "UNDERTEMP-CRIT", "alert_config.under_temperature_critical_celsius", OUT_NUM, 0.1, 0, "under-temperature critical (C)", NULL },
+	{ "CORR-VOL-WARN", "alert_config.corrected_volatile_errors_warning", OUT_NUM, 0.1, 0, "corrected volatile errors warning", NULL },
+	{ "CORR-PERS-WARN", "alert_config.corrected_persistent_errors_warning", OUT_NUM, 0.1, 0, "corrected persistent errors warning", NULL },
 	{ "NOTE", "error", OUT_STR, 0.1, 0, "why nothing could be read", NULL },
 };
 static const struct out_table table = {
 	levels, NULL, columns, sizeof(columns) / sizeof(columns[0]),
-	"MEMDEV,SERIAL,STATUS,MEDIA,LIFE-USED,TEMP,DIRTY-SHUTDOWNS,CORR-VOL,CORR-PERS,NOTE",
+	"MEMDEV,SERIAL,STATUS,MEDIA,LIFE-USED,TEMP,DIRTY-SHUTDOWNS,CORR-VOL,CORR-PERS,ALERTS,NOTE",
 };
 
 static void usage(void)
 {
 	printf("usage: cxltier health [MEMDEV...] [-j | --format prometheus] [-o COLS]\n"
+	       "       cxltier health --set-alert NAME=VALUE[,...] MEMDEV...|all\n"
 	       "       cxltier health --file HEALTH.bin [--alert-file ALERT.bin]\n\n"
 	       "Get Health Info (health and media status, life used, temperature, dirty\n"
 	       "shutdowns, corrected error counts) and Get Alert Configuration of CXL memdevs.\n\n"
 	       "      --format F        table (default), json, prometheus (node_exporter textfile)\n"
 	       "      --file F          decode an 18-byte Get Health Info payload instead\n"
 	       "      --alert-file F    and a 16-byte Get Alert Configuration payload\n"
+	       "      --set-alert LIST  set warning alerts, then show (MEMDEV... or all needed):\n"
+	       "                        life-used=PERCENT, over-temperature=C, under-temperature=C,\n"
+	       "                        volatile-mem-err=COUNT, pmem-err=COUNT; NAME=off turns one off\n"
 	       "Exit: 0 read, 77 not supported by any device, 64 some read and some not, 1 failure.\n");
 	out_columns_help(&table);
 }
@@ -61,32 +76,6 @@ static void fmt_status(json_object *rec, char *buf, size_t len)
 	}
 	for (size_t i = 0; i < n && off < len; i++)
 		off += snprintf(buf + off, len - off, "%s%s", i ? "," : "", json_object_get_string(json_object_array_get_idx(s, i)));
-}
-
-static json_object *alert_json(const struct ct_alert_config *a)
-{
-	json_object *o = json_object_new_object(), *v = jb_arr(o, "valid"), *p = jb_arr(o, "programmable");
-	static const struct { unsigned bit; const char *name; } bits[] = {
-		{ CT_ALERT_LIFE_USED, "life_used" }, { CT_ALERT_OVER_TEMP, "over_temperature" },
-		{ CT_ALERT_UNDER_TEMP, "under_temperature" }, { CT_ALERT_CORRECTED_VOLATILE, "corrected_volatile_errors" },
-		{ CT_ALERT_CORRECTED_PERSISTENT, "corrected_persistent_errors" },
-	};
-
-	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++) {
-		if (a->valid & bits[i].bit)
-			json_object_array_add(v, json_object_new_string(bits[i].name));
-		if (a->programmable & bits[i].bit)
-			json_object_array_add(p, json_object_new_string(bits[i].name));
-	}
-	jb_int(o, "life_used_critical_percent", a->life_used_critical);
-	jb_int(o, "life_used_warning_percent", a->life_used_warning);
-	jb_int(o, "over_temperature_critical_celsius", a->over_temp_critical);
-	jb_int(o, "under_temperature_critical_celsius", a->under_temp_critical);
-	jb_int(o, "over_temperature_warning_celsius", a->over_temp_warning);
-	jb_int(o, "under_temperature_warning_celsius", a->under_temp_warning);
-	jb_int(o, "corrected_volatile_errors_warning", a->corrected_volatile_warning);
-	jb_int(o, "corrected_persistent_errors_warning", a->corrected_persistent_warning);
-	return o;
 }
 
 /* node_exporter textfile format: one family per field, labelled by memdev and serial */
@@ -148,23 +137,82 @@ static int read_blob(const char *path, uint8_t *buf, size_t want, struct cmd_env
 	return 0;
 }
 
+/* the live devices' health into arr; the counts of each outcome */
+static void read_live(struct cmd_env *env, const struct ct_topology *t, const bool *wanted, json_object *arr,
+		      size_t *ok, size_t *unsupported, size_t *failed)
+{
+	for (size_t i = 0; i < t->nmemdevs; i++) {
+		const struct ct_memdev *md = &t->memdevs[i];
+		struct ct_health h;
+		struct ct_alert_config a;
+		bool have_alert;
+		json_object *m;
+		int rc;
+		if (!wanted[i])
+			continue;
+		m = json_object_new_object();
+		jb_str(m, "name", md->name);
+		if (md->has_serial)
+			jb_u64(m, "serial", md->serial);
+		rc = ct_health_read(env->ctx, md->name, &h, &a, &have_alert);
+		if (rc == -EOPNOTSUPP) {
+			(*unsupported)++;
+			jb_bool(m, "supported", false);
+			jb_str(m, "error", "not supported by the device");
+			cmd_err(env, "Get Health Info is not supported by %s: no health data from it", md->name);
+		} else if (rc) {
+			(*failed)++;
+			jb_bool(m, "supported", true);
+			jb_str(m, "error", ct_context_message(env->ctx));
+			cmd_err(env, "%s", ct_context_message(env->ctx));
+		} else {
+			(*ok)++;
+			jb_bool(m, "supported", true);
+			json_object_object_add(m, "health", health_json(&h));
+			if (have_alert)
+				json_object_object_add(m, "alert_config", alert_json(&a));
+		}
+		ct_error_clear(&env->ctx->err);
+		json_object_array_add(arr, m);
+	}
+}
+
+/* which memdevs the arguments name (none: all; "all" too): 0 or an exit code */
+static int select_memdevs(struct cmd_env *env, const struct ct_topology *t, int argc, char **argv, bool *wanted)
+{
+	for (int i = 0; i < argc; i++) {
+		const struct ct_memdev *m = ct_topology_memdev(t, argv[i]);
+		if (!m && strcmp(argv[i], "all")) {
+			cmd_err(env, "no memdev '%s' (see 'cxltier list')", argv[i]);
+			return EXIT_FAIL;
+		}
+		for (size_t k = 0; k < t->nmemdevs; k++)
+			wanted[k] |= !m || &t->memdevs[k] == m;
+	}
+	for (size_t k = 0; !argc && k < t->nmemdevs; k++)
+		wanted[k] = true;
+	return 0;
+}
+
 int cmd_health(int argc, char **argv, struct cmd_env *env)
 {
-	enum { OPT_FORMAT = 0x6001, OPT_FILE, OPT_ALERT_FILE };
+	enum { OPT_FORMAT = 0x6001, OPT_FILE, OPT_ALERT_FILE, OPT_SET_ALERT };
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "file", required_argument, NULL, OPT_FILE },
 		{ "alert-file", required_argument, NULL, OPT_ALERT_FILE },
+		{ "set-alert", required_argument, NULL, OPT_SET_ALERT },
 		COMMON_LONG_OPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *file = NULL, *alert_file = NULL;
-	bool prom = false;
+	const char *file = NULL, *alert_file = NULL, *set_spec = NULL;
+	bool prom = false, *wanted = NULL;
 	struct ct_topology t = { 0 };
+	struct ct_alert_set set;
 	json_object *root, *arr;
 	size_t ok = 0, unsupported = 0, failed = 0;
 	char err[256];
-	int c, rc = EXIT_OK;
+	int c, rc = EXIT_OK, set_rc = -1;
 
 	env->opts = opts;
 	opterr = 0;
@@ -182,9 +230,13 @@ int cmd_health(int argc, char **argv, struct cmd_env *env)
 			file = optarg;
 		} else if (c == OPT_ALERT_FILE) {
 			alert_file = optarg;
+		} else if (c == OPT_SET_ALERT) {
+			set_spec = optarg;
 		} else if ((rc = cmd_common_opt(env, c, optarg, argc, argv, usage)))
 			return cmd_exit_code(rc);
 	}
+	if (set_spec && (rc = health_set_parse(env, set_spec, file != NULL, argc - optind, &set)))
+		return rc;
 	root = json_object_new_object();
 	arr = jb_arr(root, "memdevs");
 	if (file) {
@@ -219,46 +271,19 @@ int cmd_health(int argc, char **argv, struct cmd_env *env)
 			rc = EXIT_FAIL;
 			goto out;
 		}
-		for (int i = optind; i < argc; i++)
-			if (!ct_topology_memdev(&t, argv[i])) {
-				cmd_err(env, "no memdev '%s' (see 'cxltier list')", argv[i]);
-				rc = EXIT_FAIL;
-				goto out;
-			}
-		for (size_t i = 0; i < t.nmemdevs; i++) {
-			const struct ct_memdev *md = &t.memdevs[i];
-			struct ct_health h;
-			struct ct_alert_config a;
-			bool have_alert, wanted = optind >= argc;
-			json_object *m;
-			for (int k = optind; k < argc; k++)
-				wanted |= !strcmp(argv[k], md->name);
-			if (!wanted)
-				continue;
-			m = json_object_new_object();
-			jb_str(m, "name", md->name);
-			if (md->has_serial)
-				jb_u64(m, "serial", md->serial);
-			rc = ct_health_read(env->ctx, md->name, &h, &a, &have_alert);
-			if (rc == -EOPNOTSUPP) {
-				unsupported++;
-				jb_bool(m, "supported", false);
-				jb_str(m, "error", "not supported by the device");
-				cmd_err(env, "Get Health Info is not supported by %s: no health data from it", md->name);
-			} else if (rc) {
-				failed++;
-				jb_bool(m, "supported", true);
-				jb_str(m, "error", ct_context_message(env->ctx));
-				cmd_err(env, "%s", ct_context_message(env->ctx));
-			} else {
-				ok++;
-				jb_bool(m, "supported", true);
-				json_object_object_add(m, "health", health_json(&h));
-				if (have_alert)
-					json_object_object_add(m, "alert_config", alert_json(&a));
-			}
-			json_object_array_add(arr, m);
+		if (!(wanted = calloc(t.nmemdevs + 1, sizeof(bool)))) {
+			cmd_err(env, "out of memory");
+			rc = EXIT_FAIL;
+			goto out;
 		}
+		if ((rc = select_memdevs(env, &t, argc - optind, argv + optind, wanted)))
+			goto out;
+		if (set_spec && (set_rc = health_set_alerts(env, &t, wanted, &set, set_spec)) != EXIT_OK &&
+		    set_rc != EXIT_PARTIAL) {
+			rc = set_rc;	/* nothing was set: nothing new to show */
+			goto out;
+		}
+		read_live(env, &t, wanted, arr, &ok, &unsupported, &failed);
 		if (!t.nmemdevs && !env->out.json && !prom)
 			fprintf(stderr, "cxltier health: no CXL memdevs on this system\n");
 	}
@@ -269,7 +294,9 @@ int cmd_health(int argc, char **argv, struct cmd_env *env)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if (!failed && !unsupported)
+	if (set_rc >= 0)	/* what was asked was the setting */
+		rc = set_rc;
+	else if (!failed && !unsupported)
 		rc = EXIT_OK;
 	else if (ok)
 		rc = EXIT_PARTIAL;
@@ -278,6 +305,7 @@ int cmd_health(int argc, char **argv, struct cmd_env *env)
 	else
 		rc = EXIT_FAIL;
 out:
+	free(wanted);
 	ct_topology_free(&t);
 	json_object_put(root);
 	return rc;

@@ -46,6 +46,7 @@ int cmd_health(int argc, char **argv, struct cmd_env *env);
 int cmd_events(int argc, char **argv, struct cmd_env *env);
 int cmd_migrate(int argc, char **argv, struct cmd_env *env);
 int cmd_region(int argc, char **argv, struct cmd_env *env);
+int cmd_poison(int argc, char **argv, struct cmd_env *env);
 int cmd_usage(int argc, char **argv, struct cmd_env *env);
 int cmd_metrics(int argc, char **argv, struct cmd_env *env);
 

@@ -22,6 +22,7 @@ const struct cmd commands[] = {
 	{ "cdat", cmd_cdat, "decode the CDAT tables of CXL devices (or of a file)" },
 	{ "tiers", cmd_tiers, "memory nodes with their tier, distances, performance and demotion targets" },
 	{ "health", cmd_health, "device health and alert configuration (Get Health Info), also for Prometheus" },
+	{ "poison", cmd_poison, "the devices' poison lists (media errors) with region and host address; inject/clear" },
 	{ "events", cmd_events, "CXL event records (media, DRAM, module, poison) drained by the kernel, decoded" },
 	{ "migrate", cmd_migrate, "move chosen processes' pages to a node or tier, once, with a report" },
 	{ "usage", cmd_usage, "where processes' and cgroups' memory is, per node and per memory tier" },

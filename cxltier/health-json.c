@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* health-json.c - Get Health Info and Get Alert Configuration as JSON, and
+ * the alerts as a table cell */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
 #include "health-json.h"
 #include "json-build.h"
 
@@ -33,3 +38,53 @@ json_object *health_json(const struct ct_health *h)
 	return o;
 }
 
+json_object *alert_json(const struct ct_alert_config *a)
+{
+	json_object *o = json_object_new_object(), *v = jb_arr(o, "valid"), *p = jb_arr(o, "programmable");
+	static const struct { unsigned bit; const char *name; } bits[] = {
+		{ CT_ALERT_LIFE_USED, "life_used" }, { CT_ALERT_OVER_TEMP, "over_temperature" },
+		{ CT_ALERT_UNDER_TEMP, "under_temperature" }, { CT_ALERT_CORRECTED_VOLATILE, "corrected_volatile_errors" },
+		{ CT_ALERT_CORRECTED_PERSISTENT, "corrected_persistent_errors" },
+	};
+
+	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++) {
+		if (a->valid & bits[i].bit)
+			json_object_array_add(v, json_object_new_string(bits[i].name));
+		if (a->programmable & bits[i].bit)
+			json_object_array_add(p, json_object_new_string(bits[i].name));
+	}
+	jb_int(o, "life_used_critical_percent", a->life_used_critical);
+	jb_int(o, "life_used_warning_percent", a->life_used_warning);
+	jb_int(o, "over_temperature_critical_celsius", a->over_temp_critical);
+	jb_int(o, "under_temperature_critical_celsius", a->under_temp_critical);
+	jb_int(o, "over_temperature_warning_celsius", a->over_temp_warning);
+	jb_int(o, "under_temperature_warning_celsius", a->under_temp_warning);
+	jb_int(o, "corrected_volatile_errors_warning", a->corrected_volatile_warning);
+	jb_int(o, "corrected_persistent_errors_warning", a->corrected_persistent_warning);
+	return o;
+}
+
+void health_fmt_alerts(json_object *rec, char *buf, size_t len)
+{
+	static const struct { const char *valid, *key; unsigned bit; } on[] = {
+		{ "life_used", "life_used_warning_percent", CT_ALERT_LIFE_USED },
+		{ "over_temperature", "over_temperature_warning_celsius", CT_ALERT_OVER_TEMP },
+		{ "under_temperature", "under_temperature_warning_celsius", CT_ALERT_UNDER_TEMP },
+		{ "corrected_volatile_errors", "corrected_volatile_errors_warning", CT_ALERT_CORRECTED_VOLATILE },
+		{ "corrected_persistent_errors", "corrected_persistent_errors_warning", CT_ALERT_CORRECTED_PERSISTENT },
+	};
+	json_object *a, *valid, *v;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	if (!json_object_object_get_ex(rec, "alert_config", &a) || !json_object_object_get_ex(a, "valid", &valid))
+		return;
+	for (size_t i = 0; i < sizeof(on) / sizeof(on[0]) && off < len; i++)
+		for (size_t k = 0; k < json_object_array_length(valid); k++)
+			if (!strcmp(json_object_get_string(json_object_array_get_idx(valid, k)), on[i].valid) &&
+			    json_object_object_get_ex(a, on[i].key, &v))
+				off += (size_t)snprintf(buf + off, len - off, "%s%s=%" PRId64, off ? "," : "",
+							ct_alert_option_name(on[i].bit), json_object_get_int64(v));
+	if (!off)
+		snprintf(buf, len, "none");
+}

@@ -2,10 +2,9 @@
 /* list-detail.c - what `list -v` adds to the JSON, as ndctl's -v levels do:
  * -v the decode topology (root decoders, each memdev's endpoint decoders
  * and its path of ports from the root); -vvv the memdev's partitioning
- * and firmware (ndctl's -vvv also adds health, alert configuration and
- * media errors: `cxltier health` has the first two; the poison list would
- * join here). -vv adds nothing: ndctl's -vv adds disabled devices, which
- * cxltier always lists. */
+ * and firmware, and as ndctl's -vvv its health, alert configuration and
+ * media errors (list-health.c). -vv adds nothing: ndctl's -vv adds
+ * disabled devices, which cxltier always lists. */
 #include <string.h>
 #include "json-build.h"
 #include "list.h"
@@ -67,7 +66,8 @@ static void endpoint_detail(json_object *mo, const struct ct_endpoint_info *e, c
 	}
 }
 
-static void memdev_deep(struct cmd_env *env, json_object *mo, const struct ct_memdev *m, const struct list_style *st)
+static void memdev_deep(struct cmd_env *env, json_object *mo, const struct ct_memdev *m, const struct ct_topology *t,
+			const struct list_style *st)
 {
 	struct ct_partition p;
 	json_object *o;
@@ -92,6 +92,7 @@ static void memdev_deep(struct cmd_env *env, json_object *mo, const struct ct_me
 		jb_str(o, "version", m->firmware);
 		jb_str(o, "update_status", m->fw_update);
 	}
+	list_health_detail(env, mo, m, t);
 }
 
 void list_add_detail(struct cmd_env *env, json_object *root, const struct ct_topology *t, const struct list_style *st)
@@ -119,7 +120,7 @@ void list_add_detail(struct cmd_env *env, json_object *root, const struct ct_top
 			if ((e = ct_fabric_endpoint(&f, json_object_get_string(name))))
 				endpoint_detail(mo, e, st);
 			if (st->verbose >= 3 && (m = ct_topology_memdev(t, json_object_get_string(name))))
-				memdev_deep(env, mo, m, st);
+				memdev_deep(env, mo, m, t, st);
 		}
 	ct_fabric_free(&f);
 }

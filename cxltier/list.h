@@ -32,8 +32,10 @@ void list_filters_free(struct list_filters *f);
 /* {"rows":[...]} for the table: each row has "type" and "children" */
 json_object *list_table_rows(const struct ct_topology *t, const struct list_sel *sel);
 /* -v: "root_decoders", each memdev's endpoint "decoders" and "path";
- * -vvv: its "partition_info" (live) and "firmware" */
+ * -vvv: its "partition_info" (live), "firmware", and list_health_detail's */
 void list_add_detail(struct cmd_env *env, json_object *root, const struct ct_topology *t, const struct list_style *st);
+/* -vvv on a live system: the memdev's "health", "alert_config", "media_errors" */
+void list_health_detail(struct cmd_env *env, json_object *mo, const struct ct_memdev *m, const struct ct_topology *t);
 /* --summary: an exit code */
 int list_summary(struct cmd_env *env, const struct ct_topology *t, const struct list_style *st);
 

@@ -1,10 +1,101 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Get Health Info / Get Alert Configuration payloads and event records */
+/* Get Health Info / Get Alert Configuration payloads, Set Alert
+ * Configuration settings and payload, mailbox return codes, event records */
 #include <errno.h>
 #include <stdio.h>
 #include "tap.h"
 #include "event.h"
 #include "health.h"
+#include "mbox.h"
+
+static bool bytes_are(const uint8_t *got, const uint8_t *want, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (got[i] != want[i]) {
+			fprintf(stderr, "#   byte %zu: got 0x%02x, expected 0x%02x\n", i, got[i], want[i]);
+			return false;
+		}
+	return true;
+}
+
+/* Set Alert Configuration: what a user writes, the 12 bytes it becomes
+ * (CXL 3.1 Table 8-131 as kernel-interfaces.md §2.6 lays it out), and
+ * what the device's current configuration allows */
+static void set_alert(void)
+{
+	struct ct_alert_set s;
+	struct ct_alert_config cur = { 0 };
+	uint8_t p[CT_SET_ALERT_LEN];
+	char why[256];
+	/* +0 valid, +1 enable, +2 life used, +3 reserved, +4 over (s16), +6 under (s16),
+	 * +8 corrected volatile (u16), +10 corrected persistent (u16); little-endian */
+	static const uint8_t all[12] = { 0x1f, 0x1f, 90, 0x00, 85, 0x00, 0xfb, 0xff, 100, 0x00, 0xff, 0xff };
+	static const uint8_t off[12] = { 0x12, 0x02, 0, 0, 0x2c, 0x01, 0, 0, 0, 0, 0, 0 };
+	static const uint8_t neg[12] = { 0x06, 0x06, 0, 0, 0x00, 0x80, 0xff, 0x7f, 0, 0, 0, 0 };
+
+	is_int(ct_alert_set_parse("life-used=90,over-temperature=85,under-temperature=-5,volatile-mem-err=100,"
+				  "pmem-err=65535", &s, why, sizeof(why)), 0, "every alert parses");
+	ok(s.valid == 0x1f && s.enable == 0x1f, "all five valid and enabled");
+	ct_alert_set_encode(&s, p);
+	ok(bytes_are(p, all, 12), "payload byte by byte: masks, 90%%, 85 C, -5 C (0xfffb), 100, 65535");
+
+	is_int(ct_alert_set_parse("over-temperature=off,over-temperature=1", &s, why, sizeof(why)), -EINVAL,
+	       "a name twice is refused");
+	is_int(ct_alert_set_parse("over-temperature=300,over-temperature=off", &s, why, sizeof(why)), -EINVAL, "twice, either order");
+	is_int(ct_alert_set_parse("over-temperature=300,pmem-err=off", &s, why, sizeof(why)), 0, "one on, one off");
+	ok(s.valid == 0x12 && s.enable == 0x02, "both valid, only over-temperature enabled");
+	ct_alert_set_encode(&s, p);
+	ok(bytes_are(p, off, 12), "payload: an alert turned off carries a zero threshold");
+	is_int(ct_alert_set_parse("over-temperature=-32768,under-temperature=32767", &s, why, sizeof(why)), 0,
+	       "the s16 extremes");
+	ct_alert_set_encode(&s, p);
+	ok(bytes_are(p, neg, 12), "payload: -32768 is 0x8000, 32767 is 0x7fff");
+
+	is_int(ct_alert_set_parse("life-used=101", &s, why, sizeof(why)), -EINVAL, "life used above 100%%");
+	is_str(why, "life-used=101: a whole number from 0 to 100, or off", "and why");
+	is_int(ct_alert_set_parse("over-temperature=40000", &s, why, sizeof(why)), -EINVAL, "beyond s16");
+	is_int(ct_alert_set_parse("volatile-mem-err=-1", &s, why, sizeof(why)), -EINVAL, "a negative count");
+	is_int(ct_alert_set_parse("pmem-err=65536", &s, why, sizeof(why)), -EINVAL, "beyond u16");
+	is_int(ct_alert_set_parse("life-used=9x", &s, why, sizeof(why)), -EINVAL, "not a number");
+	is_int(ct_alert_set_parse("life-used=", &s, why, sizeof(why)), -EINVAL, "no value");
+	is_int(ct_alert_set_parse("life-used", &s, why, sizeof(why)), -EINVAL, "no '='");
+	is_int(ct_alert_set_parse("temperature=5", &s, why, sizeof(why)), -EINVAL, "an unknown name");
+	ok(strstr(why, "life-used, over-temperature") != NULL, "the names are listed");
+	is_int(ct_alert_set_parse("", &s, why, sizeof(why)), -EINVAL, "nothing given");
+	is_int(ct_alert_set_parse(",,life-used=1,", &s, why, sizeof(why)), 0, "empty items are skipped");
+	is_str(ct_alert_option_name(CT_ALERT_CORRECTED_PERSISTENT), "pmem-err", "ndctl's option names");
+
+	/* what the device allows */
+	cur.programmable = CT_ALERT_LIFE_USED | CT_ALERT_UNDER_TEMP;
+	cur.life_used_critical = 95;
+	cur.under_temp_critical = -10;
+	ct_alert_set_parse("over-temperature=80", &s, why, sizeof(why));
+	is_int(ct_alert_set_check(&s, &cur, why, sizeof(why)), -EOPNOTSUPP, "not programmable on the device");
+	is_str(why, "the over-temperature warning alert is not programmable on this device", "and why");
+	ct_alert_set_parse("life-used=95", &s, why, sizeof(why));
+	is_int(ct_alert_set_check(&s, &cur, why, sizeof(why)), -EINVAL, "a warning at the critical threshold");
+	ct_alert_set_parse("life-used=94,under-temperature=-9", &s, why, sizeof(why));
+	is_int(ct_alert_set_check(&s, &cur, why, sizeof(why)), 0, "warnings short of the critical thresholds");
+	ct_alert_set_parse("under-temperature=-10", &s, why, sizeof(why));
+	is_int(ct_alert_set_check(&s, &cur, why, sizeof(why)), -EINVAL, "under-temperature at its critical one");
+	ct_alert_set_parse("life-used=off", &s, why, sizeof(why));
+	is_int(ct_alert_set_check(&s, &cur, why, sizeof(why)), 0, "turning off compares no threshold");
+	cur.life_used_critical = 0;
+	ct_alert_set_parse("life-used=100", &s, why, sizeof(why));
+	is_int(ct_alert_set_check(&s, &cur, why, sizeof(why)), 0, "a critical threshold of 0 is not set");
+
+	/* the device's verdict */
+	is_int(ct_mbox_status_errno(0), 0, "success");
+	is_int(ct_mbox_status_errno(2), EINVAL, "invalid input");
+	is_int(ct_mbox_status_errno(3), EOPNOTSUPP, "unsupported");
+	is_int(ct_mbox_status_errno(0x15), EOPNOTSUPP, "unsupported mailbox");
+	is_int(ct_mbox_status_errno(6), EBUSY, "busy");
+	is_int(ct_mbox_status_errno(0x11), EIO, "permanent media failure");
+	is_str(ct_mbox_status_name(2), "invalid input", "return code names");
+	is_str(ct_mbox_status_name(0x10), "inject poison limit reached", "0x10");
+	is_str(ct_mbox_status_name(0x1e), "invalid extent list", "the last one CXL 3.1 defines");
+	is_str(ct_mbox_status_name(0x1f), "reserved", "beyond");
+}
 
 /* a healthy device: 3% life used, 38 C, one dirty shutdown */
 static const uint8_t normal[18] = { 0x00, 0x00, 0x00, 3, 38, 0, 1, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0 };
@@ -112,5 +203,6 @@ int main(void)
 	is_int(ct_event_decode(rec, 100, &e), -EBADMSG, "a short record is rejected");
 	is_int(ct_severity_parse("fatal"), 3, "severity names parse");
 	is_int(ct_severity_parse("loud"), -1, "unknown severity");
+	set_alert();
 	return tap_done();
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: default
-# `cxltier events` and `health` against the real kernel: events injected
+# `cxltier events` against the real kernel: events injected
 # into QEMU's Type-3 device over QMP, drained by the kernel, read back.
 load helper
 load events
@@ -263,15 +263,4 @@ events_of() {
     run cxltier events --stop
     assert_success
     ! ls /sys/kernel/tracing/instances | grep -q '^cxltier$'
-}
-
-@test "health: QEMU's device has no Get Health Info: a clear answer, exit 77" {
-    run --separate-stderr cxltier health
-    assert_failure 77
-    [[ $stderr == *"Get Health Info is not supported by mem0"* ]]
-    run --separate-stderr cxltier health -j
-    assert_equal "$(jq -c '.memdevs[0] | [.name, .supported]' <<<"$output")" '["mem0",false]'
-    run --separate-stderr cxltier health --format prometheus
-    assert_failure 77
-    assert_output --partial 'cxl_health_supported{memdev="mem0",serial="0x1234"} 0'
 }
