@@ -14,6 +14,8 @@
 #define SCHEME CTX "/schemes/0"
 #define MODPARAM "/sys/module/%s/parameters/enabled"
 #define LOCK_WAIT_MS 60000	/* beyond the interval: another cxltier's sampling */
+#define SNAPSHOTS 3		/* of the regions at the end of the interval, made one */
+#define SNAPSHOT_GAP_MS 300	/* between them: three aggregation intervals */
 
 static int w(struct ct_sysfs *s, const char *path, const char *val)
 {
@@ -222,6 +224,51 @@ static int collect(struct ct_sysfs *s, volatile sig_atomic_t *stop, struct ct_ac
 	return rc;
 }
 
+static void wait_ms(unsigned ms, volatile sig_atomic_t *stop)
+{
+	for (unsigned waited = 0; waited < ms && !(stop && *stop); waited += 50) {
+		struct timespec ts = { 0, 50 * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* the regions at the end of the interval, from up to SNAPSHOTS snapshots
+ * SNAPSHOT_GAP_MS apart (as many as fit in half the interval): a region
+ * counts as untouched only when no snapshot saw an access in it */
+static int sample(struct ct_sysfs *s, unsigned interval_ms, volatile sig_atomic_t *stop,
+		  struct ct_access_region **out, size_t *n)
+{
+	unsigned extra = interval_ms / (2 * SNAPSHOT_GAP_MS);
+	int rc = 0;
+
+	if (extra > SNAPSHOTS - 1)
+		extra = SNAPSHOTS - 1;
+	wait_ms(interval_ms - extra * SNAPSHOT_GAP_MS, stop);
+	for (unsigned k = 0; k <= extra && !rc && !(stop && *stop); k++) {
+		struct ct_access_region *snap = NULL, *merged;
+		size_t nsnap = 0, nmerged;
+		if (k)
+			wait_ms(SNAPSHOT_GAP_MS, stop);
+		if ((rc = collect(s, stop, &snap, &nsnap)))
+			break;
+		if (!k) {
+			*out = snap;
+			*n = nsnap;
+			continue;
+		}
+		rc = ct_access_regions_merge(*out, *n, snap, nsnap, &merged, &nmerged);
+		free(snap);
+		if (rc) {
+			rc = ct_fail(s->err, rc, "out of memory");
+			break;
+		}
+		free(*out);
+		*out = merged;
+		*n = nmerged;
+	}
+	return rc;
+}
+
 int ct_damon_sample(struct ct_sysfs *s, int pid, unsigned interval_ms, volatile sig_atomic_t *stop,
 		    struct ct_access_region **out, size_t *n, struct ct_damon_run *run)
 {
@@ -250,12 +297,7 @@ int ct_damon_sample(struct ct_sysfs *s, int pid, unsigned interval_ms, volatile 
 		ct_damon_owner_write(s, &own);
 		ct_error_clear(s->err);
 	}
-	for (unsigned waited = 0; waited < interval_ms && !(stop && *stop); waited += 50) {
-		struct timespec ts = { 0, 50 * 1000000L };
-		nanosleep(&ts, NULL);
-	}
-	if (!(stop && *stop))
-		rc = collect(s, stop, out, n);
+	rc = sample(s, interval_ms, stop, out, n);
 undo:
 	{
 		struct ct_error keep = *s->err;	/* teardown must not hide why */

@@ -22,7 +22,7 @@
 
 struct ct_access_region {
 	uint64_t start, end;		/* virtual addresses */
-	unsigned nr_accesses;		/* in the last aggregation interval (0..aggr/sample) */
+	unsigned nr_accesses;		/* the most of the last aggregation intervals sampled (0..aggr/sample) */
 	unsigned age;			/* aggregation intervals it has kept that count */
 };
 
@@ -35,5 +35,11 @@ struct ct_damon_run {
  * -EWOULDBLOCK (another cxltier kept DAMON longer than the wait) */
 int ct_damon_sample(struct ct_sysfs *s, int pid, unsigned interval_ms, volatile sig_atomic_t *stop,
 		    struct ct_access_region **out, size_t *n, struct ct_damon_run *run);
+
+/* a and b (each sorted here by start) made one list in *out (to free): every
+ * address either covers, accessed as much as the most either saw there, aged
+ * as the younger. 0 or -ENOMEM. */
+int ct_access_regions_merge(struct ct_access_region *a, size_t na, struct ct_access_region *b, size_t nb,
+			    struct ct_access_region **out, size_t *nout);
 
 #endif
