@@ -168,10 +168,14 @@ CXLDEV+=(-M "$(IFS=,; echo "${FMW[*]}")")
 # calibrations misjudge it: no_timer_check (the IO-APIC timer check panicked),
 # lpj= (the secondary CPU's delay-loop calibration hung the boot; the value
 # is what a 2.4 GHz TSC gives at HZ=250, and only delay loops use it),
-# tsc=reliable (no clocksource watchdog switching to a slower clock).
+# tsc=reliable (no clocksource watchdog switching to a slower clock),
+# clocksource=hpet: the guest's time is QEMU's virtual clock, the host's own;
+# a TSC frequency misjudged at boot on a loaded host (the kernel keeps the
+# early figure when the refined one differs by more than 1 %) made guest time
+# run many times faster than the host's, and per-test timeouts fire early.
 # memhp_default_state=offline: both kernels start alike (7.x onlines
 # hot-added memory by default, 6.12 does not); --memhp-default drops it
-KAPPEND="console=ttyS0,115200 panic=-1 quiet loglevel=4 no_timer_check lpj=9781740 tsc=reliable$MEMHP$APPEND"
+KAPPEND="console=ttyS0,115200 panic=-1 quiet loglevel=4 no_timer_check lpj=9781740 tsc=reliable clocksource=hpet$MEMHP$APPEND"
 Q=$CACHE/qemu
 CMD=(env QEMU_MODULE_DIR="$QEMU_MODULE_DIR" "$QEMU"
      -L "$Q/usr/share/qemu" -L "$Q/usr/share/seabios" -L /usr/lib/ipxe/qemu

@@ -77,7 +77,7 @@ if [[ -n ${CXLTIER_VM_ASAN_BUILD:-} ]]; then
     ABUILD=$(realpath "$CXLTIER_VM_ASAN_BUILD")
     ldd "$ABUILD/cxltier" | grep -q libasan ||
         { echo "vm-test: $ABUILD/cxltier is not an ASan build" >&2; exit 1; }
-    for a in ${CXLTIER_VM_ASAN_FILES:-online list cdat}; do
+    for a in ${CXLTIER_VM_ASAN_FILES:-online cdat}; do
         for f in "${FILES[@]}"; do
             [[ $(basename "$f" .bats) == "$a" ]] || continue
             for k in "${KERNELS[@]}"; do
