@@ -45,8 +45,10 @@ int ct_access_regions_merge(struct ct_access_region *a, size_t na, struct ct_acc
 		free(r);
 		return -ENOMEM;
 	}
-	qsort(a, na, sizeof(*a), by_start);
-	qsort(b, nb, sizeof(*b), by_start);
+	if (na)		/* qsort's array may not be NULL, even empty */
+		qsort(a, na, sizeof(*a), by_start);
+	if (nb)
+		qsort(b, nb, sizeof(*b), by_start);
 	for (size_t i = 0; i < na; i++) {
 		bound[nb_u++] = a[i].start;
 		bound[nb_u++] = a[i].end;
@@ -55,7 +57,8 @@ int ct_access_regions_merge(struct ct_access_region *a, size_t na, struct ct_acc
 		bound[nb_u++] = b[i].start;
 		bound[nb_u++] = b[i].end;
 	}
-	qsort(bound, nb_u, sizeof(*bound), cmp_u64);
+	if (nb_u)
+		qsort(bound, nb_u, sizeof(*bound), cmp_u64);
 	for (size_t i = 0; i + 1 < nb_u; i++) {
 		const struct ct_access_region *ra, *rb;
 		struct ct_access_region piece = { .start = bound[i], .end = bound[i + 1] };
