@@ -48,15 +48,22 @@ topo_region_online() {
     done
 }
 
-# topo_list_shows REGION MEMDEV...: `cxltier list -j` nests the region, with
-# its ways and all its blocks online, under every one of its memdevs
+# topo_list_shows REGION MEMDEV...: `cxltier list -j` shows the region once,
+# with its ways, its memdevs as its targets, its size the sum of their
+# shares, all its blocks online movable; each memdev names the region
 topo_list_shows() {
-    local r=$1 m json got
+    local r=$1 m json got want
     shift
     json=$(cxltier list -j) || return 1
+    got=$(jq -c --arg r "$r" '[.regions[] | select(.name == $r)] | length' <<<"$json")
+    [[ $got == 1 ]] || { echo "cxltier list: $r listed $got times" >&2; return 1; }
+    got=$(jq -c --arg r "$r" '.regions[] | select(.name == $r)
+          | [.interleave_ways, .state, (.dax_devices[0].memory_blocks | .total == .online and .online == .movable),
+             .size == ([.targets[].dpa_size] | add), ([.targets[].memdev] | sort)]' <<<"$json")
+    want=$(printf '%s\n' "$@" | sort | jq -R . | jq -sc .)
+    [[ $got == "[$#,\"active\",true,true,$want]" ]] || { echo "cxltier list: $r: $got (want $# ways over $want)" >&2; return 1; }
     for m in "$@"; do
-        got=$(jq -c --arg m "$m" --arg r "$r" '.memdevs[] | select(.name == $m) | .regions[]? | select(.name == $r)
-              | [.interleave_ways, .state, (.dax_devices[0].memory_blocks | .total == .online and .online == .movable)]' <<<"$json")
-        [[ $got == "[$#,\"active\",true]" ]] || { echo "cxltier list: $m/$r: $got" >&2; return 1; }
+        got=$(jq -c --arg m "$m" --arg r "$r" '[.memdevs[] | select(.name == $m) | .regions[]? | select(. == $r)] | length' <<<"$json")
+        [[ $got == 1 ]] || { echo "cxltier list: $m does not name $r" >&2; return 1; }
     done
 }
