@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: default
 # vm-args: -c 512M
+# vm-kernels: 6.12 -- Linux 7.3 reports no QMP-injected CXL RAS error (neither cxl_aer_* trace event within 120 s, nor a change of mem0's aer_dev_* counts: metrics.bats), where 6.12 reports both
 # `cxltier events` on CXL RAS (AER) errors injected over QMP. A boot of its
 # own (-c 512M keeps it apart from the shared default machine) and no region:
 # an uncorrectable error makes the kernel detach mem0's driver and reset it.
