@@ -219,16 +219,23 @@ cold_round() {
     assert_output --partial "DAMON is set up by another tool"
 }
 
-@test "--hot on a process that touches nothing: nothing is chosen and nothing moves" {
+# On 6.12 DAMON sees no access at all in a paused process; on 7.3 (THP
+# "always", the kernel's own DAMON_STAT context running beside ours) it may
+# report a few pages of the C library's state as accessed. The 8 MiB the
+# process filled and left alone are never chosen, whatever the kernel.
+@test "--hot on a process that touches nothing: its idle memory is not chosen and does not move" {
     N=$(cat "$BATS_FILE_TMPDIR/node")
     start_hog 8
     before=$(node_bytes "$HOG_PID" 0)
     run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --hot --interval 1 -j
     echo "$stderr" >&3
-    assert_success
-    assert_equal "$(jq '.processes[0].selection.bytes' <<<"$output")" 0
-    assert_equal "$(jq '.processes[0].bytes_moved' <<<"$output")" 0
-    assert_equal "$(node_bytes "$HOG_PID" 0)" "$before"
+    moved_but_shared
+    sel=$(jq '.processes[0].selection.bytes' <<<"$output")
+    moved=$(jq '.processes[0].bytes_moved' <<<"$output")
+    echo "# chosen $sel bytes, moved $moved" >&3
+    (( sel <= 256 << 10 ))
+    (( moved <= sel ))
+    (( $(node_bytes "$HOG_PID" 0) >= before - sel ))
 }
 
 @test "transparent huge pages moved page by page by two jobs: whole, every byte counted once, none left busy" {
