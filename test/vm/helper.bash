@@ -7,6 +7,42 @@ bats_require_minimum_version 1.5.0   # run --separate-stderr
 . /usr/share/cxltier-vm/bats-timeout.sh   # BATS_TEST_TIMEOUT without bats 1.8's race
 export CXLTIER_NO_MAN=1
 
+# The JSON contract in the guest: whatever a test reads through `cxltier ... -j`
+# (in $(...), a pipe or `run`) is kept, with its command line, in
+# $CXLTIER_VM_JSON_DIR on the share; after the boot the host checks each
+# against docs/schema (tools/validate-json), and metrics' Prometheus text with
+# `promtool check metrics`; a mismatch fails the file.
+# In a subshell whose stdout is a file or /dev/null (a run in the background
+# that a test signals by $!) the binary is exec'd, so $! stays its pid. events --follow streams and is not kept.
+CXLTIER_VM_TEST_SHELL=$BASHPID
+cxltier() {
+    local a prev= json= cmd= skip= out rc=0
+    for a; do
+        case $a in
+            -j|--json|--format=json) json=1 ;;
+            -h|--help|--list-opts|--list-cmds) skip=1 ;;
+            -f|--follow) [[ $cmd == events ]] && skip=1 ;;
+            -[a-zA-Z]*) [[ $prev != -o && $a =~ ^-[a-zA-Z]*j[a-zA-Z]*$ ]] && json=1 ;;
+        esac
+        [[ $prev == --format && $a == json ]] && json=1
+        [[ -z $cmd && $a != -* && $prev != --sysroot ]] && cmd=$a
+        prev=$a
+    done
+    [[ $cmd == metrics ]] && json=1    # its Prometheus text: promtool checks it
+    [[ -z $skip ]] || json=
+    if [[ -z $json || -z ${CXLTIER_VM_JSON_DIR:-} || ! -d ${CXLTIER_VM_JSON_DIR:-} ||
+          ( $BASHPID != "$CXLTIER_VM_TEST_SHELL" && ! -p /proc/self/fd/1 ) ]]; then
+        [[ $BASHPID == "$CXLTIER_VM_TEST_SHELL" || -p /proc/self/fd/1 ]] || exec cxltier "$@"
+        command cxltier "$@"
+        return
+    fi
+    out=$(mktemp "$CXLTIER_VM_JSON_DIR/${CXLTIER_VM_FILE:-x}-${BATS_SUITE_TEST_NUMBER:-0}-XXXXXX") || return 1
+    printf '%s\0' "$@" > "$out.argv"
+    command cxltier "$@" > "$out" || rc=$?
+    cat "$out"
+    return $rc
+}
+
 # the region the tests share: created once per boot
 ensure_region() {
     local r

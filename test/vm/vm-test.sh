@@ -190,6 +190,37 @@ RUN
         [[ -n $line || $nok != 0 ]] || line="not ok - [$label] $name: only $ran of $planned tests reported"
         [[ -z $line ]] || line+="; $((planned - ran)) of $planned tests did not run"
     fi
+    # the output contract: every -j output the tests read (kept by
+    # helper.bash with its command line) is valid against its schema in
+    # docs/schema, and metrics' Prometheus text passes promtool
+    nj=0
+    for a in "$share"/json/*.argv; do
+        [[ -f $a ]] || continue
+        o=${a%.argv}
+        [[ -s $o ]] || continue     # a run that printed nothing (its test checks why)
+        mapfile -d '' -t argv < "$a"
+        nj=$((nj + 1))
+        cmd= prev=
+        for x in "${argv[@]}"; do
+            [[ -z $cmd && $x != -* && $prev != --sysroot ]] && cmd=$x
+            prev=$x
+        done
+        if [[ $cmd == metrics && " ${argv[*]} " != *" -j "* && " ${argv[*]} " != *" --json "* ]]; then
+            what="promtool check metrics"
+            msg=$(promtool check metrics < "$o" 2>&1)
+        else
+            what="its schema in docs/schema"
+            msg=$("$SRC/tools/validate-json" -i "$o" -- "${argv[@]}" 2>&1)
+        fi
+        # shellcheck disable=SC2181
+        if [[ $? != 0 ]]; then
+            t=${o##*/}; t=${t#"$name"-}; t=${t%%-*}
+            echo "not ok - [$label] $name: test $t: cxltier ${argv[*]}: the output breaks $what: ${msg//$'\n'/; }" |
+                tee -a "$share/tap.txt"
+            nok=$((nok + 1)); bad=1
+        fi
+    done
+    (( nj == 0 )) || echo "# [$label] $name.bats: $nj outputs checked (-j against docs/schema, metrics with promtool)"
     if [[ -n $line ]]; then
         echo "$line" | tee -a "$share/tap.txt"
         [[ $log == 0 ]] || sed 's/^/#   /' "$share/run.log"

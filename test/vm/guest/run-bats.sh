@@ -21,6 +21,10 @@ KERNEL=${CXLTIER_VM_KERNEL:-$(uname -r)}
 STATE=${CXLTIER_VM_STATE:-/share/state}
 mkdir -p "$STATE"
 export CXLTIER_VM_KERNEL=$KERNEL CXLTIER_VM_STATE=$STATE
+# the -j outputs the tests read, for the host to check against docs/schema
+# (helper.bash keeps them; vm-test.sh validates them after the boot)
+export CXLTIER_VM_JSON_DIR=${CXLTIER_VM_JSON_DIR:-/share/json}
+mkdir -p "$CXLTIER_VM_JSON_DIR"
 FORMAT=/usr/share/cxltier-vm/bats-format-vm
 
 if [[ ${CXLTIER_VM_SANITIZE:-0} == 1 ]]; then
