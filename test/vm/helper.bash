@@ -12,11 +12,12 @@ export CXLTIER_NO_MAN=1
 # $CXLTIER_VM_JSON_DIR on the share; after the boot the host checks each
 # against docs/schema (tools/validate-json), and metrics' Prometheus text with
 # `promtool check metrics`; a mismatch fails the file.
-# In a subshell whose stdout is a file or /dev/null (a run in the background
-# that a test signals by $!) the binary is exec'd, so $! stays its pid. events --follow streams and is not kept.
+# Any other call in a subshell (a run in the background that a test signals
+# by $!, with stdout a file or a named FIFO) execs the binary, so $! stays
+# its pid. events --follow streams and is not kept.
 CXLTIER_VM_TEST_SHELL=$BASHPID
 cxltier() {
-    local a prev= json= cmd= skip= out rc=0
+    local a prev= json= cmd= skip= out rc=0 me
     for a; do
         case $a in
             -j|--json|--format=json) json=1 ;;
@@ -30,9 +31,13 @@ cxltier() {
     done
     [[ $cmd == metrics ]] && json=1    # its Prometheus text: promtool checks it
     [[ -z $skip ]] || json=
-    if [[ -z $json || -z ${CXLTIER_VM_JSON_DIR:-} || ! -d ${CXLTIER_VM_JSON_DIR:-} ||
-          ( $BASHPID != "$CXLTIER_VM_TEST_SHELL" && ! -p /proc/self/fd/1 ) ]]; then
-        [[ $BASHPID == "$CXLTIER_VM_TEST_SHELL" || -p /proc/self/fd/1 ]] || exec cxltier "$@"
+    # kept when read through an anonymous pipe ($(...), a pipeline, `run`)
+    # or run in the test's own shell; a subshell writing to a file or a
+    # named FIFO is a run in the background: exec'd
+    me=$BASHPID
+    [[ $me == "$CXLTIER_VM_TEST_SHELL" || $(readlink "/proc/$me/fd/1") == pipe:* ]] || json=
+    if [[ -z $json || -z ${CXLTIER_VM_JSON_DIR:-} || ! -d ${CXLTIER_VM_JSON_DIR:-} ]]; then
+        [[ $BASHPID == "$CXLTIER_VM_TEST_SHELL" ]] || exec cxltier "$@"
         command cxltier "$@"
         return
     fi
