@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "blocks-change.h"
 #include "json-build.h"
+#include "../lib/auto-online-hold.h"
 #include "../lib/context.h"
 #include "../lib/kernel.h"
 #include "../lib/memblock.h"
@@ -216,6 +217,24 @@ void change_warn_auto_online(struct cmd_env *env)
 
 static int lockfd = -1;
 
+/* a run killed while it held the kernel's own onlining off (under the lock,
+ * so that no other run is holding it now): put back, and said */
+static void recover_auto_online(struct cmd_env *env)
+{
+	char value[32];
+	int rc = ct_auto_online_recover(env->ctx, value, sizeof(value));
+
+	if (rc < 0) {
+		cmd_warn(env, "%s", ct_context_message(env->ctx));
+		ct_error_clear(&env->ctx->err);
+	} else if (rc && value[0])
+		cmd_warn(env, "an earlier cxltier was killed while it held the kernel's own onlining off: "
+			 "auto_online_blocks set back to %s", value);
+	else if (rc)
+		cmd_info(env, 1, "an earlier cxltier was killed while it held the kernel's own onlining off; "
+			 "auto_online_blocks has been set since: left as it is");
+}
+
 int change_begin(struct cmd_env *env, const struct change_opts *o)
 {
 	if (o->dry_run)
@@ -227,6 +246,7 @@ int change_begin(struct cmd_env *env, const struct change_opts *o)
 		cmd_err(env, "%s", ct_context_message(env->ctx));
 		return EXIT_FAIL;
 	}
+	recover_auto_online(env);
 	return EXIT_OK;
 }
 

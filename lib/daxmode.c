@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* daxmode.c - devdax to system-ram through libdaxctl: see daxmode.h */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <daxctl/libdaxctl.h>
+#include "auto-online-hold.h"
 #include "context.h"
 #include "daxmode.h"
 #include "kernel.h"
@@ -39,10 +39,10 @@ static int rebind_ram(struct ct_context *ctx, struct daxctl_dev *dev, const char
 int ct_dax_to_system_ram(struct ct_context *ctx, const char *name, bool pause_auto_online,
 			 struct ct_daxmode_result *res)
 {
+	struct ct_auto_online_hold hold;
 	struct ct_auto_online ao;
 	struct daxctl_ctx *dctx;
 	struct daxctl_dev *dev;
-	sigset_t hold, old;
 	int rc;
 
 	memset(res, 0, sizeof(*res));
@@ -62,22 +62,14 @@ int ct_dax_to_system_ram(struct ct_context *ctx, const char *name, bool pause_au
 	if (!pause_auto_online)
 		return ct_fail(&ctx->err, EBUSY, "auto_online_blocks is '%s': converting %s would let the kernel "
 			       "online its memory into ZONE_NORMAL first", ao.blocks, name);
-	/* a signal between pausing and restoring would leave auto-onlining off */
-	sigemptyset(&hold);
-	sigaddset(&hold, SIGINT);
-	sigaddset(&hold, SIGTERM);
-	sigaddset(&hold, SIGHUP);
-	sigprocmask(SIG_BLOCK, &hold, &old);
-	if ((rc = ct_kernel_set_auto_online(ctx, "offline")) == 0) {
-		res->paused = true;
-		rc = rebind_ram(ctx, dev, name);
-		if (ct_kernel_set_auto_online(ctx, ao.blocks)) {
-			res->restore_failed = true;
-			if (!rc)
-				rc = ct_fail(&ctx->err, EIO, "%s is in system-ram mode, but auto_online_blocks could not "
-					     "be set back to '%s': set it by hand", name, ao.blocks);
-		}
+	if ((rc = ct_auto_online_hold(ctx, &hold)))
+		return rc;
+	res->paused = hold.held;
+	rc = rebind_ram(ctx, dev, name);
+	if (ct_auto_online_release(ctx, &hold)) {
+		res->restore_failed = true;
+		if (!rc)
+			rc = ct_fail(&ctx->err, EIO, "%s is in system-ram mode, but %s", name, ct_context_message(ctx));
 	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
 	return rc;
 }

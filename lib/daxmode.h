@@ -21,8 +21,8 @@ struct ct_daxmode_result {
  * Switch dax device NAME from devdax to system-ram. When the kernel would
  * online the new blocks itself (auto_online_blocks not "offline"), this
  * fails with -EBUSY unless pause_auto_online: auto-onlining is then set to
- * "offline" for the conversion and restored (SIGINT/SIGTERM held off
- * meanwhile). Live systems only (-EOPNOTSUPP); -ENOENT when libdaxctl does
+ * "offline" for the conversion and restored (auto-online-hold.h: recorded,
+ * so that a run killed meanwhile is undone by the next). Live systems only (-EOPNOTSUPP); -ENOENT when libdaxctl does
  * not know NAME. *res tells what was done, also on failure.
  */
 int ct_dax_to_system_ram(struct ct_context *ctx, const char *name, bool pause_auto_online,

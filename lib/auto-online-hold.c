@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* auto-online-hold.c - the kernel's own onlining held off while cxltier
+ * adds memory it onlines itself, recorded so that a killed run's hold is
+ * undone by the next (auto-online-hold.h) */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "auto-online-hold.h"
+#include "kernel.h"
+#include "process.h"
+#include "rundir.h"
+
+void ct_auto_online_record_format(int pid, uint64_t start, const char *value, char *buf, size_t len)
+{
+	snprintf(buf, len, "pid %d\nstart %" PRIu64 "\nvalue %s\n", pid, start, value);
+}
+
+int ct_auto_online_record_parse(const char *text, int *pid, uint64_t *start, char *value, size_t len)
+{
+	char v[32] = "";
+	unsigned long long st = 0;
+	int got = 0;
+
+	*pid = 0;
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		got += sscanf(l, "pid %d", pid) == 1;
+		got += sscanf(l, "start %llu", &st) == 1;
+		got += sscanf(l, "value %31[a-z_]", v) == 1;
+	}
+	*start = st;
+	if (got != 3 || *pid <= 0 || !v[0])
+		return -EINVAL;
+	snprintf(value, len, "%s", v);
+	return 0;
+}
+
+/* the record, written whole (O_NOFOLLOW, root's, one link: rundir.h) */
+static int record_write(struct ct_context *ctx, int dirfd, const char *value)
+{
+	char text[128], comm[32];
+	uint64_t start = 0;
+	bool created;
+	ssize_t n;
+	int fd, rc;
+
+	if (ct_proc_identity(&ctx->sys, getpid(), comm, sizeof(comm), &start))
+		return ct_fail(&ctx->err, ESRCH, "cannot read this process's own /proc/%d/stat", (int)getpid());
+	if ((rc = ct_rundir_open_file(&ctx->sys, dirfd, CT_AUTO_ONLINE_RECORD, &fd, &created)))
+		return rc;
+	ct_auto_online_record_format(getpid(), start, value, text, sizeof(text));
+	n = ftruncate(fd, 0) ? -1 : pwrite(fd, text, strlen(text), 0);
+	rc = n == (ssize_t)strlen(text) && !fsync(fd) ? 0 : errno ? errno : EIO;
+	close(fd);
+	if (rc) {
+		unlinkat(dirfd, CT_AUTO_ONLINE_RECORD, 0);
+		return ct_fail(&ctx->err, rc, "cannot write " CT_RUNDIR "/" CT_AUTO_ONLINE_RECORD ": %s", strerror(rc));
+	}
+	return 0;
+}
+
+int ct_auto_online_hold(struct ct_context *ctx, struct ct_auto_online_hold *h)
+{
+	struct ct_auto_online ao;
+	sigset_t hold;
+	int dirfd, rc;
+
+	memset(h, 0, sizeof(*h));
+	ct_kernel_auto_online(ctx, &ao);
+	if (!ao.known || !ao.onlines)
+		return 0;
+	snprintf(h->value, sizeof(h->value), "%s", ao.blocks);
+	if ((rc = ct_rundir_open(&ctx->sys, &dirfd)))
+		return rc;
+	/* a signal between holding and releasing would leave it offline */
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	sigaddset(&hold, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &hold, &h->old_mask);
+	if ((rc = record_write(ctx, dirfd, h->value)) == 0 && (rc = ct_kernel_set_auto_online(ctx, "offline"))) {
+		unlinkat(dirfd, CT_AUTO_ONLINE_RECORD, 0);
+		rc = ct_fail(&ctx->err, -rc, "cannot set auto_online_blocks to offline (it is %s): %s", h->value,
+			     strerror(-rc));
+	}
+	close(dirfd);
+	if (rc) {
+		sigprocmask(SIG_SETMASK, &h->old_mask, NULL);
+		return rc;
+	}
+	h->held = true;
+	return 0;
+}
+
+int ct_auto_online_release(struct ct_context *ctx, struct ct_auto_online_hold *h)
+{
+	int dirfd, rc = 0;
+
+	if (!h->held)
+		return 0;
+	if (ct_kernel_set_auto_online(ctx, h->value))
+		rc = ct_fail(&ctx->err, EIO, "auto_online_blocks could not be set back to '%s' (cxltier held it at "
+			     "offline): set it by hand, 'echo %s > /sys/devices/system/memory/auto_online_blocks'",
+			     h->value, h->value);
+	else if (ct_rundir_open(&ctx->sys, &dirfd) == 0) {
+		unlinkat(dirfd, CT_AUTO_ONLINE_RECORD, 0);
+		close(dirfd);
+	} else
+		ct_error_clear(&ctx->err);	/* the next run finds the value already back */
+	h->held = false;
+	sigprocmask(SIG_SETMASK, &h->old_mask, NULL);
+	return rc;
+}
+
+int ct_auto_online_recover(struct ct_context *ctx, char *restored, size_t len)
+{
+	char text[256], value[32], comm[32];
+	struct ct_auto_online ao;
+	uint64_t start, alive_start = 0;
+	bool created;
+	ssize_t n;
+	int dirfd, fd, pid, rc;
+
+	if (len)
+		restored[0] = '\0';
+	if ((rc = ct_rundir_open(&ctx->sys, &dirfd)))
+		return rc;
+	fd = openat(dirfd, CT_AUTO_ONLINE_RECORD, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		close(dirfd);
+		return 0;
+	}
+	close(fd);
+	/* the checks of a record cxltier trusts (a regular file of root's, one link) */
+	if ((rc = ct_rundir_open_file(&ctx->sys, dirfd, CT_AUTO_ONLINE_RECORD, &fd, &created))) {
+		close(dirfd);
+		return rc;
+	}
+	n = pread(fd, text, sizeof(text) - 1, 0);
+	close(fd);
+	text[n > 0 ? n : 0] = '\0';
+	if (ct_auto_online_record_parse(text, &pid, &start, value, sizeof(value))) {
+		unlinkat(dirfd, CT_AUTO_ONLINE_RECORD, 0);	/* not ours to act on: half-written */
+		close(dirfd);
+		return 0;
+	}
+	if (ct_proc_identity(&ctx->sys, pid, comm, sizeof(comm), &alive_start) == 0 && alive_start == start) {
+		close(dirfd);
+		return 0;	/* its run is still going */
+	}
+	ct_error_clear(&ctx->err);
+	ct_kernel_auto_online(ctx, &ao);
+	if (ao.known && !ao.onlines) {	/* still as the killed run left it */
+		if ((rc = ct_kernel_set_auto_online(ctx, value))) {
+			close(dirfd);
+			return ct_fail(&ctx->err, -rc, "a killed cxltier (pid %d) left auto_online_blocks at offline; "
+				       "setting it back to '%s' failed: %s", pid, value, strerror(-rc));
+		}
+		snprintf(restored, len, "%s", value);
+	}
+	ct_error_clear(&ctx->err);
+	unlinkat(dirfd, CT_AUTO_ONLINE_RECORD, 0);
+	close(dirfd);
+	return 1;
+}

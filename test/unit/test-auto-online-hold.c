@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* lib/auto-online-hold.c on a tree: the kernel's own onlining held off and
+ * put back, the record that says so, and a killed run's hold undone by the
+ * next run (and only then) */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "tap.h"
+#include "auto-online-hold.h"
+#include "context.h"
+
+static char root[] = "/tmp/cxltier-test-aoh.XXXXXX";
+#define AUTO "/sys/devices/system/memory/auto_online_blocks"
+#define RECORD "/run/cxltier/" CT_AUTO_ONLINE_RECORD
+
+static void put(const char *path, const char *text)
+{
+	char full[512], dir[512], *p;
+	FILE *f;
+
+	snprintf(full, sizeof(full), "%s%s", root, path);
+	snprintf(dir, sizeof(dir), "%s", full);
+	for (p = dir + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = 0;
+		mkdir(dir, strstr(dir, "/run/cxltier") ? 0700 : 0755);
+		*p = '/';
+	}
+	f = fopen(full, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static const char *get(const char *path)
+{
+	static char buf[256];
+	char full[512];
+	FILE *f;
+	size_t n;
+
+	snprintf(full, sizeof(full), "%s%s", root, path);
+	if (!(f = fopen(full, "r")))
+		return "(none)";
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+int main(void)
+{
+	struct ct_auto_online_hold h;
+	struct ct_context *ctx;
+	char text[128], value[32], stat[1024], path[64];
+	uint64_t start;
+	int pid;
+	FILE *f;
+
+	/* the record */
+	ct_auto_online_record_format(42, 123456, "online", text, sizeof(text));
+	is_str(text, "pid 42\nstart 123456\nvalue online\n", "record text");
+	ok(ct_auto_online_record_parse(text, &pid, &start, value, sizeof(value)) == 0 && pid == 42 && start == 123456 &&
+	   !strcmp(value, "online"), "read back");
+	ok(ct_auto_online_record_parse("pid 42\nstart 1\n", &pid, &start, value, sizeof(value)) < 0, "no value: refused");
+	ok(ct_auto_online_record_parse("pid 0\nstart 1\nvalue online\n", &pid, &start, value, sizeof(value)) < 0,
+	   "pid 0: refused");
+	ok(ct_auto_online_record_parse("garbage", &pid, &start, value, sizeof(value)) < 0, "garbage: refused");
+	ok(ct_auto_online_record_parse("pid 7\nstart 1\nvalue /etc/x\n", &pid, &start, value, sizeof(value)) < 0,
+	   "a value that is no onlining type: refused");
+
+	if (!mkdtemp(root))
+		return 1;
+	/* this process in the tree's /proc, as it is (the record's identity) */
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)getpid());
+	f = fopen(path, "r");
+	if (!f || !fgets(stat, sizeof(stat), f))
+		return 1;
+	fclose(f);
+	put(path, stat);
+	put(AUTO, "offline\n");
+	ok(ct_context_new(&ctx, root) == 0, "context on the tree");
+
+	ok(ct_auto_online_hold(ctx, &h) == 0 && !h.held, "the kernel onlines nothing itself: nothing held");
+	is_str(get(RECORD), "(none)", "and no record");
+	ok(ct_auto_online_release(ctx, &h) == 0, "releasing nothing is fine");
+
+	put(AUTO, "online\n");
+	ok(ct_auto_online_hold(ctx, &h) == 0 && h.held, "online: held");
+	is_str(get(AUTO), "offline", "auto_online_blocks is offline while held");
+	ok(ct_auto_online_record_parse(get(RECORD), &pid, &start, value, sizeof(value)) == 0 && pid == getpid() &&
+	   !strcmp(value, "online"), "the record names this process and the value");
+	ok(ct_auto_online_recover(ctx, value, sizeof(value)) == 0, "a hold whose run is alive is left alone");
+	is_str(get(AUTO), "offline", "still held");
+	ok(ct_auto_online_release(ctx, &h) == 0, "released");
+	is_str(get(AUTO), "online", "put back");
+	is_str(get(RECORD), "(none)", "the record is gone");
+
+	/* a killed run's hold (its pid not running) */
+	put(RECORD, "pid 999999\nstart 5\nvalue online_movable\n");
+	put(AUTO, "offline\n");
+	is_int(ct_auto_online_recover(ctx, value, sizeof(value)), 1, "a killed run's hold: found");
+	is_str(value, "online_movable", "the value it held");
+	is_str(get(AUTO), "online_movable", "put back");
+	is_str(get(RECORD), "(none)", "the record removed");
+	is_int(ct_auto_online_recover(ctx, value, sizeof(value)), 0, "none left: nothing to do");
+
+	/* ... its pid reused by another process (another start time) */
+	snprintf(text, sizeof(text), "pid %d\nstart 1\nvalue online\n", (int)getpid());
+	put(RECORD, text);
+	put(AUTO, "offline\n");
+	is_int(ct_auto_online_recover(ctx, value, sizeof(value)), 1, "its pid now another process's: still undone");
+	is_str(get(AUTO), "online", "put back");
+
+	/* the administrator set it since: left as it is */
+	put(RECORD, "pid 999999\nstart 5\nvalue online\n");
+	put(AUTO, "online_movable\n");
+	is_int(ct_auto_online_recover(ctx, value, sizeof(value)), 1, "set since the kill: found");
+	is_str(value, "", "nothing put back");
+	is_str(get(AUTO), "online_movable\n", "the administrator's value stays");
+	is_str(get(RECORD), "(none)", "the record removed");
+
+	/* a half-written record is removed, nothing else changes */
+	put(RECORD, "pid 99");
+	put(AUTO, "offline\n");
+	is_int(ct_auto_online_recover(ctx, value, sizeof(value)), 0, "a half-written record: not acted on");
+	is_str(get(AUTO), "offline\n", "unchanged");
+	is_str(get(RECORD), "(none)", "and removed");
+
+	/* a symlink in its place is refused, never followed */
+	put("/etc/target", "keep\n");
+	snprintf(path, sizeof(path), "%s" RECORD, root);
+	symlink("../../etc/target", path);
+	put(AUTO, "online\n");
+	ok(ct_auto_online_hold(ctx, &h) < 0 && !h.held, "a symlink as the record: the hold refuses");
+	is_str(get(AUTO), "online\n", "and changes nothing");
+	is_str(get("/etc/target"), "keep\n", "the link's target untouched");
+
+	ct_context_free(ctx);
+	snprintf(text, sizeof(text), "rm -rf '%s'", root);
+	if (system(text))
+		fprintf(stderr, "# could not remove %s\n", root);
+	return tap_done();
+}
