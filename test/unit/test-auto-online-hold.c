@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "tap.h"
+#include "tree.h"
 #include "auto-online-hold.h"
 #include "context.h"
 
@@ -17,21 +18,8 @@ static char root[] = "/tmp/cxltier-test-aoh.XXXXXX";
 
 static void put(const char *path, const char *text)
 {
-	char full[512], dir[512], *p;
-	FILE *f;
-
-	snprintf(full, sizeof(full), "%s%s", root, path);
-	snprintf(dir, sizeof(dir), "%s", full);
-	for (p = dir + strlen(root) + 1; (p = strchr(p, '/')); p++) {
-		*p = 0;
-		mkdir(dir, strstr(dir, "/run/cxltier") ? 0700 : 0755);
-		*p = '/';
-	}
-	f = fopen(full, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
+	/* /run/cxltier as cxltier makes it: root's, 0700 */
+	tree_put_mode(root, path, text, strncmp(path, "/run/cxltier/", 13) ? 0755 : 0700);
 }
 
 static const char *get(const char *path)

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "tap.h"
+#include "tree.h"
 #include "access.h"
 #include "context.h"
 #include "kernel.h"
@@ -16,21 +17,7 @@ static char root[] = "/tmp/cxltier-test-kernel.XXXXXX";
 
 static void put(const char *path, const char *text)
 {
-	char full[512], dir[512], *p;
-	FILE *f;
-
-	snprintf(full, sizeof(full), "%s%s", root, path);
-	snprintf(dir, sizeof(dir), "%s", full);
-	for (p = dir + strlen(root) + 1; (p = strchr(p, '/')); p++) {
-		*p = 0;
-		mkdir(dir, 0755);
-		*p = '/';
-	}
-	f = fopen(full, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
+	tree_put(root, path, text);
 }
 
 static void release(struct ct_kernel_release *r, int major, int minor)

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* tree.h - a file with its text in a test's throw-away tree (ROOT + PATH),
+ * its directories made on the way (0755, or MODE for the last one) */
+#ifndef CXLTIER_TEST_TREE_H
+#define CXLTIER_TEST_TREE_H
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static inline void tree_put_mode(const char *root, const char *path, const char *text, mode_t last_dir_mode)
+{
+	char full[512], dir[512], *p, *last;
+	FILE *f;
+
+	snprintf(full, sizeof(full), "%s%s", root, path);
+	snprintf(dir, sizeof(dir), "%s", full);
+	last = strrchr(dir, '/');
+	for (p = dir + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = 0;
+		mkdir(dir, p == last ? last_dir_mode : 0755);
+		*p = '/';
+	}
+	f = fopen(full, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static inline void tree_put(const char *root, const char *path, const char *text)
+{
+	tree_put_mode(root, path, text, 0755);
+}
+
+#endif
