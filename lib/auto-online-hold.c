@@ -3,7 +3,6 @@
  * adds memory it onlines itself, recorded so that a killed run's hold is
  * undone by the next (auto-online-hold.h) */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -65,14 +64,15 @@ int ct_auto_online_hold(struct ct_context *ctx, struct ct_auto_online_hold *h)
 {
 	struct ct_auto_online ao;
 	sigset_t hold;
-	int dirfd, rc;
+	int rc;
 
 	memset(h, 0, sizeof(*h));
+	h->dirfd = -1;
 	ct_kernel_auto_online(ctx, &ao);
 	if (!ao.known || !ao.onlines)
 		return 0;
 	snprintf(h->value, sizeof(h->value), "%s", ao.blocks);
-	if ((rc = ct_rundir_open(&ctx->sys, &dirfd)))
+	if ((rc = ct_rundir_open(&ctx->sys, &h->dirfd)))
 		return rc;
 	/* a signal between holding and releasing would leave it offline */
 	sigemptyset(&hold);
@@ -81,13 +81,14 @@ int ct_auto_online_hold(struct ct_context *ctx, struct ct_auto_online_hold *h)
 	sigaddset(&hold, SIGHUP);
 	sigaddset(&hold, SIGQUIT);
 	sigprocmask(SIG_BLOCK, &hold, &h->old_mask);
-	if ((rc = record_write(ctx, dirfd, h->value)) == 0 && (rc = ct_kernel_set_auto_online(ctx, "offline"))) {
-		unlinkat(dirfd, CT_AUTO_ONLINE_RECORD, 0);
+	if ((rc = record_write(ctx, h->dirfd, h->value)) == 0 && (rc = ct_kernel_set_auto_online(ctx, "offline"))) {
+		unlinkat(h->dirfd, CT_AUTO_ONLINE_RECORD, 0);
 		rc = ct_fail(&ctx->err, -rc, "cannot set auto_online_blocks to offline (it is %s): %s", h->value,
 			     strerror(-rc));
 	}
-	close(dirfd);
 	if (rc) {
+		close(h->dirfd);
+		h->dirfd = -1;
 		sigprocmask(SIG_SETMASK, &h->old_mask, NULL);
 		return rc;
 	}
@@ -97,7 +98,7 @@ int ct_auto_online_hold(struct ct_context *ctx, struct ct_auto_online_hold *h)
 
 int ct_auto_online_release(struct ct_context *ctx, struct ct_auto_online_hold *h)
 {
-	int dirfd, rc = 0;
+	int rc = 0;
 
 	if (!h->held)
 		return 0;
@@ -105,14 +106,28 @@ int ct_auto_online_release(struct ct_context *ctx, struct ct_auto_online_hold *h
 		rc = ct_fail(&ctx->err, EIO, "auto_online_blocks could not be set back to '%s' (cxltier held it at "
 			     "offline): set it by hand, 'echo %s > /sys/devices/system/memory/auto_online_blocks'",
 			     h->value, h->value);
-	else if (ct_rundir_open(&ctx->sys, &dirfd) == 0) {
-		unlinkat(dirfd, CT_AUTO_ONLINE_RECORD, 0);
-		close(dirfd);
-	} else
-		ct_error_clear(&ctx->err);	/* the next run finds the value already back */
+	else
+		unlinkat(h->dirfd, CT_AUTO_ONLINE_RECORD, 0);
+	close(h->dirfd);
+	h->dirfd = -1;
 	h->held = false;
 	sigprocmask(SIG_SETMASK, &h->old_mask, NULL);
 	return rc;
+}
+
+/* the record a killed run left, read: 0, -ENOENT when there is none, or
+ * -errno with a message (a record that fails the checks of rundir.h) */
+static int record_read(struct ct_context *ctx, int dirfd, char *text, size_t len)
+{
+	ssize_t n;
+	int fd, rc;
+
+	if ((rc = ct_rundir_open_existing(&ctx->sys, dirfd, CT_AUTO_ONLINE_RECORD, &fd)))
+		return rc;
+	n = pread(fd, text, len - 1, 0);
+	close(fd);
+	text[n > 0 ? n : 0] = '\0';
+	return 0;
 }
 
 int ct_auto_online_recover(struct ct_context *ctx, char *restored, size_t len)
@@ -120,28 +135,16 @@ int ct_auto_online_recover(struct ct_context *ctx, char *restored, size_t len)
 	char text[256], value[32], comm[32];
 	struct ct_auto_online ao;
 	uint64_t start, alive_start = 0;
-	bool created;
-	ssize_t n;
-	int dirfd, fd, pid, rc;
+	int dirfd, pid, rc;
 
 	if (len)
 		restored[0] = '\0';
 	if ((rc = ct_rundir_open(&ctx->sys, &dirfd)))
 		return rc;
-	fd = openat(dirfd, CT_AUTO_ONLINE_RECORD, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
+	if ((rc = record_read(ctx, dirfd, text, sizeof(text)))) {
 		close(dirfd);
-		return 0;
+		return rc == -ENOENT ? 0 : rc;
 	}
-	close(fd);
-	/* the checks of a record cxltier trusts (a regular file of root's, one link) */
-	if ((rc = ct_rundir_open_file(&ctx->sys, dirfd, CT_AUTO_ONLINE_RECORD, &fd, &created))) {
-		close(dirfd);
-		return rc;
-	}
-	n = pread(fd, text, sizeof(text) - 1, 0);
-	close(fd);
-	text[n > 0 ? n : 0] = '\0';
 	if (ct_auto_online_record_parse(text, &pid, &start, value, sizeof(value))) {
 		unlinkat(dirfd, CT_AUTO_ONLINE_RECORD, 0);	/* not ours to act on: half-written */
 		close(dirfd);

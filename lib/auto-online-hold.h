@@ -26,6 +26,7 @@
 struct ct_auto_online_hold {
 	bool held;		/* auto_online_blocks was set to offline by this hold */
 	char value[32];		/* what it was, and is set back to */
+	int dirfd;		/* /run/cxltier, open while held (the record is in it) */
 	sigset_t old_mask;
 };
 

@@ -68,8 +68,11 @@ int ct_dax_to_system_ram(struct ct_context *ctx, const char *name, bool pause_au
 	rc = rebind_ram(ctx, dev, name);
 	if (ct_auto_online_release(ctx, &hold)) {
 		res->restore_failed = true;
-		if (!rc)
-			rc = ct_fail(&ctx->err, EIO, "%s is in system-ram mode, but %s", name, ct_context_message(ctx));
+		if (!rc) {	/* (the release's message, copied: ct_fail writes where it is) */
+			char why[sizeof(ctx->err.msg)];
+			ct_strlcpy(why, ct_context_message(ctx), sizeof(why));
+			rc = ct_fail(&ctx->err, EIO, "%s is in system-ram mode, but %s", name, why);
+		}
 	}
 	return rc;
 }

@@ -124,24 +124,15 @@ static int to_system_ram(struct ct_context *ctx, struct ct_policy_new_region *o)
 	return rc;
 }
 
-/* a, b and c after the text in note, as much as fits */
-static void note_append(char *note, size_t size, const char *a, const char *b, const char *c)
-{
-	const char *parts[3] = { a, b, c };
-	size_t used = strlen(note);
-
-	for (int i = 0; i < 3; i++)
-		for (const char *p = parts[i]; *p && used + 1 < size; p++)
-			note[used++] = *p;
-	note[used] = '\0';
-}
-
 static int one(struct ct_context *ctx, const struct ct_memdev *m, bool dry, struct ct_policy_new_region *o)
 {
 	const char *names[1] = { m->name };
 	struct ct_region_req req = { .memdevs = names, .nmemdevs = 1 };
 	struct ct_region_plan plan;
 	struct ct_auto_online_hold hold = { .held = false };
+	char why[256] = "";
+	size_t used;
+	bool held;
 	int rc = ct_region_plan_create(ctx, &req, &plan);
 
 	if (!rc && dry) {
@@ -151,35 +142,45 @@ static int one(struct ct_context *ctx, const struct ct_memdev *m, bool dry, stru
 			 (unsigned long long)(plan.size >> 20), m->name, plan.root_decoder, plan.method);
 		return 0;
 	}
-	if (rc)
-		goto failed;
 	/* movable wanted: the kernel must not online the new memory itself
 	 * (into ZONE_NORMAL) while the region and its dax device come up */
-	if (o->decision.movable && ctx->live && (rc = ct_auto_online_hold(ctx, &hold)))
-		goto failed;
+	if (!rc && o->decision.movable && ctx->live)
+		rc = ct_auto_online_hold(ctx, &hold);
+	if (rc) {
+		o->state = CT_NEWREG_FAILED;
+		o->err = rc;
+		snprintf(o->note, sizeof(o->note), "%s", ct_context_message(ctx));
+		return rc;
+	}
 	if (!(rc = ct_region_create(ctx, &plan))) {
 		/* created: a failure from here on leaves the region (named) */
 		ct_strlcpy(o->region, plan.region, sizeof(o->region));
 		o->state = CT_NEWREG_CREATED;
 		rc = to_system_ram(ctx, o);
-		bool held = hold.held;
-		if (ct_auto_online_release(ctx, &hold) && !rc)
+	}
+	/* what failed, kept before the release can have its own say */
+	if (rc)
+		ct_strlcpy(why, ct_context_message(ctx), sizeof(why));
+	held = hold.held;
+	if (ct_auto_online_release(ctx, &hold)) {
+		used = strlen(why);
+		snprintf(why + used, sizeof(why) - used, "%s%s", used ? "; " : "", ct_context_message(ctx));
+		if (!rc)
 			rc = -EIO;
-		snprintf(o->note, sizeof(o->note), "created %s over %s under %s (through %s)%s%s%s", plan.region,
-			 m->name, plan.root_decoder, plan.method, rc ? "; " : "", rc ? ct_context_message(ctx) : "",
-			 o->converted ? "; its dax device switched to system-ram" : "");
-		if (held)	/* (cut when longer than the note: it is for people) */
-			note_append(o->note, sizeof(o->note), "; the kernel's own onlining (auto_online_blocks=",
-				    hold.value, ") held off meanwhile");
-		o->err = rc;
+	}
+	o->err = rc;
+	if (o->state != CT_NEWREG_CREATED) {
+		o->state = CT_NEWREG_FAILED;
+		snprintf(o->note, sizeof(o->note), "%s", why);
 		return rc;
 	}
-	if (ct_auto_online_release(ctx, &hold))
-		ct_error_clear(&ctx->err);	/* the creation's own failure is the one to tell */
-failed:
-	o->state = CT_NEWREG_FAILED;
-	o->err = rc;
-	snprintf(o->note, sizeof(o->note), "%s", ct_context_message(ctx));
+	snprintf(o->note, sizeof(o->note), "created %s over %s under %s (through %s)%s%s%s", plan.region, m->name,
+		 plan.root_decoder, plan.method, why[0] ? "; " : "", why,
+		 o->converted ? "; its dax device switched to system-ram" : "");
+	used = strlen(o->note);
+	if (held)	/* (cut when longer than the note: it is for people) */
+		snprintf(o->note + used, sizeof(o->note) - used,
+			 "; the kernel's own onlining (auto_online_blocks=%s) held off meanwhile", hold.value);
 	return rc;
 }
 

@@ -62,19 +62,13 @@ int ct_rundir_open(struct ct_sysfs *s, int *dirfd)
 	return 0;
 }
 
-int ct_rundir_open_file(struct ct_sysfs *s, int dirfd, const char *name, int *out, bool *created)
+/* fd (opened with flags, or failed with errno) checked: a regular file of
+ * the effective user with one link; fd or -errno with a message */
+static int checked(struct ct_sysfs *s, int fd, const char *name)
 {
-	const int flags = O_RDWR | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC;
 	struct stat st;
-	int fd, e;
+	int e;
 
-	*out = -1;
-	*created = true;
-	fd = openat(dirfd, name, flags | O_CREAT | O_EXCL, 0600);
-	if (fd < 0 && errno == EEXIST) {
-		*created = false;
-		fd = openat(dirfd, name, flags);
-	}
 	if (fd < 0) {
 		e = errno;
 		return ct_fail(s->err, e, "cannot open %s" CT_RUNDIR "/%s: %s%s", s->root, name, strerror(e),
@@ -91,6 +85,34 @@ int ct_rundir_open_file(struct ct_sysfs *s, int dirfd, const char *name, int *ou
 			       "refusing it (remove it and run again)", s->root, name, (unsigned)geteuid());
 	}
 	/* the descriptor stays non-blocking: regular files ignore it */
-	*out = fd;
-	return 0;
+	return fd;
+}
+
+#define FILE_FLAGS (O_RDWR | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+
+int ct_rundir_open_file(struct ct_sysfs *s, int dirfd, const char *name, int *out, bool *created)
+{
+	int fd;
+
+	*created = true;
+	fd = openat(dirfd, name, FILE_FLAGS | O_CREAT | O_EXCL, 0600);
+	if (fd < 0 && errno == EEXIST) {
+		*created = false;
+		fd = openat(dirfd, name, FILE_FLAGS);
+	}
+	fd = checked(s, fd, name);
+	*out = fd < 0 ? -1 : fd;
+	return fd < 0 ? fd : 0;
+}
+
+int ct_rundir_open_existing(struct ct_sysfs *s, int dirfd, const char *name, int *out)
+{
+	int fd = openat(dirfd, name, FILE_FLAGS);
+
+	*out = -1;
+	if (fd < 0 && errno == ENOENT)
+		return -ENOENT;
+	fd = checked(s, fd, name);
+	*out = fd < 0 ? -1 : fd;
+	return fd < 0 ? fd : 0;
 }

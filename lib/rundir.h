@@ -31,4 +31,8 @@ int ct_rundir_open(struct ct_sysfs *s, int *dirfd);
  */
 int ct_rundir_open_file(struct ct_sysfs *s, int dirfd, const char *name, int *fd, bool *created);
 
+/* the same checks on a file that must exist already: never creates it;
+ * -ENOENT (and no message) when it is not there */
+int ct_rundir_open_existing(struct ct_sysfs *s, int dirfd, const char *name, int *fd);
+
 #endif
