@@ -8,6 +8,7 @@ CXLTIER=${CXLTIER:-$BATS_TEST_DIRNAME/../../build/cxltier}
 CXLTIER_SRC=${CXLTIER_SRC:-$BATS_TEST_DIRNAME/../..}
 FIXTURES=$CXLTIER_SRC/test/fixtures
 export CXLTIER_NO_MAN=1
+. "$CXLTIER_SRC/test/tools/cxltier-args.bash"
 
 # fixture NAME: unpack test/fixtures/NAME.tar.gz once per file; prints its root
 fixture() {
@@ -35,17 +36,9 @@ contract_check() {
     return 1
 }
 cxltier() {
-    local a prev= json= skip= cmd= out rc=0 msg what
-    for a; do
-        case $a in
-            -j|--json|--format=json) json=1 ;;
-            -h|--help|--list-opts|--list-cmds) skip=1 ;;
-            -[a-zA-Z]*) [[ $prev != -o && $a =~ ^-[a-zA-Z]*j[a-zA-Z]*$ ]] && json=1 ;;
-        esac
-        [[ $prev == --format && $a == json ]] && json=1
-        [[ -z $cmd && $a != -* && $prev != --sysroot ]] && cmd=$a
-        prev=$a
-    done
+    local CXLTIER_ARGS_CMD CXLTIER_ARGS_JSON CXLTIER_ARGS_HELP CXLTIER_ARGS_FOLLOW json skip cmd out rc=0 msg what
+    cxltier_args "$@"
+    json=$CXLTIER_ARGS_JSON skip=$CXLTIER_ARGS_HELP cmd=$CXLTIER_ARGS_CMD
     contract_check || return 1
     if [[ -n $skip || ( -z $json && $cmd != metrics ) ]]; then
         "$CXLTIER" "$@"

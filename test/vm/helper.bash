@@ -5,6 +5,7 @@ load /usr/lib/bats/bats-assert/load
 bats_require_minimum_version 1.5.0   # run --separate-stderr
 . /usr/share/cxltier-vm/lib.sh
 . /usr/share/cxltier-vm/bats-timeout.sh   # BATS_TEST_TIMEOUT without bats 1.8's race
+. /usr/share/cxltier-vm/cxltier-args.bash  # (test/tools/cxltier-args.bash)
 export CXLTIER_NO_MAN=1
 
 # The JSON contract in the guest: whatever a test reads through `cxltier ... -j`
@@ -17,20 +18,11 @@ export CXLTIER_NO_MAN=1
 # its pid. events --follow streams and is not kept.
 CXLTIER_VM_TEST_SHELL=$BASHPID
 cxltier() {
-    local a prev= json= cmd= skip= out rc=0 me
-    for a; do
-        case $a in
-            -j|--json|--format=json) json=1 ;;
-            -h|--help|--list-opts|--list-cmds) skip=1 ;;
-            -f|--follow) [[ $cmd == events ]] && skip=1 ;;
-            -[a-zA-Z]*) [[ $prev != -o && $a =~ ^-[a-zA-Z]*j[a-zA-Z]*$ ]] && json=1 ;;
-        esac
-        [[ $prev == --format && $a == json ]] && json=1
-        [[ -z $cmd && $a != -* && $prev != --sysroot ]] && cmd=$a
-        prev=$a
-    done
-    [[ $cmd == metrics ]] && json=1    # its Prometheus text: promtool checks it
-    [[ -z $skip ]] || json=
+    local CXLTIER_ARGS_CMD CXLTIER_ARGS_JSON CXLTIER_ARGS_HELP CXLTIER_ARGS_FOLLOW json out rc=0 me
+    cxltier_args "$@"
+    json=$CXLTIER_ARGS_JSON
+    [[ $CXLTIER_ARGS_CMD == metrics ]] && json=1    # its Prometheus text: promtool checks it
+    [[ -z $CXLTIER_ARGS_HELP$CXLTIER_ARGS_FOLLOW ]] || json=
     # kept when read through an anonymous pipe ($(...), a pipeline, `run`)
     # or run in the test's own shell; a subshell writing to a file or a
     # named FIFO is a run in the background: exec'd

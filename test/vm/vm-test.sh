@@ -35,6 +35,7 @@
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 SRC=$(cd "$HERE/../.." && pwd)
+. "$SRC/test/tools/cxltier-args.bash"   # how the kept outputs' command lines read
 BUILD=$(realpath "${1:?usage: vm-test.sh BUILDDIR [FILE.bats...]}")
 shift
 FILES=()
@@ -200,12 +201,8 @@ RUN
         [[ -s $o ]] || continue     # a run that printed nothing (its test checks why)
         mapfile -d '' -t argv < "$a"
         nj=$((nj + 1))
-        cmd= prev=
-        for x in "${argv[@]}"; do
-            [[ -z $cmd && $x != -* && $prev != --sysroot ]] && cmd=$x
-            prev=$x
-        done
-        if [[ $cmd == metrics && " ${argv[*]} " != *" -j "* && " ${argv[*]} " != *" --json "* ]]; then
+        cxltier_args "${argv[@]}"
+        if [[ $CXLTIER_ARGS_CMD == metrics && -z $CXLTIER_ARGS_JSON ]]; then
             what="promtool check metrics"
             msg=$(promtool check metrics < "$o" 2>&1)
         else
