@@ -58,6 +58,9 @@ static int convert_to_ram(struct cmd_env *env, const char *name, bool force)
 		cmd_err(env, "%s", ct_context_message(env->ctx));
 		return EXIT_FAIL;
 	}
+	if (res.paused)
+		fprintf(stderr, "cxltier online: the kernel's own onlining (auto_online_blocks=%s) held off while %s "
+			"switched, then set back\n", res.auto_online, name);
 	fprintf(stderr, "cxltier online: %s is now in system-ram mode (kmem)\n", name);
 	return EXIT_OK;
 }

@@ -5,8 +5,10 @@
 # vm-test-timeout: 600 -- offlining and onlining 512 MiB of emulated CXL memory under TCG
 # A Type-3 device hot-added over QMP on the free root port, end to end:
 # udev's rule matches its memdev's cxl_mem bind (udevd runs in the guest);
-# the guest has no systemd, so the unit's ExecStart (read from the installed
-# unit) is run as systemd would run it; that run creates the region per
+# the unit's ExecStart (read from the installed unit) is run by the test, link
+# by link, so each step is checked in detail (hotplug-systemd.bats boots with
+# systemd as PID 1 and lets udev -> systemd -> cxltier run alone); that run
+# creates the region per
 # /etc/cxltier.conf and onlines it movable. Then `offline memN --remove`,
 # QMP device_del, and the kernel lets the device go. The same serial again,
 # and a pinned page named with the process that pins it.

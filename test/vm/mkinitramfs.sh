@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # mkinitramfs.sh - build the VM tier's initramfs: busybox, bash, bats, kmod,
 # ndctl's cxl/daxctl, numactl, jq, the CXL/DAX modules of one of the cached
-# kernels, plus whatever -a adds (the freshly built cxltier, the tests).
+# kernels, Debian's systemd/udevd (PID 1 when a boot asks: guest/init), plus
+# whatever -a adds (the freshly built cxltier, the tests).
 #
 # usage: mkinitramfs.sh [-k KERNEL] -o OUT [-a SRC[:DST]]...
 #   -k KERNEL   whose modules (a fetch.sh label: 6.12, 7.x; default 6.12)
@@ -71,6 +72,26 @@ cp -a /usr/lib/bats-core "$ROOT/usr/lib/"; cp -a /usr/libexec/bats-core "$ROOT/u
 for l in bats-support bats-assert; do
     [[ -d /usr/lib/bats/$l ]] && { mkdir -p "$ROOT/usr/lib/bats"; cp -a "/usr/lib/bats/$l" "$ROOT/usr/lib/bats/"; }
 done
+
+# systemd as PID 1 for the files that ask for it (kernel command line
+# cxltier.init=systemd, guest/init): Debian's systemd, journald and udevd with
+# the units they need, started as Debian starts them, and systemctl and
+# journalctl; only what cxltier-vm.target pulls in runs (no .wants of a full
+# boot), and a boot without cxltier.init=systemd never starts any of it
+if [[ -x /usr/lib/systemd/systemd ]]; then
+    SD=/usr/lib/systemd/system
+    for b in /usr/lib/systemd/systemd /usr/lib/systemd/systemd-journald /usr/lib/systemd/systemd-udevd \
+             /usr/bin/systemctl /usr/bin/journalctl /usr/bin/udevadm; do
+        put_bin "$b"
+    done
+    mkdir -p "$ROOT$SD" "$ROOT/usr/lib/udev/rules.d" "$ROOT/etc/systemd"
+    for u in "$SD"/*.target "$SD"/systemd-udevd{.service,-control.socket,-kernel.socket} \
+             "$SD"/systemd-journald{.service,.socket,-dev-log.socket,-audit.socket}; do
+        [[ -e $u ]] && cp -L "$u" "$ROOT$SD/"
+    done
+    cp "$HERE"/guest/cxltier-vm.{target,service} "$ROOT$SD/"
+    cp /usr/lib/os-release "$ROOT/usr/lib/os-release" 2>/dev/null && ln -sf ../usr/lib/os-release "$ROOT/etc/os-release"
+fi
 
 # kernel modules with their dependencies; depmod inside the image. 7.x ships
 # them xz-compressed: they go in uncompressed (no decompression at boot, and

@@ -23,6 +23,11 @@ setup() {
 # order-3 slab page, "unmovable page" on offline), and they end only when the
 # node loses its last memory: that block could never be offlined again.
 # Onlined into ZONE_MOVABLE first, the node takes no kernel allocations.
+# a test that changes auto_online_blocks sets AUTO to what was there
+teardown() {
+    [[ -z ${AUTO:-} ]] || echo "$AUTO" > $MEMSYS/auto_online_blocks
+}
+
 anchor_movable() {
     A=$(vm_blocks_of "$D" | head -1)
     echo online_movable > $MEMSYS/$A/state
@@ -187,6 +192,27 @@ anchor_movable() {
     [[ $(basename "$(readlink /sys/bus/dax/devices/$D/driver)") == kmem ]]
     [[ $(jq '[.blocks[] | select(.result == "done")] | length' <<<"$output") == $(vm_blocks_of "$D" | wc -l) ]]
     for b in $(vm_blocks_of "$D"); do assert_equal "$(cat $MEMSYS/$b/valid_zones)" Movable; done
+}
+
+@test "online --convert with the kernel onlining new memory itself: refused without --force; with it held off, every block movable, the setting put back" {
+    daxctl reconfigure-device --mode=devdax "$D" >/dev/null 2>&1
+    [[ $(basename "$(readlink /sys/bus/dax/devices/$D/driver)") == device_dax ]]
+    AUTO=$(cat $MEMSYS/auto_online_blocks)
+    echo online > $MEMSYS/auto_online_blocks
+    run --separate-stderr cxltier online mem0 --convert
+    assert_failure 1
+    [[ $stderr == *"auto_online_blocks is 'online'"*"add --force"* ]]
+    [[ $(basename "$(readlink /sys/bus/dax/devices/$D/driver)") == device_dax ]]
+    run --separate-stderr cxltier online mem0 --convert --force -j
+    echo "$stderr" >&3
+    assert_success
+    [[ $stderr == *"auto_online_blocks=online) held off while $D switched, then set back"* ]]
+    [[ $(basename "$(readlink /sys/bus/dax/devices/$D/driver)") == kmem ]]
+    for b in $(vm_blocks_of "$D"); do
+        assert_equal "$b $(cat $MEMSYS/$b/state) $(cat $MEMSYS/$b/valid_zones)" "$b online Movable"
+    done
+    assert_equal "$(cat $MEMSYS/auto_online_blocks)" online
+    [[ ! -e /run/cxltier/auto-online.held ]]
 }
 
 @test "udev: the dax device's kmem bind starts one unit for the device; its memory blocks start none" {

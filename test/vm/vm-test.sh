@@ -11,6 +11,7 @@
 # hang take the others down). Header lines of a .bats file:
 #   # vm-topology: NAME          the machine (run.sh --topology; default: default)
 #   # vm-args: ARGS              more run.sh options (@BUILD@: the build directory)
+#                                (--append cxltier.init=systemd: Debian's systemd as PID 1)
 #   # vm-kernels: 6.12 -- WHY    only these kernels, and why (default: every kernel)
 #   # vm-test-timeout: SECS -- WHY  per-test limit (default $CXLTIER_VM_TEST_TIMEOUT)
 #
@@ -113,8 +114,12 @@ for j in "${JOBS[@]}"; do
         adds=(-a "$b/cxltier:/usr/bin/cxltier"
               -a "$SRC/udev/90-cxltier.rules:/usr/lib/udev/rules.d/90-cxltier.rules")
         # the unit the rule starts (its ExecStart is what the hotplug tests run)
-        [[ -f $b/cxltier-online@.service ]] &&
+        if [[ -f $b/cxltier-online@.service ]]; then
             adds+=(-a "$b/cxltier-online@.service:/usr/lib/systemd/system/cxltier-online@.service")
+            # and the binary where that unit looks for it (the build's bindir)
+            exe=$(sed -n 's/^ExecStart=\([^ ]*\).*/\1/p' "$b/cxltier-online@.service")
+            [[ -z $exe || $exe == /usr/bin/cxltier ]] || adds+=(-a "$b/cxltier:$exe")
+        fi
     fi
     adds+=(-a "$HERE:/tests" -a "$SRC/test/capture-sysfs.sh:/usr/bin/capture-sysfs")
     for f in "${FILES[@]}"; do   # files from elsewhere (e.g. the harness's own checks)
