@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""gen-lazy-stubs.py - stubs that load libcxl, libdaxctl and libkmod on first use.
+"""gen-lazy-stubs.py - stubs that load libcxl, libdaxctl, libkmod, libnuma,
+libtracefs and libtraceevent on first use.
 
 Every cxltier command links them, yet most runs never call them (`online`
 of a dax device, `tiers`, `migrate`...). Loading them at start costs more
@@ -86,11 +87,14 @@ def main():
             sys.exit('gen-lazy-stubs: %s is variadic: link its library instead' % sym)
         decl = ', '.join(named(a, 'a%d' % i) for i, a in enumerate(args)) or 'void'
         call = ', '.join('a%d' % i for i in range(len(args)))
+        # (threads may make the first call at once: migrate --jobs and move_pages)
         lines += ['%s%s%s(%s)' % (ret, '' if ret.endswith('*') else ' ', sym, decl), '{',
-                  '\tstatic __typeof__(%s) *fn;' % sym, '',
-                  '\tif (!fn)',
-                  '\t\tfn = (__typeof__(%s) *)lazy_symbol(%d, "%s");' % (sym, wanted[sym], sym),
-                  '\t%sfn(%s);' % ('' if ret == 'void' else 'return ', call), '}', '']
+                  '\tstatic __typeof__(%s) *fn;' % sym,
+                  '\t__typeof__(%s) *f = __atomic_load_n(&fn, __ATOMIC_ACQUIRE);' % sym, '',
+                  '\tif (!f) {',
+                  '\t\tf = (__typeof__(%s) *)lazy_symbol(%d, "%s");' % (sym, wanted[sym], sym),
+                  '\t\t__atomic_store_n(&fn, f, __ATOMIC_RELEASE);', '\t}',
+                  '\t%sf(%s);' % ('' if ret == 'void' else 'return ', call), '}', '']
     with open(out, 'w') as f:
         f.write('\n'.join(lines))
 

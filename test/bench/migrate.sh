@@ -6,15 +6,17 @@
 #   8x64   8 processes of 64 MiB: `cxltier migrate --comm` (default jobs)
 #          against 8 migratepages one after another, and 8 at once
 #   1g     one 1 GiB process: cxltier against migratepages
-#   jobs   the --jobs curve (1, 2, 4) on both
-#   select --max-bytes (move_pages on 1 GiB) and --cold (DAMON, 256 MiB with a
-#          25 % hot set): scan and move time per GiB moved, --cold precision
+#   1g-jobs  (with 1g) the --jobs curve (1, 2, 4) on it too, and --max-bytes
+#          (move_pages on 1 GiB): scan and move time per GiB moved
+#   cold   --cold (DAMON, 256 MiB with a 25 % hot set): scan and move time
+#          per GiB moved, --cold precision
+# (8x64 has the --jobs curve (1, 2, 4) too)
 # Each sample is one move to the RAM node (moved back untimed). Prints median,
 # min and max per side, the ratio of medians, and the jobs setting that was
 # fastest here (for [migrate] jobs in /etc/cxltier.conf). BENCH_RESULTS=FILE
 # keeps the raw samples; BENCH_TIMEOUT (s, default 3 h) bounds the guest, and
-# what it measured until then is summed up; BENCH_PARTS="8x64 1g cold" (the
-# default) runs some parts only.
+# what it measured until then is summed up; BENCH_PARTS="8x64 1g 1g-jobs cold"
+# (the default) runs some parts only.
 set -euo pipefail
 BUILD=$(realpath "${1:-build}") ROUNDS=${2:-7}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -77,6 +79,7 @@ for ((r = 0; r < R; r++)); do
     else
         time_it 1g_cxltier cx; time_it 1g_mp migratepages "${PIDS[0]}" 0 "$N"
     fi
+    part 1g-jobs || continue
     for j in 1 2 4; do time_it 1g_jobs$j cx --jobs $j; done
     # move_pages with a limit that takes everything: the scan's share
     t0=$(us); cx --max-bytes 2G --jobs 1 -j > /tmp/mb.json; t1=$(us)
@@ -102,7 +105,7 @@ part cold && for ((r = 0; r < 3; r++)); do
     kill $h; wait $h 2>/dev/null || true
 done
 GUEST
-sed -i "s/@ROUNDS@/$ROUNDS/; s/@PARTS@/${BENCH_PARTS:-8x64 1g cold}/" "$work/share/run.sh"
+sed -i "s/@ROUNDS@/$ROUNDS/; s/@PARTS@/${BENCH_PARTS:-8x64 1g 1g-jobs cold}/" "$work/share/run.sh"
 incomplete=0
 "$VM/run.sh" -i "$work/initrd.gz" -S "$work/share" --ram-node 1536M -m 2560M --timeout "${BENCH_TIMEOUT:-10800}" >/dev/null ||
     incomplete=1

@@ -77,6 +77,19 @@ have=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {sub(/^\./, "", $6); print $6}' | so
     tap_fail "the package's files" < <(echo "- expected, + in the package"; diff <(echo "$want") <(echo "$have"))
 echo "# files:"; sed 's/^/#   /' <<<"$have"
 
+# 2b: every library the binary loads -- linked (DT_NEEDED) or on first use
+# (its lazy-stubs' sonames, dlopen) -- belongs to a package it depends on
+depends=$(dpkg-deb -f "$deb" Depends)
+names=" $(sed 's/([^)]*)//g; s/|/,/g' <<<"$depends" | tr -d ' ' | tr ',' ' ') "   # " pkg pkg ... "
+nodep=()
+for so in $(grep -ao 'lib[a-z0-9_+-]*\.so\.[0-9][0-9]*' "$work/x/usr/bin/cxltier" | sort -u); do
+    pkg=$(dpkg -S "*/$so" 2>/dev/null | head -1 | cut -d: -f1)
+    [[ -n $pkg && $names == *" $pkg "* ]] || nodep+=("$so (${pkg:-no package})")
+done
+[[ ${#nodep[@]} == 0 ]] &&
+    tap_ok "Depends names the package of every library cxltier loads, linked or on first use" ||
+    tap_fail "Depends misses libraries cxltier loads" <<<"Depends: $depends; missing: ${nodep[*]}"
+
 # 3: laid out for a merged-/usr root, and run from there
 "$tools_extract" "$deb" "$root" 2>&1 >/dev/null
 fx=$work/fixture; mkdir -p "$fx"; tar -xzf "$SRC/test/fixtures/lab-region-online.tar.gz" -C "$fx"
