@@ -82,24 +82,15 @@ show_journal() {
     journalctl --no-pager -o cat -u "cxltier-online@$1.service" | sed 's/^/#   /' >&3
 }
 
-# is QEMU's device ID still there (/machine/peripheral)?
-qemu_lost_device() {
-    ! host_qmp '{"execute":"qom-list","arguments":{"path":"/machine/peripheral"}}' | grep -q "\"name\": *\"$1\""
-}
-
 # the remove path: cxltier offline MEMDEV --remove, then QMP device_del ID;
 # the kernel lets the memdev and its PCI device go and QEMU finishes
 remove_device() {
-    local m=$1 id=$2 pci
-    pci=$(basename "$(dirname "$(readlink -f "$CXL/$m")")")
+    local m=$1 id=$2
     run --separate-stderr cxltier offline "$m" --remove -j
     echo "$stderr" >&3
     assert_success
     [[ $(jq -r '.memdevs[0].safe_to_remove' <<<"$output") == true ]]
-    host_qmp "{\"execute\":\"device_del\",\"arguments\":{\"id\":\"$id\"}}" >/dev/null
-    wait_for 120 "$m to go after device_del" bash -c "! test -e $CXL/$m"
-    wait_for 120 "PCI device $pci to go" bash -c "! test -e /sys/bus/pci/devices/$pci"
-    wait_for 120 "QEMU to finish unplugging $id" qemu_lost_device "$id"
+    unplug "$m" "$id"
     wait_for 120 "udev and systemd to settle after $m left" settled
 }
 

@@ -48,25 +48,6 @@ all_movable() {
     done
 }
 
-# is QEMU's device ID still there (/machine/peripheral)?
-qemu_has_device() {
-    host_qmp '{"execute":"qom-list","arguments":{"path":"/machine/peripheral"}}' | grep -q "\"name\": *\"$1\""
-}
-qemu_lost_device() { ! qemu_has_device "$1"; }
-
-# unplug MEMDEV ID: device_del; the kernel lets the memdev and its PCI
-# device go, and QEMU finishes the unplug (the guest powered the slot off).
-# The memory backend stays: QEMU's cxl-type3 leaves it mapped after unplug
-# (object-del says "in use"), so a second device gets a backend of its own.
-unplug() {
-    local pci
-    pci=$(basename "$(dirname "$(readlink -f "$CXL/$1")")")
-    host_qmp "{\"execute\":\"device_del\",\"arguments\":{\"id\":\"$2\"}}" >/dev/null
-    wait_for 120 "$1 to go after device_del" bash -c "! test -e $CXL/$1"
-    wait_for 120 "PCI device $pci to go" bash -c "! test -e /sys/bus/pci/devices/$pci"
-    wait_for 120 "QEMU to finish unplugging $2" qemu_lost_device "$2"
-}
-
 @test "udev: a hot-added memdev's cxl_mem bind starts cxltier-online@memN (udevd in the guest, and udevadm test)" {
     command -v udevadm >/dev/null || skip "no udevadm in the guest"
     [[ -f /usr/lib/udev/rules.d/90-cxltier.rules ]] || skip "the rule is not installed in the guest"
