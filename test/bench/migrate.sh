@@ -8,8 +8,8 @@
 #   1g     one 1 GiB process: cxltier against migratepages
 #   1g-jobs  (with 1g) the --jobs curve (1, 2, 4) on it too, and --max-bytes
 #          (move_pages on 1 GiB): scan and move time per GiB moved
-#   cold   --cold (DAMON, 256 MiB with a 25 % hot set): scan and move time
-#          per GiB moved, --cold precision
+#   cold   --cold (DAMON, 256 MiB with a 25 % hot set, BENCH_COLD_RUNS runs,
+#          default 3): scan and move time per GiB moved, --cold precision
 # (8x64 has the --jobs curve (1, 2, 4) too)
 # Each sample is one move to the RAM node (moved back untimed). Prints median,
 # min and max per side, the ratio of medians, and the jobs setting that was
@@ -27,7 +27,7 @@ work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/share"
 "$VM/mkinitramfs.sh" -o "$work/initrd.gz" -a "$BUILD/cxltier:/usr/bin/cxltier" -a "$BUILD/test/hog:/usr/bin/hog"
 cat > "$work/share/run.sh" <<'GUEST'
-R=@ROUNDS@ PARTS="@PARTS@"
+R=@ROUNDS@ PARTS="@PARTS@" COLD_RUNS=@COLDRUNS@
 part() { [[ " $PARTS " == *" $1 "* ]]; }
 us() { local t=$EPOCHREALTIME; echo $(( 10#${t/./} )); }
 N=$(for n in /sys/devices/system/node/node*; do [ -z "$(cat $n/cpulist)" ] && grep -q 'MemTotal: *[1-9]' $n/meminfo && basename $n | sed 's/node//'; done | head -1)
@@ -93,7 +93,7 @@ stop
 fi
 
 # --cold on a known hot set: 25 % of 256 MiB read in a loop
-part cold && for ((r = 0; r < 3; r++)); do
+part cold && for ((r = 0; r < COLD_RUNS; r++)); do
     numactl --membind=0 hog --hot 25 256 > /tmp/hot & h=$!
     until grep -q ready /tmp/hot; do sleep 0.1; done
     cxltier migrate --pid $h --to "$N" --cold --interval 3 -j > /tmp/cold.json 2>/dev/null || true
@@ -105,7 +105,7 @@ part cold && for ((r = 0; r < 3; r++)); do
     kill $h; wait $h 2>/dev/null || true
 done
 GUEST
-sed -i "s/@ROUNDS@/$ROUNDS/; s/@PARTS@/${BENCH_PARTS:-8x64 1g 1g-jobs cold}/" "$work/share/run.sh"
+sed -i "s/@ROUNDS@/$ROUNDS/; s/@PARTS@/${BENCH_PARTS:-8x64 1g 1g-jobs cold}/; s/@COLDRUNS@/${BENCH_COLD_RUNS:-3}/" "$work/share/run.sh"
 incomplete=0
 "$VM/run.sh" -i "$work/initrd.gz" -S "$work/share" --ram-node 1536M -m 2560M --timeout "${BENCH_TIMEOUT:-10800}" >/dev/null ||
     incomplete=1
@@ -123,7 +123,7 @@ $1 == "BENCH" && $2 ~ /_/ { cnt[$2]++; v[$2, cnt[$2]] = $3 }
 $1 == "BENCH" && $2 == "data" { data = $3 }
 $1 == "BENCHJ" && $2 == "maxbytes" { ms += $3; mm += $4; mb += $5 }
 $1 == "BENCHJ" && $2 == "cold" { cs += $3; cm += $4; cb += $5 }
-$1 == "BENCHJ" && $2 == "coldprec" { pc += $3; ph += $4; pt += $5 }
+$1 == "BENCHJ" && $2 == "coldprec" { pc += $3; ph += $4; pt += $5; pn++; per = per sprintf(" %.0f", $3 + $4 ? 100 * $3 / ($3 + $4) : 0) }
 END {
     g = 1073741824
     print "8 processes x 64 MiB to the RAM node (TCG guest, 2 vCPUs):"
@@ -144,6 +144,6 @@ END {
     line("1g_maxbytes", "1 GiB --max-bytes 2G (move_pages, 1 job)")
     if (mb) printf "  --max-bytes: scan %.1f ms/GiB, move %.1f ms/GiB: scan = %.1f %% of move\n", ms * 1e3 * g / mb, mm * 1e3 * g / mb, 100 * ms / mm
     if (cb) printf "  --cold:      scan %.1f ms/GiB, move %.1f ms/GiB: scan = %.1f %% of move\n", cs * 1e3 * g / cb, cm * 1e3 * g / cb, 100 * cs / cm
-    if (pc + ph) printf "  --cold precision %.1f %%, recall %.1f %% (3 runs, 256 MiB, 25 %% hot, 3 s of DAMON)\n", 100 * pc / (pc + ph), 100 * pc / pt
+    if (pc + ph) printf "  --cold precision %.1f %%, recall %.1f %% (%d runs, 256 MiB, 25 %% hot, 3 s of DAMON; precision per run:%s %%)\n", 100 * pc / (pc + ph), 100 * pc / pt, pn, per
     print "data after all moves: " data
 }' "$work/results"

@@ -5,6 +5,8 @@
  * hog --hot PCT MiB: the same, then keep reading the first PCT % of it (the
  * hot set) in a loop; prints "range START HOT_END END" before "ready";
  * SIGUSR2 prints where the hot and the cold pages are ("hot N0..N7", "cold N0..N7").
+ * After each pass over the hot set it flushes its own TLB (see flush_tlb):
+ * QEMU's emulated TLB holds the whole hot set, a real CPU's does not.
  * hog --thp MiB: the memory in transparent huge pages (MADV_HUGEPAGE).
  * hog --hugetlb MiB: the memory in hugetlb pages (MAP_HUGETLB, 2 MiB).
  * hog --memcpy MiB: time a plain copy of that much memory (the copy limit
@@ -19,6 +21,23 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t check, done, where;
+
+/* DAMON clears a page's accessed bit without flushing the TLB; a CPU sets
+ * the bit again only when it walks the page table, i.e. after the entry left
+ * its TLB. A real x86 TLB reaches a few MiB, so a hot set of many MiB keeps
+ * being walked and is seen; QEMU's emulated TLB grows to hold it all, and
+ * DAMON would see a hot page untouched for seconds. Changing the protection
+ * of more than 33 pages of our own makes the kernel flush this process's
+ * whole TLB, as a real CPU's eviction would. */
+#define FLUSH_PAGES 64
+static unsigned char *flush_area;
+static void flush_tlb(void)
+{
+	static int ro;
+
+	if (flush_area)
+		mprotect(flush_area, FLUSH_PAGES * 4096, (ro ^= 1) ? PROT_READ : PROT_READ | PROT_WRITE);
+}
 static void on_usr1(int s) { (void)s; check = 1; }
 static void on_usr2(int s) { (void)s; where = 1; }
 
@@ -77,8 +96,14 @@ int main(int argc, char **argv)
 	signal(SIGUSR1, on_usr1);
 	signal(SIGTERM, on_term);
 	signal(SIGUSR2, on_usr2);
-	if (hot)
+	if (hot) {
+		/* present pages, so that changing their protection flushes */
+		flush_area = mmap(NULL, FLUSH_PAGES * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (flush_area == MAP_FAILED)
+			return 1;
+		memset(flush_area, 1, FLUSH_PAGES * 4096);
 		printf("range %p %p %p\n", (void *)p, (void *)(p + hot), (void *)(p + len));
+	}
 	printf("ready\n");
 	fflush(stdout);
 	while (!done) {
@@ -87,6 +112,7 @@ int main(int argc, char **argv)
 			for (size_t i = 0; i < hot && !check && !done && !where; i += 4096)
 				sink += p[i];
 			(void)sink;
+			flush_tlb();
 		} else {
 			pause();
 		}
