@@ -198,10 +198,14 @@ cold_round() {
 
 @test "--cold moves the pages DAMON saw untouched, and (almost) only those; --hot the others" {
     N=$(cat "$BATS_FILE_TMPDIR/node")
-    # DAMON samples one page per region: under TCG an interval can miss the
-    # hot set altogether (the vCPUs' time is the host's to give). Precision
-    # is a property of the method, so three fresh runs get the chance; any
-    # run that goes wrong otherwise (exit status, data) fails at once.
+    # DAMON samples one page per region, and sees an access only when the
+    # CPU walked the page table again (it clears accessed bits without a TLB
+    # flush): hog --hot flushes its own TLB after each pass, as a real CPU's
+    # small TLB would have evicted the hot set (QEMU's holds it all; without
+    # that, 83 % precision over 10 runs in test/bench/migrate.sh, with it
+    # 99.4 %). Under TCG an interval can still miss (the vCPUs' time is the
+    # host's to give): three fresh runs get the chance; any run that goes
+    # wrong otherwise (exit status, data) fails at once.
     local try rc
     for try in 1 2 3; do
         rc=0; cold_round "$N" || rc=$?
