@@ -77,7 +77,8 @@ for k in "${KERNELS[@]}"; do
 done
 if [[ -n ${CXLTIER_VM_ASAN_BUILD:-} ]]; then
     ABUILD=$(realpath "$CXLTIER_VM_ASAN_BUILD")
-    ldd "$ABUILD/cxltier" | grep -q libasan ||
+    # (read whole: under pipefail, grep -q ending first gives ldd a SIGPIPE)
+    [[ $(ldd "$ABUILD/cxltier") == *libasan* ]] ||
         { echo "vm-test: $ABUILD/cxltier is not an ASan build" >&2; exit 1; }
     for a in ${CXLTIER_VM_ASAN_FILES:-online cdat}; do
         for f in "${FILES[@]}"; do
