@@ -224,7 +224,7 @@ static void do_whole(struct worker *w, struct task_state *ts)
 	numa_bitmask_free(to);
 }
 
-/* less than 1 % or 8 MiB free: allocations there fail */
+/* less than 5 % or 8 MiB free: allocations there fail */
 static bool node_nearly_full(struct ct_sysfs *s, int node)
 {
 	uint64_t total, free_bytes;
@@ -233,7 +233,10 @@ static bool node_nearly_full(struct ct_sysfs *s, int node)
 		ct_error_clear(s->err);
 		return false;
 	}
-	return free_bytes < (8u << 20) || free_bytes * 100 < total;
+	/* (the kernel stops short of its watermarks, and a THP needs 2 MiB in one
+	 * piece: a 512 MiB node that a move filled held 479 MiB of the process
+	 * and took no more, with more than 1 % of it free) */
+	return free_bytes < (8u << 20) || free_bytes * 100 < total * 5;
 }
 
 /* take up to want entries of step bytes from the task's --max-bytes */
@@ -322,8 +325,10 @@ static void do_range(struct worker *w, struct task_state *ts, const struct ct_mi
 			}
 			if (rg->direct && (st == -ENOENT || st == -EFAULT))
 				continue;	/* freed or unmapped since numa_maps was read: nothing there */
-			/* left where it was: the kernel gave a count, not a reason;
-			 * a target without free memory is the reason it has */
+			/* left where it was: the kernel gave a count, not a reason
+			 * (it stops a batch at the first page it cannot move and
+			 * leaves the rest unwritten); a nearly full target is the
+			 * reason it has */
 			why = st < 0 && st != CT_STATUS_UNSET ? st : node_nearly_full(&w->s, o->to) ? -ENOMEM : 0;
 			failed += per;
 			by[why ? classify(why) : CT_MIG_OTHER] += per;
