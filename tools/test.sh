@@ -13,6 +13,11 @@ SRC=$PWD
 
 passed=0 failed=0 status=0
 tier() { echo; echo "==== $*"; }
+# what the host tiers' tests make outside their own temporary directories
+# (a test that copies a tree where another user can reach it, a fuzz tree):
+# anything new there when they end was left behind
+leftovers() { ls -d /tmp/cxltier-* /dev/shm/cxltier-* 2>/dev/null | sort; }
+LEFT_BEFORE=$(leftovers)
 count_meson() { # builddir: add meson's Ok/Fail lines to the totals
     local log=$1/meson-logs/testlog.txt ok fail
     ok=$(grep -c '^ok ' "$1/meson-logs/testlog.txt" 2>/dev/null || true)
@@ -56,6 +61,11 @@ if command -v clang >/dev/null && [[ -x test/fuzz/run.sh ]]; then
     tier "fuzz targets (short run; test/fuzz/run.sh for long ones)"
     if CC=clang build build-fuzz -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false &&
        ./test/fuzz/run.sh build-fuzz "${CXLTIER_FUZZ_SECONDS:-20}"; then :; else status=1; fi
+fi
+
+left=$(comm -13 <(echo "$LEFT_BEFORE") <(leftovers))
+if [[ -n $left ]]; then
+    echo "the host tiers' tests left behind: ${left//$'\n'/ }"; status=1; failed=$((failed + 1))
 fi
 
 tier "VM tier: the kernels' CXL drivers under QEMU (and the ASan/UBSan build on some files)"

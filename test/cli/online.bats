@@ -197,13 +197,15 @@ policy_refused() { # FILE EXPECTED-MESSAGE
 
 # --- the lock: a private directory no other user can plant in, open or lock ---
 
-# lock_tree: a copy of the onlined lab tree every user can reach (for setpriv)
+# lock_tree: t= a copy of the onlined lab tree every user can reach (for
+# setpriv), under LOCKTMP, which teardown removes (set in the test's own
+# shell: a $(...) would lose it and leave the copy behind)
 lock_tree() {
     LOCKTMP=$(mktemp -d /tmp/cxltier-lock.XXXXXX)
     chmod 755 "$LOCKTMP"
     cp -a "$(fixture lab-region-online)" "$LOCKTMP/t"
     chmod 755 "$LOCKTMP/t"
-    echo "$LOCKTMP/t"
+    t=$LOCKTMP/t
 }
 
 teardown() {
@@ -211,7 +213,7 @@ teardown() {
 }
 
 @test "lock: a user's symlink in /run/lock never makes root truncate or write the file it points to" {
-    t=$(lock_tree)
+    lock_tree
     echo precious > "$BATS_TEST_TMPDIR/victim"
     mkdir -p "$t/run/lock"; chmod 1777 "$t/run/lock"
     ln -s "$BATS_TEST_TMPDIR/victim" "$t/run/lock/cxltier.lock"
@@ -221,7 +223,7 @@ teardown() {
 }
 
 @test "lock: no other user can open or flock it (a user cannot keep hot-added memory offline)" {
-    t=$(lock_tree)
+    lock_tree
     cxltier --sysroot "$t" offline all >/dev/null 2>&1
     locks=$(find "$t/run" -type f)
     [[ -n $locks ]]
@@ -235,7 +237,7 @@ teardown() {
 }
 
 @test "lock: the directory is root's, 0700, the file 0600 with one link" {
-    t=$(lock_tree)
+    lock_tree
     cxltier --sysroot "$t" offline all >/dev/null 2>&1
     assert_equal "$(stat -c '%U %a %F' "$t/run/cxltier")" "root 700 directory"
     [[ -f $t/run/cxltier/memory-blocks.lock && ! -L $t/run/cxltier/memory-blocks.lock ]]
@@ -243,7 +245,7 @@ teardown() {
 }
 
 @test "lock: a symlinked, foreign or open directory is refused, never used" {
-    t=$(lock_tree)
+    lock_tree
     mkdir "$BATS_TEST_TMPDIR/elsewhere"
     mkdir -p "$t/run"
     ln -s "$BATS_TEST_TMPDIR/elsewhere" "$t/run/cxltier"
@@ -262,7 +264,7 @@ teardown() {
 }
 
 @test "lock: a symlinked or hard-linked lock file is refused; its target stays intact" {
-    t=$(lock_tree)
+    lock_tree
     echo precious > "$BATS_TEST_TMPDIR/victim"
     mkdir -p -m 0700 "$t/run/cxltier"
     ln -s "$BATS_TEST_TMPDIR/victim" "$t/run/cxltier/memory-blocks.lock"

@@ -26,8 +26,11 @@
 #                             cxltier, on the first kernel; a sanitizer report
 #                             fails the test during which it was written
 #   CXLTIER_VM_WORK           where boots keep their files (default BUILDDIR/vm)
+#   CXLTIER_VM_JOBS           boots side by side (default 2; 1 streams the TAP
+#                             as it comes)
 #
-# TAP is streamed as the guest writes it, each test named "[KERNEL] FILE: test".
+# TAP is printed a boot at a time, each test named "[KERNEL] FILE: test" (as
+# the guest writes it when one boot runs at a time).
 # A test over its limit fails with what it waited for; a boot stopped by the
 # backstop fails naming the file and test that were running. The last line:
 #   vm: N passed, M failed (6.12: a/b, 7.x: c/d)
@@ -136,46 +139,36 @@ for j in "${JOBS[@]}"; do
     INITRD[$b|$k]=$out
 done
 
-# interrupted: the boot under way stops too (run.sh stops its QEMU)
-rpid=
-trap '[[ -z $rpid ]] || kill $rpid 2>/dev/null' EXIT
-trap 'exit 143' TERM; trap 'exit 130' INT
-declare -A PASS=() FAIL=()
-LABELS=()
-passed=0 failed=0 bad=0 n=0 notrun=0
-TIMES=()
-echo "# vm-test: ${#JOBS[@]} boots (kernels: ${KERNELS[*]})"
-for j in "${JOBS[@]}"; do
-    IFS='|' read -r label k b f <<< "$j"
-    n=$((n + 1))
+# one boot: runs FILE's tests in a guest, checks the outputs they kept, and
+# leaves in SHARE: report (the lines to print), counts ("ok nok bad notrun")
+# and time (a line of the table at the end). With STREAM=1 the TAP is
+# printed as the guest writes it (one boot at a time).
+boot() { # n label kernel build file share backstop stream
+    local n=$1 label=$2 k=$3 b=$4 f=$5 share=$6 backstop=$7 stream=$8
+    local name topo args t0 secs ok nok ran planned line log rc rpid tpid nj bad=0 notrun=0 boot
     name=$(basename "$f" .bats)
-    [[ -n ${PASS[$label]+x} ]] || { PASS[$label]=0; FAIL[$label]=0; LABELS+=("$label"); }
     topo=$(header vm-topology "$f")
     args=$(header vm-args "$f"); args=${args//@BUILD@/$b}
-    tt=$(header vm-test-timeout "$f"); tt=${tt%%--*}; tt=${tt// /}; tt=${tt:-$TEST_TIMEOUT}
     planned=$(bats --count "$f" 2>/dev/null) || planned=0
-    backstop=${CXLTIER_VM_TIMEOUT:-$(( planned * tt + 600 ))}
-    share=$WORK/$(printf '%02d' $n)-${label// /-}-$name
-    mkdir -p "$share/state"
-    san=0; [[ $label == *asan* ]] && san=1
-    cat > "$share/run.sh" <<RUN
-export CXLTIER_VM_KERNEL='$label' CXLTIER_VM_TEST_TIMEOUT=$TEST_TIMEOUT CXLTIER_VM_SANITIZE=$san CXLTIER_VM_FILE_MARGIN=${CXLTIER_VM_FILE_MARGIN:-300}
-exec bash /usr/share/cxltier-vm/run-bats.sh $(basename "$f")
-RUN
-    : > "$share/tap.txt"
-    echo "# boot $n/${#JOBS[@]}: [$label] $name.bats (topology ${topo:-default}${args:+, $args}; backstop ${backstop} s)"
+    # stopped (vm-test.sh interrupted or ended): the guest stops too (run.sh stops its QEMU)
+    rpid=
+    trap '[[ -z $rpid ]] || kill $rpid 2>/dev/null; exit 143' TERM
+    trap '[[ -z $rpid ]] || kill $rpid 2>/dev/null' EXIT
     t0=$(date +%s)
     # shellcheck disable=SC2086
     (cd "$SRC" && exec "$HERE/run.sh" -k "$k" -i "${INITRD[$b|$k]}" -S "$share" \
         --topology "${topo:-default}" $args --timeout "$backstop") > "$share/run.log" 2>&1 &
     rpid=$!
-    # the guest appends TAP to the share as it goes: print it as it comes
-    tail -n +1 -s 0.2 -f --pid=$rpid "$share/tap.txt" &
-    tpid=$!
+    if [[ $stream == 1 ]]; then
+        # the guest appends TAP to the share as it goes: print it as it comes
+        tail -n +1 -s 0.2 -f --pid=$rpid "$share/tap.txt" &
+        tpid=$!
+    fi
     wait $rpid   # (a signal interrupts wait, not a foreground tail)
     rc=$?
     rpid=
-    wait $tpid
+    [[ $stream == 1 ]] && wait $tpid
+    [[ $stream == 1 ]] || cat "$share/tap.txt"
     secs=$(( $(date +%s) - t0 ))
     ok=$(grep -c '^ok ' "$share/tap.txt")
     nok=$(grep -c '^not ok ' "$share/tap.txt")
@@ -184,6 +177,7 @@ RUN
     if ! grep -q "^# kernel .*, file $name.bats: .* bats status" "$share/tap.txt"; then
         log=1
         # the boot ended before the file did: say where
+        local what waiting
         what=$(cat "$share/state/current" 2>/dev/null || echo "before the tests started")
         waiting=$(cut -f3 "$share/state/waiting" 2>/dev/null)
         line="not ok - [$label] $name: the boot ended (run.sh status $rc after $secs s) during: $what"
@@ -192,7 +186,7 @@ RUN
         line="not ok - [$label] $name: bats failed (status $rc) without a failing test"
     fi
     if (( ran < planned )); then
-        notrun=$((notrun + planned - ran))
+        notrun=$((planned - ran))
         # (a file the guest stopped has its "not ok -" line already)
         [[ -n $line || $nok != 0 ]] || line="not ok - [$label] $name: only $ran of $planned tests reported"
         [[ -z $line ]] || line+="; $((planned - ran)) of $planned tests did not run"
@@ -201,6 +195,7 @@ RUN
     # helper.bash with its command line) is valid against its schema in
     # docs/schema, and metrics' Prometheus text passes promtool
     nj=0
+    local a o what msg t argv
     for a in "$share"/json/*.argv; do
         [[ -f $a ]] || continue
         o=${a%.argv}
@@ -231,10 +226,87 @@ RUN
     fi
     boot=$(cat "$share/boot-seconds" 2>/dev/null || echo '?')
     echo "# [$label] $name.bats: $ok passed, $nok failed; boot $boot s, wall $secs s"
-    TIMES+=("$(printf '%-10s %-18s %6s %6s' "$label" "$name" "$boot" "$secs")")
-    PASS[$label]=$(( ${PASS[$label]} + ok )); FAIL[$label]=$(( ${FAIL[$label]} + nok ))
-    passed=$((passed + ok)); failed=$((failed + nok))
+    printf '%-10s %-18s %6s %6s\n' "$label" "$name" "$boot" "$secs" > "$share/time"
+    echo "$ok $nok $bad $notrun" > "$share/counts"
+}
+
+# Boots run side by side, CXLTIER_VM_JOBS at a time (default 2): a guest is
+# mostly one busy emulated CPU or waiting on its own timers, so two guests
+# use a 2-core host's second core, and on a host that is busy with other
+# work they get the share of two. The files with the most tests start first.
+# One boot at a time streams its TAP as it comes; side by side, each boot's
+# TAP and verdict are printed whole when it ends, as boots end.
+VMJOBS=${CXLTIER_VM_JOBS:-2}
+[[ $VMJOBS =~ ^[1-9][0-9]*$ ]] || { echo "vm-test: CXLTIER_VM_JOBS must be a positive number, not '$VMJOBS'" >&2; exit 2; }
+mapfile -t JOBS < <(for j in "${JOBS[@]}"; do
+    IFS='|' read -r _ _ _ f <<< "$j"
+    printf '%s\t%s\n' "$(bats --count "$f" 2>/dev/null || echo 0)" "$j"
+done | sort -t $'\t' -k1,1nr -s | cut -f2-)
+(( ${#JOBS[@]} > 1 )) || VMJOBS=1
+stream=0; (( VMJOBS == 1 )) && stream=1
+
+PIDS=()
+trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait' EXIT
+trap 'exit 143' TERM; trap 'exit 130' INT
+echo "# vm-test: ${#JOBS[@]} boots (kernels: ${KERNELS[*]}), $VMJOBS at a time"
+SHARES=() LABEL_OF=()
+declare -A SHARE_OF=()   # a running boot's pid -> its share
+ACTIVE=()
+# wait for one of the running boots to end and print its report
+reap() {
+    local ended="" p rest=()
+    wait -n -p ended "${ACTIVE[@]}"
+    [[ -n $ended ]] || ended=${ACTIVE[0]}   # (cannot happen: every one is a child)
+    for p in "${ACTIVE[@]}"; do [[ $p == "$ended" ]] || rest+=("$p"); done
+    ACTIVE=("${rest[@]}")
+    [[ $stream == 1 ]] || cat "${SHARE_OF[$ended]}/report" 2>/dev/null
+}
+for j in "${JOBS[@]}"; do
+    IFS='|' read -r label k b f <<< "$j"
+    n=$(( ${#SHARES[@]} + 1 ))
+    name=$(basename "$f" .bats)
+    tt=$(header vm-test-timeout "$f"); tt=${tt%%--*}; tt=${tt// /}; tt=${tt:-$TEST_TIMEOUT}
+    planned=$(bats --count "$f" 2>/dev/null) || planned=0
+    backstop=${CXLTIER_VM_TIMEOUT:-$(( planned * tt + 600 ))}
+    share=$WORK/$(printf '%02d' $n)-${label// /-}-$name
+    mkdir -p "$share/state"
+    san=0; [[ $label == *asan* ]] && san=1
+    cat > "$share/run.sh" <<RUN
+export CXLTIER_VM_KERNEL='$label' CXLTIER_VM_TEST_TIMEOUT=$TEST_TIMEOUT CXLTIER_VM_SANITIZE=$san CXLTIER_VM_FILE_MARGIN=${CXLTIER_VM_FILE_MARGIN:-300}
+exec bash /usr/share/cxltier-vm/run-bats.sh $(basename "$f")
+RUN
+    : > "$share/tap.txt"
+    while (( ${#ACTIVE[@]} >= VMJOBS )); do reap; done
+    topo=$(header vm-topology "$f"); args=$(header vm-args "$f"); args=${args//@BUILD@/$b}
+    echo "# boot $n/${#JOBS[@]}: [$label] $name.bats (topology ${topo:-default}${args:+, $args}; backstop ${backstop} s)"
+    if [[ $stream == 1 ]]; then
+        boot "$n" "$label" "$k" "$b" "$f" "$share" "$backstop" 1 &
+    else
+        boot "$n" "$label" "$k" "$b" "$f" "$share" "$backstop" 0 > "$share/report" 2>&1 &
+    fi
+    PIDS+=($!) ACTIVE+=($!)
+    SHARE_OF[$!]=$share
+    SHARES+=("$share"); LABEL_OF+=("$label")
 done
+while (( ${#ACTIVE[@]} )); do reap; done
+
+declare -A PASS=() FAIL=()
+LABELS=() TIMES=()
+passed=0 failed=0 bad=0 notrun=0
+for i in "${!SHARES[@]}"; do
+    share=${SHARES[$i]} label=${LABEL_OF[$i]}
+    [[ -n ${PASS[$label]+x} ]] || { PASS[$label]=0; FAIL[$label]=0; LABELS+=("$label"); }
+    if ! read -r ok nok b nr < "$share/counts" 2>/dev/null; then
+        # (the boot's own bookkeeping died: count it failed)
+        echo "not ok - [$label] $(basename "$share"): the boot left no result"
+        ok=0 nok=1 b=1 nr=0
+    fi
+    TIMES+=("$(cat "$share/time" 2>/dev/null)")
+    PASS[$label]=$(( ${PASS[$label]} + ok )); FAIL[$label]=$(( ${FAIL[$label]} + nok ))
+    passed=$((passed + ok)); failed=$((failed + nok)); notrun=$((notrun + nr))
+    (( b == 0 )) || bad=1
+done
+PIDS=()
 
 echo "# boot and wall seconds per boot:"
 printf '#   %-10s %-18s %6s %6s\n' kernel file boot wall
