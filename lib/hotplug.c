@@ -365,7 +365,8 @@ void ct_plan_free(struct ct_plan *p)
 static int add_dax(struct ct_sysfs *s, uint64_t bs, struct ct_plan *p, const struct ct_dax *d,
 		   const struct ct_dax **devdax)
 {
-	uint64_t first;
+	struct ct_block_walk w;
+	uint64_t first, id;
 	unsigned count;
 	int rc;
 
@@ -375,16 +376,14 @@ static int add_dax(struct ct_sysfs *s, uint64_t bs, struct ct_plan *p, const str
 		return ct_fail(s->err, EMEDIUMTYPE, "%s is in %s mode, not system-ram: its memory is not hot-plugged "
 			       "(--convert switches it to system-ram)", d->name, d->mode);
 	}
-	if ((rc = ct_block_range_checked(s, d->name, d->resource, d->size, bs, &first, &count)))
+	if ((rc = ct_block_range_checked(s, d->name, d->resource, d->size, bs, &first, &count)) ||
+	    (rc = ct_block_walk_begin(s, first, count, &w)))
 		return rc;
-	for (unsigned i = 0; i < count; i++) {
-		rc = ct_plan_add(s, p, first + i, d->name, d->target_node);
-		if (rc == -ENOENT)
-			continue;	/* kmem skips what it could not add */
-		if (rc)
-			return rc;
-	}
-	return 0;
+	while (ct_block_walk_next(&w, &id))
+		if ((rc = ct_plan_add(s, p, id, d->name, d->target_node)) && rc != -ENOENT)
+			break;	/* (ENOENT: kmem skips what it could not add) */
+	ct_block_walk_end(&w);
+	return rc == -ENOENT ? 0 : rc;
 }
 
 static const struct ct_dax *find_dax_of_block(const struct ct_topology *t, uint64_t id, uint64_t bs)

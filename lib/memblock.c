@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "memblock.h"
 
@@ -57,6 +58,8 @@ unsigned ct_zones_parse(const char *s, enum ct_zone *zones, unsigned max)
 	return n;
 }
 
+#define MIN_BLOCK_SIZE (16ULL << 20)
+
 int ct_block_size(struct ct_sysfs *s, uint64_t *bytes)
 {
 	/* hex without 0x */
@@ -67,6 +70,12 @@ int ct_block_size(struct ct_sysfs *s, uint64_t *bytes)
 	if (!rc && (*bytes & (*bytes - 1)))	/* the kernel's is a power of two */
 		return ct_fail(s->err, EINVAL, "%s/sys/devices/system/memory/block_size_bytes is 0x%llx, not a power of two: "
 			       "not a kernel's memory block size", s->root, (unsigned long long)*bytes);
+	/* a block is at least a memory section: 16 MiB on powerpc, the
+	 * smallest of any architecture (128 MiB on x86-64 and arm64) */
+	if (!rc && *bytes < MIN_BLOCK_SIZE)
+		return ct_fail(s->err, EINVAL, "%s/sys/devices/system/memory/block_size_bytes is 0x%llx, smaller than any "
+			       "kernel's memory section (0x%llx): not a kernel's memory block size", s->root,
+			       (unsigned long long)*bytes, (unsigned long long)MIN_BLOCK_SIZE);
 	return rc;
 }
 
@@ -128,22 +137,89 @@ int ct_block_range_checked(struct ct_sysfs *s, const char *owner, uint64_t start
 		       *count == UINT_MAX ? "over " : "", *count, (unsigned long long)bs, s->root);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int ct_block_walk_begin(struct ct_sysfs *s, uint64_t first, unsigned count, struct ct_block_walk *w)
+{
+	char **names;
+	size_t n;
+	int rc;
+
+	memset(w, 0, sizeof(*w));
+	w->first = w->next = first;
+	w->count = count;
+	if (count <= CT_PROBE_BLOCKS)
+		return 0;
+	if ((rc = ct_sysfs_list(s, "/sys/devices/system/memory", "memory", &names, &n)))
+		return rc;
+	w->ids = malloc((n ? n : 1) * sizeof(*w->ids));
+	if (!w->ids) {
+		ct_strv_free(names, n);
+		return ct_fail(s->err, ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *digits = names[i] + 6;	/* after "memory" */
+		char *end;
+		unsigned long long id;
+
+		if (*digits < '0' || *digits > '9')
+			continue;
+		errno = 0;
+		id = strtoull(digits, &end, 10);
+		if (*end || errno || id < first || id - first >= count)
+			continue;
+		w->ids[w->n++] = id;
+	}
+	ct_strv_free(names, n);
+	qsort(w->ids, w->n, sizeof(*w->ids), cmp_u64);
+	return 0;
+}
+
+bool ct_block_walk_next(struct ct_block_walk *w, uint64_t *id)
+{
+	if (w->ids) {
+		if (w->at == w->n)
+			return false;
+		*id = w->ids[w->at++];
+		return true;
+	}
+	if (w->next - w->first >= w->count)
+		return false;
+	*id = w->next++;
+	return true;
+}
+
+void ct_block_walk_end(struct ct_block_walk *w)
+{
+	free(w->ids);
+	w->ids = NULL;
+}
+
 int ct_blocks_count(struct ct_sysfs *s, uint64_t start, uint64_t size, uint64_t bs,
 		    struct ct_blocks *out)
 {
+	struct ct_block_walk w;
 	unsigned count;
+	uint64_t id;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if (ct_block_range_checked(s, NULL, start, size, bs, &out->first, &count))
 		return -EINVAL;
-	for (unsigned i = 0; i < count; i++) {
+	if ((rc = ct_block_walk_begin(s, out->first, count, &w)))
+		return rc;
+	while (ct_block_walk_next(&w, &id)) {
 		struct ct_block b;
-		int rc = ct_block_read(s, out->first + i, &b);
 
-		if (rc == -ENOENT)	/* not hot-added (yet) */
-			continue;
+		if ((rc = ct_block_read(s, id, &b)) == -ENOENT)
+			continue;	/* not hot-added (yet) */
 		if (rc)
-			return rc;
+			break;
 		out->total++;
 		if (b.state != CT_BLOCK_ONLINE) {
 			out->offline++;
@@ -157,5 +233,6 @@ int ct_blocks_count(struct ct_sysfs *s, uint64_t start, uint64_t size, uint64_t 
 		else
 			out->other_zone++;
 	}
-	return 0;
+	ct_block_walk_end(&w);
+	return rc == -ENOENT ? 0 : rc;
 }

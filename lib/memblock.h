@@ -36,6 +36,21 @@ void ct_block_read_zones(struct ct_sysfs *s, struct ct_block *b);
 /* the blocks wholly inside [start, start+size), as kmem hot-plugs them */
 void ct_block_range(uint64_t start, uint64_t size, uint64_t block_size,
 		    uint64_t *first, unsigned *count);
+/* The ids of blocks first .. first + count - 1 to read: every one when the
+ * range is short (CT_PROBE_BLOCKS or fewer); for a longer one only those the
+ * kernel lists in /sys/devices/system/memory, so that a long, sparse range
+ * (a bogus size, or a device kmem added only in part) costs one directory
+ * read instead of a failed open per block. */
+#define CT_PROBE_BLOCKS 4096u
+struct ct_block_walk {
+	uint64_t first, next;
+	unsigned count;
+	uint64_t *ids;		/* the listed ones, sorted (a long range) */
+	size_t n, at;
+};
+int ct_block_walk_begin(struct ct_sysfs *s, uint64_t first, unsigned count, struct ct_block_walk *w);
+bool ct_block_walk_next(struct ct_block_walk *w, uint64_t *id);
+void ct_block_walk_end(struct ct_block_walk *w);
 /* count states and zones of the blocks backing a range */
 int ct_blocks_count(struct ct_sysfs *s, uint64_t start, uint64_t size,
 		    uint64_t block_size, struct ct_blocks *out);

@@ -14,9 +14,10 @@ SRC=$PWD
 passed=0 failed=0 status=0
 tier() { echo; echo "==== $*"; }
 # what the host tiers' tests make outside their own temporary directories
-# (a test that copies a tree where another user can reach it, a fuzz tree):
-# anything new there when they end was left behind
-leftovers() { ls -d /tmp/cxltier-* /dev/shm/cxltier-* 2>/dev/null | sort; }
+# (a test that copies a tree where another user can reach it; the fuzz
+# targets' trees are checked by test/fuzz/run.sh): anything new there when
+# they end was left behind
+leftovers() { ls -d /tmp/cxltier-* 2>/dev/null | sort; }
 LEFT_BEFORE=$(leftovers)
 count_meson() { # builddir: add meson's Ok/Fail lines to the totals
     local log=$1/meson-logs/testlog.txt ok fail

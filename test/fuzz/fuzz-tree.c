@@ -470,13 +470,15 @@ static void cleanup(void)
 
 const char *ft_root(void)
 {
-	static const char *const bases[] = { "/dev/shm", NULL, "/tmp" };
+	/* CXLTIER_FUZZ_TMPDIR first (test/fuzz/run.sh: a directory of its own,
+	 * which it checks is empty when a target ends), then tmpfs */
+	const char *const bases[] = { getenv("CXLTIER_FUZZ_TMPDIR"), "/dev/shm", getenv("TMPDIR"), "/tmp" };
 	char tmpl[4096];
 
 	if (root_dir[0])
 		return root_dir;
 	for (size_t i = 0; i < sizeof(bases) / sizeof(bases[0]); i++) {
-		const char *b = bases[i] ? bases[i] : getenv("TMPDIR");
+		const char *b = bases[i];
 		if (!b)
 			continue;
 		snprintf(tmpl, sizeof(tmpl), "%s/cxltier-fuzz-XXXXXX", b);

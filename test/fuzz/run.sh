@@ -27,7 +27,11 @@ case $LIMIT in
     *) each=$((LIMIT / ${#targets[@]})); limit=(-max_total_time=$((each ? each : 1))) ;;
 esac
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# the trees the structured targets build: on tmpfs when there is one, in a
+# directory of this run's, which must be empty again when a target ends
+trees=$(mktemp -d -p /dev/shm 2>/dev/null || mktemp -d -p "$work")
+trap 'rm -rf "$work" "$trees"' EXIT
+export CXLTIER_FUZZ_TMPDIR=$trees
 artifacts=${CXLTIER_FUZZ_ARTIFACTS:-$PWD}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 rc=0
@@ -45,6 +49,12 @@ for t in "${targets[@]}"; do
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$name.log")
     speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$work/$name.log")
     cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$work/$name.log" | tail -1)
+    left=$(ls -A "$trees")
+    if ((status == 0)) && [[ -n $left ]]; then
+        echo "fuzz-$name: left its tree behind: $trees/$left"
+        rm -rf "${trees:?}"/*
+        status=1
+    fi
     if ((status == 0)); then
         echo "fuzz-$name: ${runs:-?} runs, ${speed:-?} exec/s, ${cov:-no coverage line}: ok"
     else

@@ -1,9 +1,64 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include "tap.h"
 #include "memblock.h"
+#include "tree.h"
+
+/* a block size a fuzzed tree gave (2 KiB), and long sparse ranges: each
+ * made fuzz-sysfs spend 22 s of CPU on one input, probing a million
+ * blocks that did not exist (found by test/fuzz/fuzz-sysfs) */
+static void sysfs_geometry(void)
+{
+	char root[] = "/tmp/cxltier-test-memblock.XXXXXX", cmd[128];
+	struct ct_error err = { 0 };
+	struct ct_sysfs s;
+	struct ct_block_walk w;
+	struct ct_blocks counts;
+	uint64_t bs = 0, id, ids[8];
+	size_t n = 0;
+
+	if (!mkdtemp(root) || ct_sysfs_open(&s, root, &err)) {
+		ok(0, "a tree for the block geometry tests");
+		return;
+	}
+	tree_put(root, "/sys/devices/system/memory/block_size_bytes", "800\n");
+	is_int(ct_block_size(&s, &bs), -EINVAL, "a 2 KiB block size is refused");
+	ok(strstr(err.msg, "smaller than any kernel's memory section") != NULL, "saying why: %s", err.msg);
+	tree_put(root, "/sys/devices/system/memory/block_size_bytes", "1000000\n");
+	is_int(ct_block_size(&s, &bs), 0, "16 MiB (powerpc's memory section) is a block size");
+	ok(bs == 16ULL << 20, "read as 16 MiB");
+
+	tree_put(root, "/sys/devices/system/memory/memory5/state", "online\n");
+	tree_put(root, "/sys/devices/system/memory/memory5/valid_zones", "Movable\n");
+	tree_put(root, "/sys/devices/system/memory/memory700000/state", "offline\n");
+	tree_put(root, "/sys/devices/system/memory/memory1048576/state", "offline\n");	/* past the range */
+	tree_put(root, "/sys/devices/system/memory/memoryx/state", "offline\n");
+
+	is_int(ct_block_walk_begin(&s, 3, 4, &w), 0, "a short range: walked by probing");
+	while (n < 8 && ct_block_walk_next(&w, &id))
+		ids[n++] = id;
+	ct_block_walk_end(&w);
+	ok(n == 4 && ids[0] == 3 && ids[3] == 6, "every id of the range (%zu)", n);
+
+	n = 0;
+	is_int(ct_block_walk_begin(&s, 0, 1u << 20, &w), 0, "a range of 2^20 blocks: walked by the listing");
+	while (n < 8 && ct_block_walk_next(&w, &id))
+		ids[n++] = id;
+	ct_block_walk_end(&w);
+	ok(n == 2 && ids[0] == 5 && ids[1] == 700000, "only the blocks that exist in it, in order (%zu)", n);
+
+	is_int(ct_blocks_count(&s, 0, (1ULL << 20) * bs, bs, &counts), 0, "counting 16 TiB of blocks, two of them there");
+	ok(counts.total == 2 && counts.online == 1 && counts.movable == 1 && counts.offline == 1,
+	   "two blocks: one online movable, one offline");
+
+	ct_sysfs_close(&s);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd))
+		ok(0, "removing %s", root);
+}
 
 int main(void)
 {
@@ -56,5 +111,6 @@ int main(void)
 		is_int(ct_block_range_checked(&s, NULL, 0, CT_MAX_RANGE_BLOCKS * (128ULL << 20), 128ULL << 20, &first, &count), 0,
 		       "128 TiB of 128 MiB blocks still pass");
 	}
+	sysfs_geometry();
 	return tap_done();
 }
