@@ -62,21 +62,25 @@ unsigned ct_zones_parse(const char *s, enum ct_zone *zones, unsigned max)
 
 int ct_block_size(struct ct_sysfs *s, uint64_t *bytes)
 {
+	uint64_t bs;
 	/* hex without 0x */
-	int rc = ct_sysfs_read_u64(s, "/sys/devices/system/memory/block_size_bytes", 16, bytes);
+	int rc = ct_sysfs_read_u64(s, "/sys/devices/system/memory/block_size_bytes", 16, &bs);
 
-	if (!rc && !*bytes)
+	if (rc)
+		return rc;
+	if (!bs)
 		return ct_fail(s->err, EINVAL, "%s/sys/devices/system/memory/block_size_bytes is 0", s->root);
-	if (!rc && (*bytes & (*bytes - 1)))	/* the kernel's is a power of two */
+	if (bs & (bs - 1))	/* the kernel's is a power of two */
 		return ct_fail(s->err, EINVAL, "%s/sys/devices/system/memory/block_size_bytes is 0x%llx, not a power of two: "
-			       "not a kernel's memory block size", s->root, (unsigned long long)*bytes);
+			       "not a kernel's memory block size", s->root, (unsigned long long)bs);
 	/* a block is at least a memory section: 16 MiB on powerpc, the
 	 * smallest of any architecture (128 MiB on x86-64 and arm64) */
-	if (!rc && *bytes < MIN_BLOCK_SIZE)
+	if (bs < MIN_BLOCK_SIZE)
 		return ct_fail(s->err, EINVAL, "%s/sys/devices/system/memory/block_size_bytes is 0x%llx, smaller than any "
 			       "kernel's memory section (0x%llx): not a kernel's memory block size", s->root,
-			       (unsigned long long)*bytes, (unsigned long long)MIN_BLOCK_SIZE);
-	return rc;
+			       (unsigned long long)bs, (unsigned long long)MIN_BLOCK_SIZE);
+	*bytes = bs;	/* only a good one: a caller may cache it */
+	return 0;
 }
 
 int ct_block_read_state(struct ct_sysfs *s, uint64_t id, struct ct_block *b)
@@ -147,7 +151,7 @@ static int cmp_u64(const void *a, const void *b)
 int ct_block_walk_begin(struct ct_sysfs *s, uint64_t first, unsigned count, struct ct_block_walk *w)
 {
 	char **names;
-	size_t n;
+	size_t n, k = 0;
 	int rc;
 
 	memset(w, 0, sizeof(*w));
@@ -177,6 +181,11 @@ int ct_block_walk_begin(struct ct_sysfs *s, uint64_t first, unsigned count, stru
 	}
 	ct_strv_free(names, n);
 	qsort(w->ids, w->n, sizeof(*w->ids), cmp_u64);
+	/* once each ("memory05" beside "memory5" in a tree no kernel made) */
+	for (size_t i = 0; i < w->n; i++)
+		if (!k || w->ids[i] != w->ids[k - 1])
+			w->ids[k++] = w->ids[i];
+	w->n = k;
 	return 0;
 }
 

@@ -49,10 +49,12 @@ for t in "${targets[@]}"; do
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$name.log")
     speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$work/$name.log")
     cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$work/$name.log" | tail -1)
+    # (a target that crashed or timed out leaves it: libFuzzer ends by
+    # _Exit; emptied after each target so that the next is not blamed)
     left=$(ls -A "$trees")
+    rm -rf "${trees:?}"/*
     if ((status == 0)) && [[ -n $left ]]; then
         echo "fuzz-$name: left its tree behind: $trees/$left"
-        rm -rf "${trees:?}"/*
         status=1
     fi
     if ((status == 0)); then

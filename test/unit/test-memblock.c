@@ -27,6 +27,8 @@ static void sysfs_geometry(void)
 	tree_put(root, "/sys/devices/system/memory/block_size_bytes", "800\n");
 	is_int(ct_block_size(&s, &bs), -EINVAL, "a 2 KiB block size is refused");
 	ok(strstr(err.msg, "smaller than any kernel's memory section") != NULL, "saying why: %s", err.msg);
+	ok(bs == 0, "and not handed back (a context caches what it gets)");
+	is_int(ct_block_size(&s, &bs), -EINVAL, "refused again on a second reading");
 	tree_put(root, "/sys/devices/system/memory/block_size_bytes", "1000000\n");
 	is_int(ct_block_size(&s, &bs), 0, "16 MiB (powerpc's memory section) is a block size");
 	ok(bs == 16ULL << 20, "read as 16 MiB");
@@ -36,6 +38,7 @@ static void sysfs_geometry(void)
 	tree_put(root, "/sys/devices/system/memory/memory700000/state", "offline\n");
 	tree_put(root, "/sys/devices/system/memory/memory1048576/state", "offline\n");	/* past the range */
 	tree_put(root, "/sys/devices/system/memory/memoryx/state", "offline\n");
+	tree_put(root, "/sys/devices/system/memory/memory0700000/state", "offline\n");	/* the same id again */
 
 	is_int(ct_block_walk_begin(&s, 3, 4, &w), 0, "a short range: walked by probing");
 	while (n < 8 && ct_block_walk_next(&w, &id))
@@ -48,7 +51,7 @@ static void sysfs_geometry(void)
 	while (n < 8 && ct_block_walk_next(&w, &id))
 		ids[n++] = id;
 	ct_block_walk_end(&w);
-	ok(n == 2 && ids[0] == 5 && ids[1] == 700000, "only the blocks that exist in it, in order (%zu)", n);
+	ok(n == 2 && ids[0] == 5 && ids[1] == 700000, "only the blocks that exist in it, in order, once each (%zu)", n);
 
 	is_int(ct_blocks_count(&s, 0, (1ULL << 20) * bs, bs, &counts), 0, "counting 16 TiB of blocks, two of them there");
 	ok(counts.total == 2 && counts.online == 1 && counts.movable == 1 && counts.offline == 1,

@@ -150,15 +150,17 @@ boot() { # n label kernel build file share backstop stream
     topo=$(header vm-topology "$f")
     args=$(header vm-args "$f"); args=${args//@BUILD@/$b}
     planned=$(bats --count "$f" 2>/dev/null) || planned=0
-    # stopped (vm-test.sh interrupted or ended): the guest stops too (run.sh stops its QEMU)
-    rpid=
-    trap '[[ -z $rpid ]] || kill $rpid 2>/dev/null; exit 143' TERM
-    trap '[[ -z $rpid ]] || kill $rpid 2>/dev/null' EXIT
+    # stopped (vm-test.sh interrupted or ended): the guest stops too (run.sh
+    # stops its QEMU); jobs -p, not a saved $!, so that a signal between
+    # starting run.sh and saving its pid misses nothing
+    trap 'kill $(jobs -p) 2>/dev/null; exit 143' TERM
+    trap 'kill $(jobs -p) 2>/dev/null' EXIT
     t0=$(date +%s)
     # shellcheck disable=SC2086
     (cd "$SRC" && exec "$HERE/run.sh" -k "$k" -i "${INITRD[$b|$k]}" -S "$share" \
         --topology "${topo:-default}" $args --timeout "$backstop") > "$share/run.log" 2>&1 &
     rpid=$!
+    tpid=
     if [[ $stream == 1 ]]; then
         # the guest appends TAP to the share as it goes: print it as it comes
         tail -n +1 -s 0.2 -f --pid=$rpid "$share/tap.txt" &
@@ -166,8 +168,7 @@ boot() { # n label kernel build file share backstop stream
     fi
     wait $rpid   # (a signal interrupts wait, not a foreground tail)
     rc=$?
-    rpid=
-    [[ $stream == 1 ]] && wait $tpid
+    [[ -z $tpid ]] || wait $tpid
     [[ $stream == 1 ]] || cat "$share/tap.txt"
     secs=$(( $(date +%s) - t0 ))
     ok=$(grep -c '^ok ' "$share/tap.txt")
@@ -245,8 +246,9 @@ done | sort -t $'\t' -k1,1nr -s | cut -f2-)
 (( ${#JOBS[@]} > 1 )) || VMJOBS=1
 stream=0; (( VMJOBS == 1 )) && stream=1
 
-PIDS=()
-trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait' EXIT
+# interrupted: every boot under way stops (the jobs still running: a pid
+# of one that ended may belong to another process by now)
+trap 'kill $(jobs -p) 2>/dev/null; wait' EXIT
 trap 'exit 143' TERM; trap 'exit 130' INT
 echo "# vm-test: ${#JOBS[@]} boots (kernels: ${KERNELS[*]}), $VMJOBS at a time"
 SHARES=() LABEL_OF=()
@@ -284,7 +286,7 @@ RUN
     else
         boot "$n" "$label" "$k" "$b" "$f" "$share" "$backstop" 0 > "$share/report" 2>&1 &
     fi
-    PIDS+=($!) ACTIVE+=($!)
+    ACTIVE+=($!)
     SHARE_OF[$!]=$share
     SHARES+=("$share"); LABEL_OF+=("$label")
 done
@@ -306,7 +308,6 @@ for i in "${!SHARES[@]}"; do
     passed=$((passed + ok)); failed=$((failed + nok)); notrun=$((notrun + nr))
     (( b == 0 )) || bad=1
 done
-PIDS=()
 
 echo "# boot and wall seconds per boot:"
 printf '#   %-10s %-18s %6s %6s\n' kernel file boot wall
