@@ -158,5 +158,5 @@ fi
 
 labels=()
 for l in 6.12 7.x; do [[ -f $CACHE/kernel-$l.env ]] && labels+=("$l"); done
-printf '%s\n' "${labels[@]}" > "$CACHE/kernels.tmp" && mv "$CACHE/kernels.tmp" "$CACHE/kernels"
+printf '%s\n' "${labels[@]}" > "$CACHE/kernels.$$" && mv "$CACHE/kernels.$$" "$CACHE/kernels"   # (a file of its own: runs may overlap)
 echo "fetch: cache complete ($CACHE: kernels ${labels[*]})" >&2
