@@ -20,6 +20,23 @@ fixture() {
     echo "$dir"
 }
 
+# start_sleeper: SLEEPER= the pid of a `sleep` in the background, returned
+# once it is sleep: between fork and exec it is still a bash (a busy machine
+# showed a test "bash" for its comm). Waits up to 60 s for the exec, then
+# fails saying so. Its fd 3 is closed, so that bats never waits for it.
+start_sleeper() {
+    local comm='' deadline=$((SECONDS + 60))
+    sleep 60 3>&- &
+    SLEEPER=$!
+    while read -r comm < "/proc/$SLEEPER/comm" && [[ $comm != sleep ]]; do
+        if (( SECONDS >= deadline )); then
+            echo "start_sleeper: pid $SLEEPER was still '$comm' after 60 s, never sleep" >&2
+            return 1
+        fi
+        sleep 0.01
+    done
+}
+
 # The contract: whatever a test runs through cxltier (directly, in $(...) or
 # with `run`), its -j output is checked against docs/schema (tools/validate-json;
 # JSON lines for events --follow) and the Prometheus text of `metrics` with

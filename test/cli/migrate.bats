@@ -5,7 +5,7 @@
 load helper
 
 @test "a dry run on a real process reports its memory per node and moves nothing" {
-    sleep 30 & p=$!
+    start_sleeper; p=$SLEEPER
     run --separate-stderr cxltier migrate --pid "$p" --to 0 --dry-run -j
     kill "$p"
     assert_success
@@ -53,7 +53,7 @@ load helper
 }
 
 @test "a refused process does not stop the others: exit 64" {
-    sleep 30 & p=$!
+    start_sleeper; p=$SLEEPER
     run --separate-stderr cxltier migrate --pid "1,$p" --to 0 --dry-run -j
     kill "$p"
     assert_failure 64
@@ -64,7 +64,7 @@ load helper
 @test "--sysroot is refused: a captured tree's /proc is not the processes that would move (exit 2)" {
     local root
     root=$(fixture lab-region-online)
-    sleep 30 & p=$!
+    start_sleeper; p=$SLEEPER
     run --separate-stderr cxltier migrate --sysroot "$root" --pid "$p" --to 0 --dry-run -j
     assert_failure 2
     [[ $stderr == *"--sysroot"*"live"* ]]
@@ -79,7 +79,7 @@ load helper
     assert_failure 2
     run cxltier migrate --pid 1 --to 0 --jobs 65
     assert_failure 2
-    sleep 30 & p=$!
+    start_sleeper; p=$SLEEPER
     run --separate-stderr cxltier migrate --pid "$p" --to 0 --from 0 --dry-run --jobs 2 -j
     kill "$p"
     assert_success
@@ -91,7 +91,7 @@ load helper
 @test "[migrate] jobs from the configuration, unless --jobs says otherwise; a bad one names its line" {
     conf=$BATS_TEST_TMPDIR/cxltier.conf
     printf '[defaults]\nonline = yes\n\n[migrate]\njobs = 2\n' > "$conf"
-    sleep 30 & p=$!
+    start_sleeper; p=$SLEEPER
     run --separate-stderr cxltier migrate --config "$conf" --pid "$p" --to 0 --from 0 --dry-run -j
     assert_success
     assert_equal "$(jq '.run[0].jobs' <<<"$output")" 2

@@ -79,7 +79,7 @@ setup() { ROOT=$(fixture lab-usage); }
 }
 
 @test "this machine's own processes" {
-    sleep 30 & p=$!
+    start_sleeper; p=$SLEEPER
     run --separate-stderr cxltier usage --pid "$p" -j
     kill "$p"
     assert_success
