@@ -13,12 +13,14 @@ SRC=$PWD
 
 passed=0 failed=0 status=0
 tier() { echo; echo "==== $*"; }
-# what the host tiers' tests make outside their own temporary directories
-# (a test that copies a tree where another user can reach it; the fuzz
-# targets' trees are checked by test/fuzz/run.sh): anything new there when
-# they end was left behind
-leftovers() { ls -d /tmp/cxltier-* 2>/dev/null | sort; }
-LEFT_BEFORE=$(leftovers)
+# The host tiers' temporary files go into a directory of this run's
+# (TMPDIR: bats, mktemp, the unit tests' trees; 0755, as the tests that drop
+# privileges need), which must be empty again when they end: anything there
+# was left behind by a test (the fuzz targets' trees are checked by
+# test/fuzz/run.sh). Another run on the machine is not counted.
+RUN_TMP=$(mktemp -d /tmp/cxltier-run.XXXXXX) && chmod 755 "$RUN_TMP" || exit 1
+trap 'rm -rf "$RUN_TMP"' EXIT
+export TMPDIR=$RUN_TMP
 count_meson() { # builddir: add meson's Ok/Fail lines to the totals
     local log=$1/meson-logs/testlog.txt ok fail
     ok=$(grep -c '^ok ' "$1/meson-logs/testlog.txt" 2>/dev/null || true)
@@ -64,10 +66,11 @@ if command -v clang >/dev/null && [[ -x test/fuzz/run.sh ]]; then
        ./test/fuzz/run.sh build-fuzz "${CXLTIER_FUZZ_SECONDS:-20}"; then :; else status=1; fi
 fi
 
-left=$(comm -13 <(echo "$LEFT_BEFORE") <(leftovers))
+left=$(cd "$RUN_TMP" && ls -A)
 if [[ -n $left ]]; then
-    echo "the host tiers' tests left behind: ${left//$'\n'/ }"; status=1; failed=$((failed + 1))
+    echo "the host tiers' tests left behind in $RUN_TMP: ${left//$'\n'/ }"; status=1; failed=$((failed + 1))
 fi
+unset TMPDIR
 
 tier "VM tier: the kernels' CXL drivers under QEMU (and the ASan/UBSan build on some files)"
 # the guests run cxltier as the package built above installs it (the ASan

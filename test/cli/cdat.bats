@@ -187,7 +187,7 @@ MKCDAT=${CXLTIER_BUILD:-$BATS_TEST_DIRNAME/../../build}/test/mkcdat
     [[ $(id -u) == 0 ]] || skip "needs root to drop privileges"
     command -v setpriv >/dev/null || skip "no setpriv"
     root=$(fixture lab-region-online)
-    d=$(mktemp -d /tmp/cxltier-perm.XXXXXX)
+    d=$(mktemp -d "${TMPDIR:-/tmp}/cxltier-perm.XXXXXX")
     cp -a "$root" "$d/perm"
     chmod 755 "$d"; chmod -R a+rX "$d/perm"
     chmod 0400 "$d"/perm/sys/devices/platform/ACPI0017:00/root0/port1/endpoint2/CDAT

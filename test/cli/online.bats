@@ -201,7 +201,7 @@ policy_refused() { # FILE EXPECTED-MESSAGE
 # setpriv), under LOCKTMP, which teardown removes (set in the test's own
 # shell: a $(...) would lose it and leave the copy behind)
 lock_tree() {
-    LOCKTMP=$(mktemp -d /tmp/cxltier-lock.XXXXXX)
+    LOCKTMP=$(mktemp -d "${TMPDIR:-/tmp}/cxltier-lock.XXXXXX")
     chmod 755 "$LOCKTMP"
     cp -a "$(fixture lab-region-online)" "$LOCKTMP/t"
     chmod 755 "$LOCKTMP/t"

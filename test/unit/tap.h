@@ -4,6 +4,7 @@
 #define CXLTIER_TAP_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int tap_n, tap_failed;
@@ -23,6 +24,17 @@ static int tap_n, tap_failed;
 #define is_str(a, b, ...) do { const char *_a = (a), *_b = (b); \
 	int _eq = _a && _b && strcmp(_a, _b) == 0; ok(_eq, __VA_ARGS__); \
 	if (!_eq) fprintf(stderr, "#   got '%s', expected '%s'\n", _a ? _a : "(null)", _b ? _b : "(null)"); } while (0)
+
+/* a mkdtemp/mkstemp template NAME.XXXXXX under $TMPDIR (tools/test.sh gives
+ * its run a directory of its own and checks it is empty at the end), or
+ * /tmp */
+static inline char *tap_tmp_template(char *buf, size_t size, const char *name)
+{
+	const char *dir = getenv("TMPDIR");
+
+	snprintf(buf, size, "%s/%s.XXXXXX", dir && *dir ? dir : "/tmp", name);
+	return buf;
+}
 
 static inline int tap_done(void)
 {

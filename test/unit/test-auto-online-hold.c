@@ -12,7 +12,7 @@
 #include "auto-online-hold.h"
 #include "context.h"
 
-static char root[] = "/tmp/cxltier-test-aoh.XXXXXX";
+static char root[256];
 #define AUTO "/sys/devices/system/memory/auto_online_blocks"
 #define RECORD "/run/cxltier/" CT_AUTO_ONLINE_RECORD
 
@@ -42,7 +42,7 @@ int main(void)
 {
 	struct ct_auto_online_hold h;
 	struct ct_context *ctx;
-	char text[128], value[32], stat[1024], path[64];
+	char text[1024], value[32], stat[1024], path[1024];
 	uint64_t start;
 	int pid;
 	FILE *f;
@@ -59,7 +59,7 @@ int main(void)
 	ok(ct_auto_online_record_parse("pid 7\nstart 1\nvalue /etc/x\n", &pid, &start, value, sizeof(value)) < 0,
 	   "a value that is no onlining type: refused");
 
-	if (!mkdtemp(root))
+	if (!mkdtemp(tap_tmp_template(root, sizeof(root), "cxltier-test-aoh")))
 		return 1;
 	/* this process in the tree's /proc, as it is (the record's identity) */
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)getpid());

@@ -13,7 +13,7 @@
 #include "context.h"
 #include "kernel.h"
 
-static char root[] = "/tmp/cxltier-test-kernel.XXXXXX";
+static char root[256];
 
 static void put(const char *path, const char *text)
 {
@@ -77,7 +77,7 @@ int main(void)
 	ok(ct_libcxl_can_create_ram_region() == (ct_libcxl_version() >= 77), "RAM regions from libcxl 77");
 
 	/* a 7.3 tree: the build default onlines, DAMON_STAT runs */
-	if (!mkdtemp(root))
+	if (!mkdtemp(tap_tmp_template(root, sizeof(root), "cxltier-test-kernel")))
 		return 1;
 	put("/proc/sys/kernel/osrelease", "7.3.4+deb13-amd64\n");
 	put("/proc/cmdline", "console=ttyS0 quiet\n");

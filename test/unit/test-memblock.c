@@ -12,7 +12,7 @@
  * blocks that did not exist (found by test/fuzz/fuzz-sysfs) */
 static void sysfs_geometry(void)
 {
-	char root[] = "/tmp/cxltier-test-memblock.XXXXXX", cmd[128];
+	char root[512], cmd[600];
 	struct ct_error err = { 0 };
 	struct ct_sysfs s;
 	struct ct_block_walk w;
@@ -20,7 +20,7 @@ static void sysfs_geometry(void)
 	uint64_t bs = 0, id, ids[8];
 	size_t n = 0;
 
-	if (!mkdtemp(root) || ct_sysfs_open(&s, root, &err)) {
+	if (!mkdtemp(tap_tmp_template(root, sizeof(root), "cxltier-test-memblock")) || ct_sysfs_open(&s, root, &err)) {
 		ok(0, "a tree for the block geometry tests");
 		return;
 	}

@@ -11,7 +11,7 @@
 #include "context.h"
 #include "memdev-remove.h"
 
-static char root[] = "/tmp/test-memdev-remove.XXXXXX";
+static char root[256];
 
 static void put(const char *rel, const char *text)
 {
@@ -104,9 +104,9 @@ static void disable(void)
 
 int main(void)
 {
-	char cmd[128];
+	char cmd[600];
 
-	if (!mkdtemp(root))
+	if (!mkdtemp(tap_tmp_template(root, sizeof(root), "cxltier-test-memdev-remove")))
 		return 1;
 	pinners();
 	disable();

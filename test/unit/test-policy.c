@@ -157,9 +157,9 @@ static void nul(void)
 /* the size limit, through the file reader */
 static void limit(void)
 {
-	char path[] = "/tmp/test-policy.XXXXXX";
+	char path[512];
 	struct ct_policy p;
-	int fd = mkstemp(path);
+	int fd = mkstemp(tap_tmp_template(path, sizeof(path), "cxltier-test-policy"));
 	char *big = malloc(CT_POLICY_MAX + 1);
 
 	memset(big, '#', CT_POLICY_MAX);

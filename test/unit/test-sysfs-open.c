@@ -123,8 +123,8 @@ static void run(bool walk)
 
 int main(void)
 {
-	char tmpl[] = "/tmp/cxltier-sysfs-open.XXXXXX", target[PATH_MAX * 2];
-	char *base = mkdtemp(tmpl);
+	char tmpl[512], target[PATH_MAX * 2];
+	char *base = mkdtemp(tap_tmp_template(tmpl, sizeof(tmpl), "cxltier-test-sysfs-open"));
 
 	if (!base)
 		return 99;
