@@ -378,7 +378,10 @@ int ct_event_source_read(struct ct_event_source *s, ct_event_fn fn, void *arg)
 	rc = tracefs_iterate_raw_events(s->tep, s->inst, NULL, 0, on_record, s);
 	if (rc < 0) {
 		err = errno ? errno : EIO;
-		if (!tracefs_instance_exists(s->name))
+		/* gone, or going: rmdir takes the instance's files away before
+		 * its directory, and a slow machine can read in between (a
+		 * per-CPU file of our own instance missing means just that) */
+		if (!tracefs_instance_exists(s->name) || err == ENOENT)
 			return ct_fail(&s->ctx->err, ENOENT, "the tracefs instance %s disappeared (removed by "
 				       "someone else?): no more events are collected", s->name);
 		return ct_fail(&s->ctx->err, err, "cannot read the trace buffer of tracefs instance %s: %s",
