@@ -379,9 +379,10 @@ int ct_event_source_read(struct ct_event_source *s, ct_event_fn fn, void *arg)
 	if (rc < 0) {
 		err = errno ? errno : EIO;
 		/* gone, or going: rmdir takes the instance's files away before
-		 * its directory, and a slow machine can read in between (a
-		 * per-CPU file of our own instance missing means just that) */
-		if (!tracefs_instance_exists(s->name) || err == ENOENT)
+		 * its directory, and a slow machine can read in between: a
+		 * per-CPU file of our own instance missing (ENOENT), or one
+		 * whose trace array is gone (ENODEV), means just that */
+		if (!tracefs_instance_exists(s->name) || err == ENOENT || err == ENODEV)
 			return ct_fail(&s->ctx->err, ENOENT, "the tracefs instance %s disappeared (removed by "
 				       "someone else?): no more events are collected", s->name);
 		return ct_fail(&s->ctx->err, err, "cannot read the trace buffer of tracefs instance %s: %s",
