@@ -6,63 +6,102 @@
 # does it in the guest).
 #
 # usage: capture-sysfs.sh OUT.tar.gz
+#
+# A machine's tree holds thousands of files, and a process started per file
+# costs minutes in a VM under TCG: one find lists a tree with the type and
+# mode of each entry, directories and links are made in batches,
+# and a text attribute is read by the shell itself (read with a timeout).
+# Only a file the shell cannot hold (a NUL byte: CDAT) or that reads empty is
+# left to cat.
 set -euo pipefail
 OUT=$1
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-copy_file() { # path: regular file content, as far as it can be read
-    local p=$1
+MODES=()   # "mode path": captured files whose mode is not 644
+DIRS=() FILES=() LINKS=()   # what the trees hold, listed before any is copied
+
+copy_file() { # path [mode]: regular file content, as far as it can be read
+    local p=$1 mode=${2:-} v= rc=0
+    # (root passes -r on a write-only attribute; its read fails below)
     [[ -r $p ]] || return 0
-    mkdir -p "$T$(dirname "$p")"
-    # binary attributes (CDAT) report size 0: read until EOF. The timeout
-    # only guards against an attribute that blocks; a loaded machine (a VM
-    # under TCG) can take seconds to start cat, so it is generous
-    timeout 30 cat "$p" > "$T$p" 2>/dev/null || rm -f "$T$p"
-    chmod --reference="$p" "$T$p" 2>/dev/null || true
+    # the shell reads to EOF; status 0 means it stopped at a NUL byte (a
+    # binary attribute), above 128 that the timeout struck. The timeout only
+    # guards against an attribute that blocks; a loaded machine (a VM under
+    # TCG) can be slow, so it is generous
+    IFS= read -t 30 -r -d '' v 2>/dev/null < "$p" || rc=$?
+    if [[ $rc == 1 && -n $v ]]; then
+        printf '%s' "$v" > "$T$p"
+    elif (( rc <= 1 )); then
+        # binary (CDAT reports size 0: read until EOF), or empty, or failed
+        # to read: cat tells these apart
+        timeout 30 cat "$p" > "$T$p" 2>/dev/null || { rm -f "$T$p"; return 0; }
+    else
+        return 0
+    fi
+    [[ -n $mode ]] || mode=$(stat -c %a "$p")
+    [[ $mode == 644 ]] || MODES+=("$mode $T$p")
 }
-copy_tree() { # dir: files and links below it, links not followed
-    local d=$1 p
+list_tree() { # dir: list the files, links and directories below it (links not followed)
+    local d=$1 type mode p
     [[ -e $d ]] || return 0
-    while IFS= read -r -d '' p; do
-        if [[ -L $p ]]; then
-            mkdir -p "$T$(dirname "$p")"
-            ln -sfn "$(readlink "$p")" "$T$p"
-        elif [[ -d $p ]]; then
-            mkdir -p "$T$p"
-        elif [[ -f $p ]]; then
-            case $(basename "$p") in
-                uevent|modalias|reclaim|compact|power|autosuspend*|*_ms) continue ;;
-            esac
-            copy_file "$p"
-        fi
-    done < <(find "$d" -mindepth 1 \( -name power -o -name firmware_node -o -name 'cpu[0-9]*' -o -name hugepages -o -name driver_override \) -prune -o -print0 2>/dev/null)
+    DIRS+=("$d")
+    while IFS=' ' read -r -d '' type mode p; do
+        case $type in
+            l) LINKS+=("$p") ;;
+            d) DIRS+=("$p") ;;
+            f)
+                case ${p##*/} in
+                    uevent|modalias|reclaim|compact|power|autosuspend*|*_ms) continue ;;
+                esac
+                FILES+=("$mode $p") ;;
+        esac
+    done < <(find "$d" -mindepth 1 \( -name power -o -name firmware_node -o -name 'cpu[0-9]*' -o -name hugepages -o -name driver_override \) -prune \
+                 -o -printf '%y %m %p\0' 2>/dev/null)
 }
 
 for bus in cxl dax; do
     [[ -d /sys/bus/$bus ]] || continue
-    copy_tree /sys/bus/$bus
+    list_tree /sys/bus/$bus
     for l in /sys/bus/$bus/devices/*; do
         [[ -L $l ]] || continue
         real=$(readlink -f "$l")
-        copy_tree "$real"
+        list_tree "$real"
         # the parent chain (host device names come from it)
-        mkdir -p "$T$(dirname "$real")"
+        DIRS+=("${real%/*}")
     done
 done
-copy_tree /sys/devices/system/node
-copy_tree /sys/devices/system/memory
-copy_tree /sys/devices/virtual/memory_tiering
-copy_tree /sys/kernel/mm/numa
+list_tree /sys/devices/system/node
+list_tree /sys/devices/system/memory
+list_tree /sys/devices/virtual/memory_tiering
+list_tree /sys/kernel/mm/numa
 for f in /proc/zoneinfo /proc/sys/kernel/numa_balancing /proc/sys/kernel/numa_balancing_promote_rate_limit_MBps \
          /sys/module/memory_hotplug/parameters/memmap_on_memory \
          /sys/module/memory_hotplug/parameters/online_policy \
          /sys/module/damon_stat/parameters/enabled /sys/module/damon_stat/parameters/kdamond_pid; do
-    if [[ -e $f ]]; then copy_file "$f"; fi
+    if [[ -e $f ]]; then DIRS+=("${f%/*}"); FILES+=(" $f"); fi
 done
 # kernel DAMON threads (kdamond.N), e.g. DAMON_STAT's, by their comm
 for c in /proc/[0-9]*/comm; do
-    if [[ $(cat "$c" 2>/dev/null) == kdamond* ]]; then copy_file "$c"; fi
+    comm=
+    IFS= read -r comm 2>/dev/null < "$c" || true
+    if [[ $comm == kdamond* ]]; then DIRS+=("${c%/*}"); FILES+=(" $c"); fi
+done
+# the directories in one go, then the files, then the links as links (cp -P:
+# not followed)
+printf '%s\0' "${DIRS[@]/#/$T}" | xargs -0 mkdir -p
+for f in "${FILES[@]}"; do copy_file "${f#* }" "${f%% *}"; done
+if (( ${#LINKS[@]} )); then
+    printf '%s\0' "${LINKS[@]}" | xargs -0 cp -P --parents -t "$T"
+fi
+# the modes, one chmod per mode
+declare -A SEEN=()
+for m in "${MODES[@]}"; do
+    mode=${m%% *}
+    [[ -z ${SEEN[$mode]:-} ]] || continue
+    SEEN[$mode]=1
+    for n in "${MODES[@]}"; do [[ ${n%% *} != "$mode" ]] || printf '%s\0' "${n#* }"; done |
+        xargs -0 chmod "$mode"
 done
 # what kernel this was
 mkdir -p "$T/proc/sys/kernel"

@@ -1,7 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: default
-# vm-test-timeout: 900 -- capture-sysfs forks ~6 processes per sysfs file: ~570 s under TCG on a loaded host
 # `cxltier list` against the real kernel: checked against sysfs and ndctl.
 load helper
 

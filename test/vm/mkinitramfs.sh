@@ -61,6 +61,9 @@ for b in /usr/bin/bash /usr/bin/kmod /usr/bin/cxl /usr/bin/daxctl /usr/bin/numac
          /usr/bin/setpriv /usr/bin/timeout /usr/bin/pkill /usr/bin/date; do
     if [[ -x $b ]]; then put_bin "$b"; fi
 done
+# GNU find, xargs and cp in place of busybox's: capture-sysfs lists a tree
+# with find -printf and copies links with cp -P --parents, as on a real machine
+for b in /usr/bin/find /usr/bin/xargs /usr/bin/cp; do put_bin "$b"; done
 for l in modprobe insmod rmmod lsmod modinfo depmod; do
     rm -f "$ROOT/usr/sbin/$l" "$ROOT/usr/bin/$l"; ln -s ../bin/kmod "$ROOT/usr/sbin/$l"
 done
