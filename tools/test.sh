@@ -55,6 +55,7 @@ if build build-asan -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=fals
 # when they end: the two share the machine's cores instead of taking turns
 # (a guest's setup and waits leave a core idle that the host tiers use).
 vm_start=$(date +%s)
+mkdir -p build
 deb=$(ls build/deb/cxltier_*.deb 2>/dev/null | head -1)
 vm_note=
 [[ -n $deb ]] || vm_note="VM tier: no package was built: the guests run build/cxltier"
