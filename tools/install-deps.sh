@@ -19,6 +19,8 @@ PKGS=(
     python3-jsonschema prometheus prometheus-node-exporter curl
     # VM tier: guest tools copied into the initramfs
     ndctl daxctl busybox-static numactl kmod cpio pciutils xxd python3 udev procps xz-utils
+    # (the VM tier boots the kernel inside the bzImage: test/vm/pvh-kernel.sh)
+    zstd binutils
     ipxe-qemu
     # runtime libraries of the QEMU 10 that test/vm/fetch.sh unpacks
     libaio1 libbpf1 libcapstone4 libfdt1 libfuse3-3 libibverbs1 libpmem1 librdmacm1
