@@ -12,34 +12,39 @@
 # mode of each entry, directories and links are made in batches,
 # and a text attribute is read by the shell itself (read with a timeout).
 # Only a file the shell cannot hold (a NUL byte: CDAT) or that reads empty is
-# left to cat.
+# left to cat. bash's read has no timeout on a regular file, which sysfs
+# attributes are: an attribute whose read blocks (none that cxltier reads
+# does) holds the capture, and the caller bounds the whole run (the VM tier's
+# per-test limit).
 set -euo pipefail
+# bytes as they are (read in a UTF-8 locale alters invalid sequences), and
+# modes that do not depend on who runs it
+export LC_ALL=C
+umask 022
 OUT=$1
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
 MODES=()   # "mode path": captured files whose mode is not 644
 DIRS=() FILES=() LINKS=()   # what the trees hold, listed before any is copied
+declare -A LISTED=()        # (a device's tree can hold another listed device's)
 
 copy_file() { # path [mode]: regular file content, as far as it can be read
     local p=$1 mode=${2:-} v= rc=0
     # (root passes -r on a write-only attribute; its read fails below)
     [[ -r $p ]] || return 0
     # the shell reads to EOF; status 0 means it stopped at a NUL byte (a
-    # binary attribute), above 128 that the timeout struck. The timeout only
-    # guards against an attribute that blocks; a loaded machine (a VM under
-    # TCG) can be slow, so it is generous
-    IFS= read -t 30 -r -d '' v 2>/dev/null < "$p" || rc=$?
+    # binary attribute)
+    IFS= read -r -d '' v 2>/dev/null < "$p" || rc=$?
     if [[ $rc == 1 && -n $v ]]; then
         printf '%s' "$v" > "$T$p"
-    elif (( rc <= 1 )); then
+    else
         # binary (CDAT reports size 0: read until EOF), or empty, or failed
         # to read: cat tells these apart
         timeout 30 cat "$p" > "$T$p" 2>/dev/null || { rm -f "$T$p"; return 0; }
-    else
-        return 0
     fi
-    [[ -n $mode ]] || mode=$(stat -c %a "$p")
+    # (a process that ended since it was listed: no mode, no file)
+    [[ -n $mode ]] || mode=$(stat -c %a "$p" 2>/dev/null) || { rm -f "$T$p"; return 0; }
     [[ $mode == 644 ]] || MODES+=("$mode $T$p")
 }
 list_tree() { # dir: list the files, links and directories below it (links not followed)
@@ -47,6 +52,8 @@ list_tree() { # dir: list the files, links and directories below it (links not f
     [[ -e $d ]] || return 0
     DIRS+=("$d")
     while IFS=' ' read -r -d '' type mode p; do
+        [[ -z ${LISTED[$p]:-} ]] || continue
+        LISTED[$p]=1
         case $type in
             l) LINKS+=("$p") ;;
             d) DIRS+=("$p") ;;
@@ -89,7 +96,7 @@ for c in /proc/[0-9]*/comm; do
 done
 # the directories in one go, then the files, then the links as links (cp -P:
 # not followed)
-printf '%s\0' "${DIRS[@]/#/$T}" | xargs -0 mkdir -p
+printf '%s\0' "${DIRS[@]/#/"$T"}" | xargs -0 mkdir -p
 for f in "${FILES[@]}"; do copy_file "${f#* }" "${f%% *}"; done
 if (( ${#LINKS[@]} )); then
     printf '%s\0' "${LINKS[@]}" | xargs -0 cp -P --parents -t "$T"

@@ -19,9 +19,9 @@ tier() { echo; echo "==== $*"; }
 # was left behind by a test (the fuzz targets' trees are checked by
 # test/fuzz/run.sh). Another run on the machine is not counted.
 RUN_TMP=$(mktemp -d /tmp/cxltier-run.XXXXXX) && chmod 755 "$RUN_TMP" || exit 1
-vmpid=
 # interrupted: the VM tier (running beside the host tiers) stops its guests
-trap '[[ -z $vmpid ]] || { kill -TERM $vmpid 2>/dev/null; wait $vmpid; }; rm -rf "$RUN_TMP"' EXIT
+# (the jobs still running: a pid of one that ended may be another's by now)
+trap 'j=$(jobs -pr); [[ -z $j ]] || { kill -TERM $j 2>/dev/null; wait; }; rm -rf "$RUN_TMP"' EXIT
 trap 'exit 143' TERM; trap 'exit 130' INT
 export TMPDIR=$RUN_TMP
 count_meson() { # builddir: add meson's Ok/Fail lines to the totals
@@ -61,10 +61,9 @@ vm_note=
 [[ -n $deb ]] || vm_note="VM tier: no package was built: the guests run build/cxltier"
 vm_env=(CXLTIER_VM_DEB="${deb:+$SRC/$deb}")
 ((asan_built)) && vm_env+=(CXLTIER_VM_ASAN_BUILD=build-asan)
-( unset TMPDIR   # (its files are its own: not counted as the host tiers' leftovers)
-  trap 'kill -TERM $vm 2>/dev/null; wait $vm; exit 143' TERM
-  env "${vm_env[@]}" ./test/vm/vm-test.sh build &
-  vm=$!; wait $vm ) > build/vm-tap.txt 2>&1 &
+# (TMPDIR unset: its files are its own, not the host tiers' leftovers; on
+# TERM it stops its guests)
+env -u TMPDIR "${vm_env[@]}" ./test/vm/vm-test.sh build > build/vm-tap.txt 2>&1 &
 vmpid=$!
 echo "VM tier: started beside the host tiers (its output: build/vm-tap.txt, printed at the end)"
 
@@ -103,7 +102,6 @@ tier "VM tier: the kernels' CXL drivers under QEMU (and the ASan/UBSan build on 
 echo "(waiting for it: started $(( $(date +%s) - vm_start )) s ago)"
 wait $vmpid
 vrc=$?
-vmpid=
 cat build/vm-tap.txt
 vok=$(grep -c '^ok ' build/vm-tap.txt || true); vfail=$(grep -c '^not ok ' build/vm-tap.txt || true)
 passed=$((passed + vok)); failed=$((failed + vfail))

@@ -73,6 +73,12 @@ setup_file() {
     a=$(cxltier list -j)
     b=$(cxltier --sysroot /tmp/live list -j)
     assert_equal "$a" "$b"
+    # the CDAT, a binary attribute (NUL bytes), captured byte for byte
+    a=$(cxltier cdat mem0 -j)
+    b=$(cxltier --sysroot /tmp/live cdat mem0 -j)
+    assert_equal "$a" "$b"
+    ep=$(vm_endpoint_of mem0)
+    cmp /sys/bus/cxl/devices/$ep/CDAT "/tmp/live$(readlink -f /sys/bus/cxl/devices/$ep)/CDAT"
 }
 
 @test "-m by serial and by PCI device, -s by serial: the same memdev as by name" {

@@ -68,12 +68,16 @@ mkdir -p "$SHARE/qmp"
 # the kernel as the ELF inside the bzImage, entered at its PVH entry, when it
 # has one (pvh-kernel.sh; made once per kernel file and kept in the cache):
 # seconds less of emulated firmware and decompression a boot.
-# CXLTIER_VM_PVH=0 boots the bzImage.
+# CXLTIER_VM_PVH=0 boots the bzImage; so does a kernel pvh-kernel.sh could
+# not unpack (remembered as PVH.none, not tried again).
 BOOTKERNEL=$VMLINUZ
 if [[ ${CXLTIER_VM_PVH:-1} == 1 ]]; then
     pvh=$CACHE/pvh/vmlinux-${KVER:-$(basename "$VMLINUZ")}-$(stat -c %s-%Y "$VMLINUZ")
-    [[ -f $pvh ]] || { mkdir -p "$CACHE/pvh" && "$HERE/pvh-kernel.sh" "$VMLINUZ" "$pvh"; } || true
-    [[ -f $pvh ]] && BOOTKERNEL=$pvh
+    if [[ ! -f $pvh && ! -f $pvh.none ]]; then
+        mkdir -p "$CACHE/pvh"
+        "$HERE/pvh-kernel.sh" "$VMLINUZ" "$pvh" || : > "$pvh.none"
+    fi
+    if [[ -f $pvh ]]; then BOOTKERNEL=$pvh; fi
 fi
 
 # KVM only where hardware virtualisation is really there (kvm_intel/kvm_amd);
