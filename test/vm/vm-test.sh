@@ -26,6 +26,9 @@
 #                             cxltier, on the first kernel; a sanitizer report
 #                             fails the test during which it was written
 #   CXLTIER_VM_WORK           where boots keep their files (default BUILDDIR/vm)
+#   CXLTIER_VM_STALL_MARGIN   a test under way longer than its limit plus this
+#                             (seconds, host clock; default 300) stops its boot:
+#                             the guest no longer enforces its limits
 #   CXLTIER_VM_JOBS           boots side by side (default 2; 1 streams the TAP
 #                             as it comes)
 #
@@ -143,9 +146,9 @@ done
 # leaves in SHARE: report (the lines to print), counts ("ok nok bad notrun")
 # and time (a line of the table at the end). With STREAM=1 the TAP is
 # printed as the guest writes it (one boot at a time).
-boot() { # n label kernel build file share backstop stream
-    local n=$1 label=$2 k=$3 b=$4 f=$5 share=$6 backstop=$7 stream=$8
-    local name topo args t0 secs ok nok ran planned line log rc rpid tpid nj bad=0 notrun=0 boot
+boot() { # n label kernel build file share backstop stream test-limit
+    local n=$1 label=$2 k=$3 b=$4 f=$5 share=$6 backstop=$7 stream=$8 tt=$9
+    local name topo args t0 secs ok nok ran planned line log rc rpid tpid wpid nj bad=0 notrun=0 boot
     name=$(basename "$f" .bats)
     topo=$(header vm-topology "$f")
     args=$(header vm-args "$f"); args=${args//@BUILD@/$b}
@@ -160,6 +163,21 @@ boot() { # n label kernel build file share backstop stream
     (cd "$SRC" && exec "$HERE/run.sh" -k "$k" -i "${INITRD[$b|$k]}" -S "$share" \
         --topology "${topo:-default}" $args --timeout "$backstop") > "$share/run.log" 2>&1 &
     rpid=$!
+    # a guest that no longer enforces its own limits (stalled in the kernel,
+    # its timers not running the watchdog): a test, or setup_file, that has
+    # been under way longer than its limit plus CXLTIER_VM_STALL_MARGIN by the
+    # host's clock (state/current is rewritten at each start) stops the boot,
+    # instead of the backstop hours later. (The 5 s is how often it looks.)
+    local margin=${CXLTIER_VM_STALL_MARGIN:-300}
+    ( while kill -0 $rpid 2>/dev/null; do
+          if m=$(stat -c %Y "$share/state/current" 2>/dev/null) && (( $(date +%s) - m > tt + margin )); then
+              echo $(( $(date +%s) - m )) > "$share/stalled"
+              kill -TERM $rpid
+              exit 0
+          fi
+          sleep 5
+      done ) &
+    wpid=$!
     tpid=
     if [[ $stream == 1 ]]; then
         # the guest appends TAP to the share as it goes: print it as it comes
@@ -168,6 +186,7 @@ boot() { # n label kernel build file share backstop stream
     fi
     wait $rpid   # (a signal interrupts wait, not a foreground tail)
     rc=$?
+    kill $wpid 2>/dev/null; wait $wpid 2>/dev/null
     [[ -z $tpid ]] || wait $tpid
     [[ $stream == 1 ]] || cat "$share/tap.txt"
     secs=$(( $(date +%s) - t0 ))
@@ -183,6 +202,8 @@ boot() { # n label kernel build file share backstop stream
         waiting=$(cut -f3 "$share/state/waiting" 2>/dev/null)
         line="not ok - [$label] $name: the boot ended (run.sh status $rc after $secs s) during: $what"
         [[ -n $waiting ]] && line+="; wait_for was waiting for: $waiting"
+        [[ -f $share/stalled ]] &&
+            line+="; stopped by the host: no progress for $(cat "$share/stalled") s (limit $tt s + ${margin} s): the guest stopped enforcing its limits"
     elif [[ $rc != 0 && $nok == 0 ]]; then
         line="not ok - [$label] $name: bats failed (status $rc) without a failing test"
     fi
@@ -282,9 +303,9 @@ RUN
     topo=$(header vm-topology "$f"); args=$(header vm-args "$f"); args=${args//@BUILD@/$b}
     echo "# boot $n/${#JOBS[@]}: [$label] $name.bats (topology ${topo:-default}${args:+, $args}; backstop ${backstop} s)"
     if [[ $stream == 1 ]]; then
-        boot "$n" "$label" "$k" "$b" "$f" "$share" "$backstop" 1 &
+        boot "$n" "$label" "$k" "$b" "$f" "$share" "$backstop" 1 "$tt" &
     else
-        boot "$n" "$label" "$k" "$b" "$f" "$share" "$backstop" 0 > "$share/report" 2>&1 &
+        boot "$n" "$label" "$k" "$b" "$f" "$share" "$backstop" 0 "$tt" > "$share/report" 2>&1 &
     fi
     ACTIVE+=($!)
     SHARE_OF[$!]=$share
