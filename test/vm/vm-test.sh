@@ -169,13 +169,20 @@ boot() { # n label kernel build file share backstop stream test-limit
     # host's clock (state/current is rewritten at each start) stops the boot,
     # instead of the backstop hours later. (The 5 s is how often it looks.)
     local margin=${CXLTIER_VM_STALL_MARGIN:-300}
+    # A guest that has not started its tests CXLTIER_VM_STALL_MARGIN after
+    # QEMU started (a boot takes 10-45 s) stalled in its boot.
     ( while kill -0 $rpid 2>/dev/null; do
-          if m=$(stat -c %Y "$share/state/current" 2>/dev/null) && (( $(date +%s) - m > tt + margin )); then
-              echo $(( $(date +%s) - m )) > "$share/stalled"
-              kill -TERM $rpid
-              exit 0
+          now=$(date +%s)
+          if m=$(stat -c %Y "$share/state/current" 2>/dev/null); then
+              (( now - m > tt + margin )) || { sleep 5; continue; }
+          elif (( now - t0 <= margin )); then
+              sleep 5; continue
+          else
+              m=$t0
           fi
-          sleep 5
+          echo $(( now - m )) > "$share/stalled"
+          kill -TERM $rpid
+          exit 0
       done ) &
     wpid=$!
     tpid=
@@ -203,7 +210,7 @@ boot() { # n label kernel build file share backstop stream test-limit
         line="not ok - [$label] $name: the boot ended (run.sh status $rc after $secs s) during: $what"
         [[ -n $waiting ]] && line+="; wait_for was waiting for: $waiting"
         [[ -f $share/stalled ]] &&
-            line+="; stopped by the host: no progress for $(cat "$share/stalled") s (limit $tt s + ${margin} s): the guest stopped enforcing its limits"
+            line+="; stopped by the host: no progress for $(cat "$share/stalled") s (limit $tt s + ${margin} s for a test, ${margin} s for the boot): the guest stalled"
     elif [[ $rc != 0 && $nok == 0 ]]; then
         line="not ok - [$label] $name: bats failed (status $rc) without a failing test"
     fi
