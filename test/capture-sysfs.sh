@@ -10,7 +10,7 @@
 # A machine's tree holds thousands of files, and a process started per file
 # costs minutes in a VM under TCG: one find lists a tree with the type and
 # mode of each entry, directories and links are made in batches,
-# and a text attribute is read by the shell itself (read with a timeout).
+# and a text attribute is read by the shell itself.
 # Only a file the shell cannot hold (a NUL byte: CDAT) or that reads empty is
 # left to cat. bash's read has no timeout on a regular file, which sysfs
 # attributes are: an attribute whose read blocks (none that cxltier reads
@@ -25,7 +25,7 @@ OUT=$1
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-MODES=()   # "mode path": captured files whose mode is not 644
+declare -A BY_MODE=()   # mode -> captured files whose mode is not 644, a line each
 DIRS=() FILES=() LINKS=()   # what the trees hold, listed before any is copied
 declare -A LISTED=()        # (a device's tree can hold another listed device's)
 
@@ -45,7 +45,7 @@ copy_file() { # path [mode]: regular file content, as far as it can be read
     fi
     # (a process that ended since it was listed: no mode, no file)
     [[ -n $mode ]] || mode=$(stat -c %a "$p" 2>/dev/null) || { rm -f "$T$p"; return 0; }
-    [[ $mode == 644 ]] || MODES+=("$mode $T$p")
+    [[ $mode == 644 ]] || BY_MODE[$mode]+="$T$p"$'\n'
 }
 list_tree() { # dir: list the files, links and directories below it (links not followed)
     local d=$1 type mode p
@@ -101,14 +101,9 @@ for f in "${FILES[@]}"; do copy_file "${f#* }" "${f%% *}"; done
 if (( ${#LINKS[@]} )); then
     printf '%s\0' "${LINKS[@]}" | xargs -0 cp -P --parents -t "$T"
 fi
-# the modes, one chmod per mode
-declare -A SEEN=()
-for m in "${MODES[@]}"; do
-    mode=${m%% *}
-    [[ -z ${SEEN[$mode]:-} ]] || continue
-    SEEN[$mode]=1
-    for n in "${MODES[@]}"; do [[ ${n%% *} != "$mode" ]] || printf '%s\0' "${n#* }"; done |
-        xargs -0 chmod "$mode"
+# the modes, one chmod per mode (sysfs and /proc paths hold no newline)
+for mode in "${!BY_MODE[@]}"; do
+    printf '%s' "${BY_MODE[$mode]}" | xargs -d '\n' chmod "$mode"
 done
 # what kernel this was
 mkdir -p "$T/proc/sys/kernel"

@@ -19,7 +19,7 @@ PKGS=(
     python3-jsonschema prometheus prometheus-node-exporter curl
     # VM tier: guest tools copied into the initramfs
     ndctl daxctl busybox-static numactl kmod cpio pciutils xxd python3 udev procps xz-utils
-    # (the VM tier boots the kernel inside the bzImage: test/vm/pvh-kernel.sh)
+    # (CXLTIER_VM_PVH=1: the VM tier boots the kernel inside the bzImage, test/vm/pvh-kernel.sh)
     zstd binutils
     ipxe-qemu
     # runtime libraries of the QEMU 10 that test/vm/fetch.sh unpacks

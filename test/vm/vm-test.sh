@@ -163,26 +163,23 @@ boot() { # n label kernel build file share backstop stream test-limit
     (cd "$SRC" && exec "$HERE/run.sh" -k "$k" -i "${INITRD[$b|$k]}" -S "$share" \
         --topology "${topo:-default}" $args --timeout "$backstop") > "$share/run.log" 2>&1 &
     rpid=$!
-    # a guest that no longer enforces its own limits (stalled in the kernel,
-    # its timers not running the watchdog): a test, or setup_file, that has
-    # been under way longer than its limit plus CXLTIER_VM_STALL_MARGIN by the
-    # host's clock (state/current is rewritten at each start) stops the boot,
-    # instead of the backstop hours later. (The 5 s is how often it looks.)
+    # a guest that no longer enforces its own limits (seen: idle, its test
+    # waiting on something that never came, its own watchdog not ending it):
+    # a test, or setup_file, under way longer than its limit plus
+    # CXLTIER_VM_STALL_MARGIN by the host's clock (state/current is rewritten
+    # at each start), or no test started that long after QEMU started (a boot
+    # takes 10-45 s), stops the boot instead of the backstop hours later.
+    # (The 5 s is how often it looks.)
     local margin=${CXLTIER_VM_STALL_MARGIN:-300}
-    # A guest that has not started its tests CXLTIER_VM_STALL_MARGIN after
-    # QEMU started (a boot takes 10-45 s) stalled in its boot.
     ( while kill -0 $rpid 2>/dev/null; do
-          now=$(date +%s)
-          if m=$(stat -c %Y "$share/state/current" 2>/dev/null); then
-              (( now - m > tt + margin )) || { sleep 5; continue; }
-          elif (( now - t0 <= margin )); then
-              sleep 5; continue
-          else
-              m=$t0
+          if since=$(stat -c %Y "$share/state/current" 2>/dev/null); then allowed=$((tt + margin))
+          else since=$t0 allowed=$margin; fi
+          if (( $(date +%s) - since > allowed )); then
+              echo $(( $(date +%s) - since )) > "$share/stalled"
+              kill -TERM $rpid
+              exit 0
           fi
-          echo $(( now - m )) > "$share/stalled"
-          kill -TERM $rpid
-          exit 0
+          sleep 5
       done ) &
     wpid=$!
     tpid=
