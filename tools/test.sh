@@ -19,12 +19,12 @@ tier() { echo; echo "==== $*"; }
 # was left behind by a test (the fuzz targets' trees are checked by
 # test/fuzz/run.sh). Another run on the machine is not counted.
 RUN_TMP=$(mktemp -d /tmp/cxltier-run.XXXXXX) && chmod 755 "$RUN_TMP" || exit 1
-trap 'rm -rf "$RUN_TMP"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null; wait; rm -rf "$RUN_TMP"' EXIT
 export TMPDIR=$RUN_TMP
-count_meson() { # builddir: add meson's Ok/Fail lines to the totals
-    local log=$1/meson-logs/testlog.txt ok fail
-    ok=$(grep -c '^ok ' "$1/meson-logs/testlog.txt" 2>/dev/null || true)
-    fail=$(grep -c '^not ok ' "$1/meson-logs/testlog.txt" 2>/dev/null || true)
+count_meson() { # builddir [log]: add meson's Ok/Fail lines to the totals
+    local log=$1/meson-logs/${2:-testlog.txt} ok fail
+    ok=$(grep -c '^ok ' "$log" 2>/dev/null || true)
+    fail=$(grep -c '^not ok ' "$log" 2>/dev/null || true)
     passed=$((passed + ${ok:-0})); failed=$((failed + ${fail:-0}))
 }
 build() { # dir meson-args...
@@ -38,12 +38,31 @@ tier "build (-Werror) and unit + CLI tests"
 if build build -Dwerror=true && meson test -C build --suite unit --suite cli --print-errorlogs; then :; else status=1; fi
 count_meson build
 
-tier "installation: meson install tree; the Debian package built, lintian, installed and purged"
-rm -rf build/deb
-if CXLTIER_DEB_OUT=$SRC/build/deb meson test -C build --suite install --print-errorlogs; then :; else status=1; fi
-count_meson build
+# The other host tiers run as two streams side by side: the installation and
+# the fuzz targets (the package build compiles, tests and lintian-checks on
+# its own, then the short fuzz runs) beside ASan/UBSan and valgrind. Each
+# stream is one or two busy processes at a time, so together they use both
+# cores, and on a host busy with other work they get the share of two
+# streams. The side stream's output is printed whole when it ends; nothing
+# in it rebuilds build/ (tier 1 built it): two ninjas never share a tree.
+side_stream() {
+    tier "installation: meson install tree; the Debian package built, lintian, installed and purged"
+    rm -rf build/deb
+    local rc=0
+    CXLTIER_DEB_OUT=$SRC/build/deb meson test -C build --no-rebuild --suite install \
+        --logbase testlog-install --print-errorlogs || rc=1
+    if command -v clang >/dev/null && [[ -x test/fuzz/run.sh ]]; then
+        tier "fuzz targets (short run; test/fuzz/run.sh for long ones)"
+        if CC=clang build build-fuzz -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false &&
+           ./test/fuzz/run.sh build-fuzz "${CXLTIER_FUZZ_SECONDS:-20}"; then :; else rc=1; fi
+    fi
+    return $rc
+}
+rm -f build/meson-logs/testlog-install.txt
+side_stream > build/side-stream.log 2>&1 &
+side_pid=$!
 
-tier "ASan/UBSan build: unit + CLI tests"
+tier "ASan/UBSan build: unit + CLI tests (beside it: installation, fuzz targets)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 if build build-asan -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false &&
    meson test -C build-asan --suite unit --suite cli --print-errorlogs; then :; else status=1; fi
@@ -51,20 +70,18 @@ count_meson build-asan
 unset ASAN_OPTIONS UBSAN_OPTIONS
 
 tier "valgrind: unit tests and the CLI on fixtures"
-if meson test -C build --suite unit --suite cli --print-errorlogs \
+if meson test -C build --no-rebuild --suite unit --suite cli --print-errorlogs \
       --wrapper 'valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite' \
       --timeout-multiplier 4 >/dev/null 2>&1; then
     echo "valgrind: clean"
 else
     echo "valgrind: errors (see build/meson-logs/testlog-valgrind.txt)"; status=1
-    grep -B2 -A20 '==[0-9]*==' build/meson-logs/testlog*.txt | head -60
+    grep -B2 -A20 '==[0-9]*==' build/meson-logs/testlog-valgrind.txt | head -60
 fi
 
-if command -v clang >/dev/null && [[ -x test/fuzz/run.sh ]]; then
-    tier "fuzz targets (short run; test/fuzz/run.sh for long ones)"
-    if CC=clang build build-fuzz -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false &&
-       ./test/fuzz/run.sh build-fuzz "${CXLTIER_FUZZ_SECONDS:-20}"; then :; else status=1; fi
-fi
+wait $side_pid || status=1
+cat build/side-stream.log
+count_meson build testlog-install.txt
 
 left=$(cd "$RUN_TMP" && ls -A)
 if [[ -n $left ]]; then

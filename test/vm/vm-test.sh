@@ -29,7 +29,7 @@
 #   CXLTIER_VM_STALL_MARGIN   a test under way longer than its limit plus this
 #                             (seconds, host clock; default 300) stops its boot:
 #                             the guest no longer enforces its limits
-#   CXLTIER_VM_JOBS           boots side by side (default 2; 1 streams the TAP
+#   CXLTIER_VM_JOBS           boots side by side (default 3; 1 streams the TAP
 #                             as it comes)
 #
 # TAP is printed a boot at a time, each test named "[KERNEL] FILE: test" (as
@@ -256,13 +256,14 @@ boot() { # n label kernel build file share backstop stream test-limit
     echo "$ok $nok $bad $notrun" > "$share/counts"
 }
 
-# Boots run side by side, CXLTIER_VM_JOBS at a time (default 2): a guest is
-# mostly one busy emulated CPU or waiting on its own timers, so two guests
-# use a 2-core host's second core, and on a host that is busy with other
-# work they get the share of two. The files with the most tests start first.
+# Boots run side by side, CXLTIER_VM_JOBS at a time (default 3): a guest is
+# mostly one busy emulated CPU or waiting on its own timers (boot, udev,
+# the device's background commands), so a third guest fills the time the
+# other two wait on a 2-core host, and on a host that is busy with other
+# work they get the share of three. The files with the most tests start first.
 # One boot at a time streams its TAP as it comes; side by side, each boot's
 # TAP and verdict are printed whole when it ends, as boots end.
-VMJOBS=${CXLTIER_VM_JOBS:-2}
+VMJOBS=${CXLTIER_VM_JOBS:-3}
 [[ $VMJOBS =~ ^[1-9][0-9]*$ ]] || { echo "vm-test: CXLTIER_VM_JOBS must be a positive number, not '$VMJOBS'" >&2; exit 2; }
 mapfile -t JOBS < <(for j in "${JOBS[@]}"; do
     IFS='|' read -r _ _ _ f <<< "$j"
