@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # test.sh - install what is needed, build, and run every test tier:
-#   unit + CLI (-Werror build), the same under ASan/UBSan, unit tests under
-#   valgrind, the fuzz targets for a short run, and the VM tier (the real
+#   unit + CLI (-Werror build), the same under ASan/UBSan, the unit tests and
+#   every command on every fixture under valgrind, the fuzz targets for a
+#   short run, and the VM tier (the real
 #   kernel's CXL drivers under QEMU).
 # Exit 0 only when every tier passed. The VM tier is skipped (loudly) where no
 # VM can start, unless CXLTIER_REQUIRE_VM=1 (CI sets it), which makes that a failure.
@@ -19,12 +20,12 @@ tier() { echo; echo "==== $*"; }
 # was left behind by a test (the fuzz targets' trees are checked by
 # test/fuzz/run.sh). Another run on the machine is not counted.
 RUN_TMP=$(mktemp -d /tmp/cxltier-run.XXXXXX) && chmod 755 "$RUN_TMP" || exit 1
-trap 'kill $(jobs -p) 2>/dev/null; wait; rm -rf "$RUN_TMP"' EXIT
+trap 'rm -rf "$RUN_TMP"' EXIT
 export TMPDIR=$RUN_TMP
-count_meson() { # builddir [log]: add meson's Ok/Fail lines to the totals
-    local log=$1/meson-logs/${2:-testlog.txt} ok fail
-    ok=$(grep -c '^ok ' "$log" 2>/dev/null || true)
-    fail=$(grep -c '^not ok ' "$log" 2>/dev/null || true)
+count_meson() { # builddir: add meson's Ok/Fail lines to the totals
+    local log=$1/meson-logs/testlog.txt ok fail
+    ok=$(grep -c '^ok ' "$1/meson-logs/testlog.txt" 2>/dev/null || true)
+    fail=$(grep -c '^not ok ' "$1/meson-logs/testlog.txt" 2>/dev/null || true)
     passed=$((passed + ${ok:-0})); failed=$((failed + ${fail:-0}))
 }
 build() { # dir meson-args...
@@ -38,50 +39,43 @@ tier "build (-Werror) and unit + CLI tests"
 if build build -Dwerror=true && meson test -C build --suite unit --suite cli --print-errorlogs; then :; else status=1; fi
 count_meson build
 
-# The other host tiers run as two streams side by side: the installation and
-# the fuzz targets (the package build compiles, tests and lintian-checks on
-# its own, then the short fuzz runs) beside ASan/UBSan and valgrind. Each
-# stream is one or two busy processes at a time, so together they use both
-# cores, and on a host busy with other work they get the share of two
-# streams. The side stream's output is printed whole when it ends; nothing
-# in it rebuilds build/ (tier 1 built it): two ninjas never share a tree.
-side_stream() {
-    tier "installation: meson install tree; the Debian package built, lintian, installed and purged"
-    rm -rf build/deb
-    local rc=0
-    CXLTIER_DEB_OUT=$SRC/build/deb meson test -C build --no-rebuild --suite install \
-        --logbase testlog-install --print-errorlogs || rc=1
-    if command -v clang >/dev/null && [[ -x test/fuzz/run.sh ]]; then
-        tier "fuzz targets (short run; test/fuzz/run.sh for long ones)"
-        if CC=clang build build-fuzz -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false &&
-           ./test/fuzz/run.sh build-fuzz "${CXLTIER_FUZZ_SECONDS:-20}"; then :; else rc=1; fi
-    fi
-    return $rc
-}
-rm -f build/meson-logs/testlog-install.txt
-side_stream > build/side-stream.log 2>&1 &
-side_pid=$!
+tier "installation: meson install tree; the Debian package built, lintian, installed and purged"
+rm -rf build/deb
+if CXLTIER_DEB_OUT=$SRC/build/deb meson test -C build --suite install --print-errorlogs; then :; else status=1; fi
+count_meson build
 
-tier "ASan/UBSan build: unit + CLI tests (beside it: installation, fuzz targets)"
+tier "ASan/UBSan build: unit + CLI tests"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 if build build-asan -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false &&
    meson test -C build-asan --suite unit --suite cli --print-errorlogs; then :; else status=1; fi
 count_meson build-asan
 unset ASAN_OPTIONS UBSAN_OPTIONS
 
-tier "valgrind: unit tests and the CLI on fixtures"
-if meson test -C build --no-rebuild --suite unit --suite cli --print-errorlogs \
-      --wrapper 'valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite' \
-      --timeout-multiplier 4 >/dev/null 2>&1; then
+# valgrind: the unit tests, and cxltier itself on every command and captured
+# fixture (the golden cases). (meson's --wrapper on the CLI suites would put
+# only the shell that runs bats under valgrind, not the cxltier it starts.)
+tier "valgrind: the unit tests; cxltier on every command and fixture (the golden cases)"
+valgrind=(valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite)
+printf '#!/bin/sh\n# cxltier under valgrind: an error or a definite leak exits 99\nexec %s %q "$@"\n' \
+    "${valgrind[*]}" "$SRC/build/cxltier" > build/valgrind-cxltier && chmod 755 build/valgrind-cxltier
+vg_ok=1
+meson test -C build --no-rebuild --suite unit --print-errorlogs --wrapper "${valgrind[*]}" \
+    --timeout-multiplier 4 > build/valgrind-unit.log 2>&1 || vg_ok=0
+CXLTIER=$SRC/build/valgrind-cxltier CXLTIER_SRC=$SRC CXLTIER_BUILD=$SRC/build \
+    bats --tap test/cli/golden.bats > build/valgrind-golden.log 2>&1 || vg_ok=0
+if [[ $vg_ok == 1 ]]; then
     echo "valgrind: clean"
 else
-    echo "valgrind: errors (see build/meson-logs/testlog-valgrind.txt)"; status=1
-    grep -B2 -A20 '==[0-9]*==' build/meson-logs/testlog-valgrind.txt | head -60
+    echo "valgrind: errors (build/meson-logs/testlog-valgrind.txt, build/valgrind-golden.log)"; status=1
+    grep -B2 -A20 '==[0-9]*==' build/meson-logs/testlog-valgrind.txt build/valgrind-golden.log | head -60
+    tail -n 30 build/valgrind-golden.log
 fi
 
-wait $side_pid || status=1
-cat build/side-stream.log
-count_meson build testlog-install.txt
+if command -v clang >/dev/null && [[ -x test/fuzz/run.sh ]]; then
+    tier "fuzz targets (short run; test/fuzz/run.sh for long ones)"
+    if CC=clang build build-fuzz -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false &&
+       ./test/fuzz/run.sh build-fuzz "${CXLTIER_FUZZ_SECONDS:-20}"; then :; else status=1; fi
+fi
 
 left=$(cd "$RUN_TMP" && ls -A)
 if [[ -n $left ]]; then
