@@ -151,8 +151,12 @@ done
 # is stopped when a test, or setup_file, has been under way longer than its
 # limit plus MARGIN by the host's clock (state/current is rewritten at each
 # start), or no test started MARGIN s after QEMU started (a boot takes
-# 10-45 s; 120 s when its kernel already reported a lost timer); SHARE/stalled
+# 10-45 s; LOST_TIMER_BOOT_LIMIT when its kernel reported a lost timer); SHARE/stalled
 # says for how long. (The 5 s is how often it looks.)
+# what a guest kernel that lost its timer prints (RCU), and how long a boot
+# whose console shows it may go on before its first test
+LOST_TIMER="timer wakeup didn't happen"
+LOST_TIMER_BOOT_LIMIT=120
 run_guest() {
     local k=$1 b=$2 share=$3 topo=$4 args=$5 backstop=$6 stream=$7 tt=$8 margin=$9
     local t0 rpid wpid tpid=
@@ -165,7 +169,8 @@ run_guest() {
           if since=$(stat -c %Y "$share/state/current" 2>/dev/null); then allowed=$((tt + margin))
           else
               since=$t0 allowed=$margin
-              grep -qs "timer wakeup didn't happen" "$share/console.log" && (( allowed > 120 )) && allowed=120
+              grep -qs "$LOST_TIMER" "$share/console.log" && (( allowed > LOST_TIMER_BOOT_LIMIT )) &&
+                  allowed=$LOST_TIMER_BOOT_LIMIT
           fi
           if (( $(date +%s) - since > allowed )); then
               echo $(( $(date +%s) - since )) > "$share/stalled"
@@ -203,23 +208,22 @@ boot() { # n label kernel build file share backstop stream test-limit
     # starting run.sh and saving its pid misses nothing
     trap 'kill $(jobs -p) 2>/dev/null; exit 143' TERM
     trap 'kill $(jobs -p) 2>/dev/null' EXIT
-    local margin=${CXLTIER_VM_STALL_MARGIN:-300} try=1 lost
+    local margin=${CXLTIER_VM_STALL_MARGIN:-300} try lost note
     t0=$(date +%s)
-    while :; do
+    for try in 1 2; do
         run_guest "$k" "$b" "$share" "$topo" "$args" "$backstop" "$stream" "$tt" "$margin"
         rc=$?
         # A guest kernel that lost its timer interrupts (RCU: "timer wakeup
         # didn't happen", an idle vCPU never woken again) under a busy host's
         # emulation ran none of cxltier's code wrongly: the file boots once
         # more, in a fresh share, and both boots are reported.
-        lost=$(grep -m1 -o "timer wakeup didn't happen for [0-9]* jiffies" "$share/console.log" 2>/dev/null)
+        lost=$(grep -m1 -o "$LOST_TIMER for [0-9]* jiffies" "$share/console.log" 2>/dev/null)
         [[ $try == 1 && -f $share/stalled && -n $lost ]] || break
-        echo "# [$label] $name.bats: the guest kernel lost its timer (RCU: $lost) and made no progress for $(cat "$share/stalled") s during: $(cat "$share/state/current" 2>/dev/null || echo "its boot"); booting it again (the first boot's files: $share.lost-timer)" |
-            tee "$share.lost-timer.note"
-        rm -rf "$share.lost-timer"; mv "$share" "$share.lost-timer"
+        note="the guest kernel lost its timer (RCU: $lost) and made no progress for $(cat "$share/stalled") s during: $(cat "$share/state/current" 2>/dev/null || echo "its boot")"
+        echo "# [$label] $name.bats: $note; booting it again (the first boot's files: $share.lost-timer)"
+        again=" (booted twice: the first boot's kernel lost its timer)"
+        mv "$share" "$share.lost-timer"
         mkdir -p "$share/state"; cp "$share.lost-timer/run.sh" "$share/"; : > "$share/tap.txt"
-        mv "$share.lost-timer.note" "$share/retried"
-        try=2
     done
     [[ $stream == 1 ]] || cat "$share/tap.txt"
     secs=$(( $(date +%s) - t0 ))
@@ -236,7 +240,7 @@ boot() { # n label kernel build file share backstop stream test-limit
         line="not ok - [$label] $name: the boot ended (run.sh status $rc after $secs s) during: $what"
         [[ -n $waiting ]] && line+="; wait_for was waiting for: $waiting"
         [[ -f $share/stalled ]] &&
-            line+="; stopped by the host: no progress for $(cat "$share/stalled") s (limit $tt s + ${margin} s for a test, ${margin} s for the boot, 120 s once its kernel lost a timer): the guest stalled"
+            line+="; stopped by the host: no progress for $(cat "$share/stalled") s (limit $tt s + ${margin} s for a test, ${margin} s for the boot, $LOST_TIMER_BOOT_LIMIT s once its kernel lost a timer): the guest stalled"
     elif [[ $rc != 0 && $nok == 0 ]]; then
         line="not ok - [$label] $name: bats failed (status $rc) without a failing test"
     fi
@@ -280,7 +284,6 @@ boot() { # n label kernel build file share backstop stream test-limit
         nok=$((nok + 1)); bad=1
     fi
     boot=$(cat "$share/boot-seconds" 2>/dev/null || echo '?')
-    [[ -f $share/retried ]] && again=" (booted twice: the first boot's kernel lost its timer)"
     echo "# [$label] $name.bats: $ok passed, $nok failed; boot $boot s, wall $secs s$again"
     printf '%-10s %-18s %6s %6s\n' "$label" "$name" "$boot" "$secs" > "$share/time"
     echo "$ok $nok $bad $notrun" > "$share/counts"
