@@ -101,7 +101,7 @@ static void prometheus(json_object *root)
 			json_object *m = json_object_array_get_idx(arr, i), *v;
 			const char *name = json_object_get_string(out_lookup(m, "name"));
 			json_object *ser = out_lookup(m, "serial");
-			double val;
+			int64_t val;	/* every family is a count, a flag or whole degrees: exact integers */
 			if (!fam[f].key) {
 				val = out_lookup(m, "health") ? 1 : 0;
 			} else if (!(v = out_lookup(m, fam[f].key))) {
@@ -111,9 +111,9 @@ static void prometheus(json_object *root)
 			} else if (json_object_is_type(v, json_type_string)) {
 				val = !strcmp(json_object_get_string(v), "normal");
 			} else {
-				val = (double)json_object_get_int64(v);
+				val = json_object_get_int64(v);
 			}
-			printf("%s{memdev=\"%s\",serial=\"0x%" PRIx64 "\"} %g\n", fam[f].name, name,
+			printf("%s{memdev=\"%s\",serial=\"0x%" PRIx64 "\"} %" PRId64 "\n", fam[f].name, name,
 			       ser ? json_object_get_uint64(ser) : 0, val);
 		}
 	}
