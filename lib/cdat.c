@@ -173,8 +173,9 @@ int cdat_decode(const uint8_t *buf, size_t len, struct cdat_table *t, struct ct_
 		if (type < CDAT_SSLBIS && slen != fixed_len[type])
 			return bad(err, p, "%s structure length %u, must be %u", cdat_type_name(type), slen,
 				   fixed_len[type]);
-		if (type == CDAT_SSLBIS && (slen < 16 || (slen - 16) % 8))
-			return bad(err, p, "sslbis structure length %u, must be 16 + 8 x entries", slen);
+		/* at least one entry: the kernel's cdat_sslbis_handler() refuses an empty SSLBIS */
+		if (type == CDAT_SSLBIS && (slen <= 16 || (slen - 16) % 8))
+			return bad(err, p, "sslbis structure length %u, must be 16 + 8 x entries, at least one", slen);
 		if (t->n == cap) {
 			struct cdat_struct *ns = realloc(t->s, (cap ? cap * 2 : 8) * sizeof(*ns));
 			if (!ns)

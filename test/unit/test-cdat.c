@@ -168,6 +168,14 @@ static void malformed(void)
 	blob_finish(&x);
 	EXPECT_BAD("SSLBIS with a partial entry", "offset 16: sslbis structure length 20");
 
+	/* the kernel's cdat_sslbis_handler() refuses an SSLBIS without entries
+	 * ("Malformed SSLBIS table length"): the switch has no figures from it */
+	blob_header(&x, 0);
+	put_sslbis(&x, CDAT_ACCESS_LATENCY, 1000, 0, NULL);
+	blob_finish(&x);
+	EXPECT_BAD("SSLBIS without entries", "offset 16: sslbis structure length 16");
+	is_int(t.n, 0, "SSLBIS without entries: nothing decoded");
+
 	blob_header(&x, 0);
 	put_dsmas(&x, 0, 0, 0, 4096);
 	put8(&x, 1); put8(&x, 0);	/* two stray bytes: no room for a header */
