@@ -144,8 +144,9 @@ int ct_alert_set_check(const struct ct_alert_set *s, const struct ct_alert_confi
 			 s->over_temp_warning, cur->over_temp_critical);
 		return -EINVAL;
 	}
-	if ((s->enable & CT_ALERT_UNDER_TEMP) && cur->under_temp_critical &&
-	    s->under_temp_warning <= cur->under_temp_critical) {
+	/* 0 C is a real under-temperature threshold, and the device compares
+	 * against whatever it holds */
+	if ((s->enable & CT_ALERT_UNDER_TEMP) && s->under_temp_warning <= cur->under_temp_critical) {
 		snprintf(why, len, "under-temperature=%d: a warning must come before the device's critical threshold (%d C)",
 			 s->under_temp_warning, cur->under_temp_critical);
 		return -EINVAL;

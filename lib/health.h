@@ -77,7 +77,9 @@ void ct_alert_set_encode(const struct ct_alert_set *s, uint8_t out[CT_SET_ALERT_
 /* will the device take it: every alert changed is programmable on it
  * (-EOPNOTSUPP), and an enabled warning threshold is short of the critical
  * one the device set (-EINVAL: life used and over-temperature below it,
- * under-temperature above it; a critical threshold of 0 is taken as not set) */
+ * under-temperature above it; a life used or over-temperature critical
+ * threshold of 0 is taken as not set, an under-temperature one of 0 C is a
+ * threshold) */
 int ct_alert_set_check(const struct ct_alert_set *s, const struct ct_alert_config *cur, char *why, size_t len);
 
 /* 0, or -EBADMSG when len is short */

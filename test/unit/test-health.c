@@ -83,6 +83,14 @@ static void set_alert(void)
 	cur.life_used_critical = 0;
 	ct_alert_set_parse("life-used=100", &s, why, sizeof(why));
 	is_int(ct_alert_set_check(&s, &cur, why, sizeof(why)), 0, "a critical threshold of 0 is not set");
+	/* 0 C is a plausible under-temperature critical threshold: the device
+	 * refuses a warning at or below it (Invalid Input), so cxltier says why first */
+	cur.under_temp_critical = 0;
+	ct_alert_set_parse("under-temperature=-5", &s, why, sizeof(why));
+	is_int(ct_alert_set_check(&s, &cur, why, sizeof(why)), -EINVAL, "under-temperature below a critical 0 C");
+	is_str(why, "under-temperature=-5: a warning must come before the device's critical threshold (0 C)", "and why");
+	ct_alert_set_parse("under-temperature=1", &s, why, sizeof(why));
+	is_int(ct_alert_set_check(&s, &cur, why, sizeof(why)), 0, "under-temperature above a critical 0 C");
 
 	/* the device's verdict */
 	is_int(ct_mbox_status_errno(0), 0, "success");
