@@ -151,7 +151,10 @@ static json_object *struct_json(const struct cdat_table *t, const struct cdat_st
 	return o;
 }
 
-/* order: by DSMAD handle group (DSMAS first in a group), then table order */
+/* order: by DSMAD handle group, and in a group the DSMAS first, then its
+ * DSLBIS, DSMSCIS and DSEMTS, each kind in table order; the structures
+ * with no DSMAD handle (DSIS, SSLBIS, reserved types) after every group,
+ * in table order */
 static int group_of(const struct cdat_struct *s)
 {
 	switch (s->type) {
@@ -159,7 +162,7 @@ static int group_of(const struct cdat_struct *s)
 	case CDAT_DSLBIS: return s->u.dslbis.handle * 4 + 1;
 	case CDAT_DSMSCIS: return s->u.dsmscis.handle * 4 + 2;
 	case CDAT_DSEMTS: return s->u.dsemts.handle * 4 + 3;
-	default: return 4096 + s->type;
+	default: return 1024;	/* past 255 * 4 + 3 */
 	}
 }
 
@@ -168,7 +171,7 @@ static int cmp_group(const void *a, const void *b)
 	const struct cdat_struct *x = *(const struct cdat_struct *const *)a, *y = *(const struct cdat_struct *const *)b;
 	int gx = group_of(x), gy = group_of(y);
 
-	if (gx / 4 != gy / 4 || (gx >= 4096) != (gy >= 4096))
+	if (gx != gy)
 		return gx < gy ? -1 : 1;
 	return x->offset < y->offset ? -1 : x->offset > y->offset;
 }

@@ -58,6 +58,18 @@ MKCDAT=${CXLTIER_BUILD:-$BATS_TEST_DIRNAME/../../build}/test/mkcdat
     assert_line --index 5 --regexp '^`-DSLBIS +1 0x1000-0x1fff +read latency 250 ns'
 }
 
+@test "a group starts with its DSMAS, whatever the table order" {
+    "$MKCDAT" "$BATS_TEST_TMPDIR/t.cdat" dsemts:0:1:0:0x1000 dslbis:0:0:1:1000:250 dsmas:0:0:0:0x1000 \
+        dsis:1:0 dslbis:1:0:4:1000:8 dsmas:1:0:0x1000:0x1000 sslbis:0:1000:0x100:1:100 dsmscis:0:0x1000:0
+    run cxltier cdat -f "$BATS_TEST_TMPDIR/t.cdat" -j
+    assert_success
+    run jq -c '[.tables[0].structures[] | [.type, .handle, .offset]]' <<<"$output"
+    assert_output '[["dsmas",0,64],["dslbis",0,40],["dsmscis",0,168],["dsemts",0,16],["dsmas",1,120],["dslbis",1,96],["dsis",0,88],["sslbis",null,144]]'
+    run cxltier cdat -f "$BATS_TEST_TMPDIR/t.cdat"
+    assert_line --index 2 --regexp '^\|-DSMAS +0 0x0-0xfff +volatile'
+    assert_line --index 3 --regexp '^\|-DSLBIS +0 0x0-0xfff +read latency 250 ns'
+}
+
 @test "every field of every structure in JSON" {
     "$MKCDAT" "$BATS_TEST_TMPDIR/t.cdat" seq:9 dsmas:2:0x1c:0x0:0x40000000 dslbis:2:0:0:10000:15 \
         dsmscis:2:0x200000:0x00402212 dsis:1:5 dsemts:2:2:0x1000:0x2000 sslbis:4:1000:0x100:3:16:0xffff:0x100:0
