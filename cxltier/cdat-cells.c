@@ -88,8 +88,12 @@ static void fmt_dpa(json_object *rec, char *buf, size_t len)
 	uint64_t base = jget_u64(rec, "dpa_base", &fb), l = jget_u64(rec, "dpa_length", &fl);
 
 	buf[0] = '\0';
-	if (fb && fl && l)
+	if (!fb || !fl || !l)
+		return;
+	if (l - 1 <= UINT64_MAX - base)
 		snprintf(buf, len, "0x%" PRIx64 "-0x%" PRIx64, base, base + l - 1);
+	else	/* a malformed table's range past 2^64: base and length, not a wrapped end */
+		snprintf(buf, len, "0x%" PRIx64 "+0x%" PRIx64, base, l);
 }
 
 static void fmt_checksum(json_object *rec, char *buf, size_t len)

@@ -35,19 +35,27 @@ static void add_data_type(json_object *o, uint8_t dt)
 	jb_int(o, "data_type_id", dt);
 }
 
-static void add_dsmas_range(json_object *o, const struct cdat_table *t, uint8_t handle, uint64_t off, uint64_t len)
+/* DSLBIS, DSMSCIS: the whole range of the DSMAS with this handle */
+static void add_dsmas_range(json_object *o, const struct cdat_table *t, uint8_t handle)
 {
 	const struct cdat_struct *m = cdat_dsmas(t, handle);
 
 	if (!m)
 		return;
-	if (len) {	/* DSEMTS: a part of the DSMAS range */
-		jb_u64(o, "dpa_base", m->u.dsmas.dpa_base + off);
-		jb_u64(o, "dpa_length", len);
-	} else {
-		jb_u64(o, "dpa_base", m->u.dsmas.dpa_base);
-		jb_u64(o, "dpa_length", m->u.dsmas.dpa_length);
-	}
+	jb_u64(o, "dpa_base", m->u.dsmas.dpa_base);
+	jb_u64(o, "dpa_length", m->u.dsmas.dpa_length);
+}
+
+/* DSEMTS: its own part of the DSMAS range, DPA Offset from the DSMAS's
+ * base for DPA Length bytes (0 bytes: no range; CDAT gives 0 no "whole
+ * range" meaning); no base when the offset runs past 2^64 */
+static void add_dsemts_range(json_object *o, const struct cdat_table *t, const struct cdat_struct *s)
+{
+	const struct cdat_struct *m = cdat_dsmas(t, s->u.dsemts.handle);
+
+	if (m && s->u.dsemts.dpa_offset <= UINT64_MAX - m->u.dsmas.dpa_base)
+		jb_u64(o, "dpa_base", m->u.dsmas.dpa_base + s->u.dsemts.dpa_offset);
+	jb_u64(o, "dpa_length", s->u.dsemts.dpa_length);
 }
 
 static void port_id(json_object *o, const char *k, uint16_t id)
@@ -101,7 +109,7 @@ static json_object *struct_json(const struct cdat_table *t, const struct cdat_st
 		for (int i = 0; i < 3; i++)
 			json_object_array_add(a, json_object_new_int(s->u.dslbis.entry[i]));
 		add_value(o, s->u.dslbis.data_type, s->u.dslbis.base_unit, s->u.dslbis.entry[0]);
-		add_dsmas_range(o, t, s->u.dslbis.handle, 0, 0);
+		add_dsmas_range(o, t, s->u.dslbis.handle);
 		break;
 	case CDAT_DSMSCIS: {
 		struct cdat_cache_attrs c;
@@ -116,7 +124,7 @@ static json_object *struct_json(const struct cdat_table *t, const struct cdat_st
 		jb_str(co, "associativity", c.associativity);
 		jb_str(co, "write_policy", c.write_policy);
 		jb_int(co, "line_size", c.line_size);
-		add_dsmas_range(o, t, s->u.dsmscis.handle, 0, 0);
+		add_dsmas_range(o, t, s->u.dsmscis.handle);
 		break;
 	}
 	case CDAT_DSIS:
@@ -129,9 +137,7 @@ static json_object *struct_json(const struct cdat_table *t, const struct cdat_st
 		jb_int(o, "efi_type", s->u.dsemts.efi_type);
 		jb_str(o, "efi_type_name", cdat_efi_type_name(s->u.dsemts.efi_type));
 		jb_u64(o, "dpa_offset", s->u.dsemts.dpa_offset);
-		add_dsmas_range(o, t, s->u.dsemts.handle, s->u.dsemts.dpa_offset, s->u.dsemts.dpa_length);
-		if (!out_lookup(o, "dpa_length"))
-			jb_u64(o, "dpa_length", s->u.dsemts.dpa_length);
+		add_dsemts_range(o, t, s);
 		break;
 	case CDAT_SSLBIS:
 		add_data_type(o, s->u.sslbis.data_type);

@@ -70,6 +70,27 @@ MKCDAT=${CXLTIER_BUILD:-$BATS_TEST_DIRNAME/../../build}/test/mkcdat
     assert_line --index 3 --regexp '^\|-DSLBIS +0 0x0-0xfff +read latency 250 ns'
 }
 
+@test "a DSEMTS is its own range: DSMAS base + DPA Offset for DPA Length, none when 0 bytes" {
+    "$MKCDAT" "$BATS_TEST_TMPDIR/t.cdat" dsmas:0:0:0x10000000:0x10000000 dsemts:0:1:0x100000:0 \
+        dsemts:0:0:0x200000:0x1000 dsemts:0:0:0xfffffffff0000000:0x1000
+    run cxltier cdat -f "$BATS_TEST_TMPDIR/t.cdat" -j
+    assert_success
+    # (the third's offset runs past 2^64 from the DSMAS base: no base)
+    run jq -c '[.tables[0].structures[] | select(.type == "dsemts") | [.dpa_base, .dpa_length]]' <<<"$output"
+    assert_output '[[269484032,0],[270532608,4096],[null,4096]]'
+    run cxltier cdat -f "$BATS_TEST_TMPDIR/t.cdat"
+    assert_line --index 3 --regexp '^\|-DSEMTS +0 +EFI specific_purpose'
+    assert_line --index 4 --regexp '^\|-DSEMTS +0 0x10200000-0x10200fff +EFI conventional'
+    refute_output --partial '0x10000000-0x1fffffff +EFI'
+}
+
+@test "a DSMAS range past 2^64 is shown as base+length, not a wrapped end" {
+    "$MKCDAT" "$BATS_TEST_TMPDIR/t.cdat" dsmas:0:0:0xffffffffffff0000:0x20000
+    run cxltier cdat -f "$BATS_TEST_TMPDIR/t.cdat"
+    assert_success
+    assert_line --index 2 --regexp '^`-DSMAS +0 0xffffffffffff0000\+0x20000 +volatile'
+}
+
 @test "every field of every structure in JSON" {
     "$MKCDAT" "$BATS_TEST_TMPDIR/t.cdat" seq:9 dsmas:2:0x1c:0x0:0x40000000 dslbis:2:0:0:10000:15 \
         dsmscis:2:0x200000:0x00402212 dsis:1:5 dsemts:2:2:0x1000:0x2000 sslbis:4:1000:0x100:3:16:0xffff:0x100:0
