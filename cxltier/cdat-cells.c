@@ -111,18 +111,33 @@ static void human_dt(const char *dt, char *out, size_t len)
 			*p = ' ';
 }
 
+/* picoseconds as nanoseconds, every digit: 1234567 -> "1234.567", 1500000000 -> "1500000" */
+static const char *ps_as_ns(uint64_t ps, char *buf, size_t len)
+{
+	unsigned frac = (unsigned)(ps % 1000), digits = 3;
+
+	if (!frac) {
+		snprintf(buf, len, "%" PRIu64, ps / 1000);
+		return buf;
+	}
+	for (; frac % 10 == 0; frac /= 10)
+		digits--;
+	snprintf(buf, len, "%" PRIu64 ".%0*u", ps / 1000, (int)digits, frac);
+	return buf;
+}
+
 static void fmt_figure(json_object *rec, char *buf, size_t len)
 {
 	json_object *type = out_lookup(rec, "type"), *v;
 	const char *t = type ? json_object_get_string(type) : "";
-	char dt[64];
+	char dt[64], num[32];
 	bool f;
 
 	buf[0] = '\0';
 	if (!strcmp(t, "dslbis")) {
 		human_dt(json_object_get_string(out_lookup(rec, "data_type")), dt, sizeof(dt));
-		if ((v = out_lookup(rec, "latency_ns")))
-			snprintf(buf, len, "%s %g ns", dt, json_object_get_double(v));
+		if ((v = out_lookup(rec, "latency_ps")))
+			snprintf(buf, len, "%s %s ns", dt, ps_as_ns(json_object_get_uint64(v), num, sizeof(num)));
 		else if ((v = out_lookup(rec, "bandwidth_mbps")))
 			snprintf(buf, len, "%s %" PRIu64 " MB/s", dt, json_object_get_uint64(v));
 		else

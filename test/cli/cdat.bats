@@ -91,6 +91,17 @@ MKCDAT=${CXLTIER_BUILD:-$BATS_TEST_DIRNAME/../../build}/test/mkcdat
     assert_line --index 2 --regexp '^`-DSMAS +0 0xffffffffffff0000\+0x20000 +volatile'
 }
 
+@test "FIGURE shows a latency with every digit, never in exponent form" {
+    "$MKCDAT" "$BATS_TEST_TMPDIR/t.cdat" dsmas:0:0:0:0x1000 dslbis:0:0:1:1:65000 dslbis:0:0:2:1000000:1500 \
+        dslbis:0:0:0:1:12345
+    run cxltier cdat -f "$BATS_TEST_TMPDIR/t.cdat"
+    assert_success
+    assert_line --index 3 --regexp '^\|-DSLBIS +0 0x0-0xfff +read latency 65 ns'
+    assert_line --index 4 --regexp '^\|-DSLBIS +0 0x0-0xfff +write latency 1500000 ns'
+    assert_line --index 5 --regexp '^`-DSLBIS +0 0x0-0xfff +access latency 12.345 ns'
+    refute_output --partial 'e+'
+}
+
 @test "every field of every structure in JSON" {
     "$MKCDAT" "$BATS_TEST_TMPDIR/t.cdat" seq:9 dsmas:2:0x1c:0x0:0x40000000 dslbis:2:0:0:10000:15 \
         dsmscis:2:0x200000:0x00402212 dsis:1:5 dsemts:2:2:0x1000:0x2000 sslbis:4:1000:0x100:3:16:0xffff:0x100:0
