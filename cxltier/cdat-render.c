@@ -24,7 +24,11 @@ static void add_value(json_object *o, uint8_t dt, uint64_t base, uint16_t entry)
 		jb_double(o, "latency_ns", v / 1000.0);
 	} else if (cdat_data_type_name(dt)) {
 		jb_u64(o, "bandwidth_mbps", v);
+	} else {
+		return;
 	}
+	if (!cdat_kernel_keeps(v))
+		jb_bool(o, "kernel_ignores", true);	/* tiers and doctor go without it too */
 }
 
 static void add_data_type(json_object *o, uint8_t dt)

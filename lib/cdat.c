@@ -43,6 +43,11 @@ bool cdat_value(uint64_t base, uint16_t entry, uint64_t *value)
 	return true;
 }
 
+bool cdat_kernel_keeps(uint64_t value)
+{
+	return value <= UINT32_MAX;
+}
+
 const char *cdat_efi_type_name(uint8_t t)
 {
 	switch (t) {
@@ -253,7 +258,7 @@ bool cdat_volatile_perf(const struct cdat_table *t, struct ct_access *out)
 		uint64_t v;
 		if (s->type != CDAT_DSLBIS || s->u.dslbis.handle != m->u.dsmas.handle ||
 		    (s->u.dslbis.flags & 0x0f) != 0 ||
-		    !cdat_value(s->u.dslbis.base_unit, s->u.dslbis.entry[0], &v))
+		    !cdat_value(s->u.dslbis.base_unit, s->u.dslbis.entry[0], &v) || !cdat_kernel_keeps(v))
 			continue;
 		switch (s->u.dslbis.data_type) {
 		case CDAT_ACCESS_LATENCY:

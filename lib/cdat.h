@@ -84,9 +84,14 @@ void cdat_free(struct cdat_table *t);
 const char *cdat_type_name(uint8_t type);		/* "dsmas"..., "reserved" */
 const char *cdat_data_type_name(uint8_t dt);		/* "read_latency"..., NULL if reserved */
 bool cdat_data_type_is_latency(uint8_t dt);
-/* entry x base unit; false when the entry is 0 (not given), 0xffff
- * (unreachable) or the product overflows. Latency in ps, bandwidth in MB/s. */
+/* entry x base unit, as the table says it; false when the entry is 0 (not
+ * given), 0xffff (unreachable) or the product overflows 64 bits. Latency in
+ * ps, bandwidth in MB/s. */
 bool cdat_value(uint64_t base_unit, uint16_t entry, uint64_t *value);
+/* does the kernel keep such a value: its cdat_normalize() (Linux 6.9 and
+ * later) holds it in a u32 and takes a product above 2^32 - 1 as 0, no
+ * figure (kernel-interfaces.md §1.3) */
+bool cdat_kernel_keeps(uint64_t value);
 const char *cdat_efi_type_name(uint8_t t);		/* "conventional", "specific_purpose"... */
 /* DSLBIS flags [3:0]: 0 memory, 1..3 memory-side cache level */
 const char *cdat_hierarchy_name(uint8_t flags);
@@ -100,9 +105,12 @@ struct cdat_cache_attrs {
 void cdat_cache_attrs(uint32_t attrs, struct cdat_cache_attrs *out);
 
 /* the device-side performance of the first volatile DSMAS range (the first
- * range when none is volatile): latency rounded up to ns as the kernel
- * does, bandwidth in MB/s; access types fill both read and write.
- * Returns false when the table has no usable DSLBIS. */
+ * range when none is volatile), as the kernel's cdat_normalize() reads the
+ * DSLBIS: a product above 2^32 - 1 is no figure (cdat_kernel_keeps),
+ * latency is rounded up to ns, bandwidth in MB/s; access types fill both
+ * read and write. (The kernel rounds in 32 bits, so a latency within 999 ps
+ * of 2^32 becomes 0 ns there; here it is rounded up.) Returns false when
+ * the table has no usable DSLBIS. */
 struct ct_access;
 bool cdat_volatile_perf(const struct cdat_table *t, struct ct_access *out);
 

@@ -131,6 +131,14 @@ MKCDAT=${CXLTIER_BUILD:-$BATS_TEST_DIRNAME/../../build}/test/mkcdat
     assert_output '[false,false]'
 }
 
+@test "a value above 2^32 - 1 is shown, marked as one the kernel ignores" {
+    "$MKCDAT" "$BATS_TEST_TMPDIR/t.cdat" dsmas:0:0:0:0x1000 dslbis:0:0:4:1000000:5000 dslbis:0:0:5:196611:21845
+    run cxltier cdat -f "$BATS_TEST_TMPDIR/t.cdat" -j
+    assert_success
+    run jq -c '[.tables[0].structures[] | select(.type=="dslbis") | [.bandwidth_mbps, .kernel_ignores]]' <<<"$output"
+    assert_output '[[5000000000,true],[4294967295,null]]'
+}
+
 @test "a malformed table: exit 1, the offset and the rule; --force shows the valid part" {
     "$MKCDAT" "$BATS_TEST_TMPDIR/t.cdat" dsmas:0:0:0:0x1000 dslbis:0:0:1:1000:100
     printf '\x01\x00\x03\x00' >> "$BATS_TEST_TMPDIR/t.cdat"            # a structure of length 3

@@ -99,6 +99,7 @@ static void values(void)
 static void volatile_perf(void)
 {
 	struct ct_access a;
+	uint64_t v;
 
 	blob_header(&x, 0);
 	put_dsmas(&x, 0, 0, 0, 4096);
@@ -109,13 +110,28 @@ static void volatile_perf(void)
 	ok(cdat_volatile_perf(&t, &a) && a.read_latency == 150 && a.write_latency == 251, "rounded up to ns");
 
 	/* found by test/fuzz/fuzz-cdat: (ps + 999) / 1000 wrapped for a value
-	 * within 999 ps of 2^64, and such a device read as 0 ns */
+	 * within 999 ps of 2^64, and such a device read as 0 ns; beyond the
+	 * kernel's u32 now, it is no figure at all */
 	blob_header(&x, 0);
 	put_dsmas(&x, 0, 0, 0, 4096);
 	put_dslbis(&x, 0, 0, 1, UINT64_MAX, 1);
 	blob_finish(&x);
 	is_int(decode(), 0, "a read latency of 2^64 - 1 ps");
-	ok(cdat_volatile_perf(&t, &a) && a.read_latency == UINT64_MAX / 1000 + 1, "is 18446744073709552 ns, not 0");
+	ok(!cdat_volatile_perf(&t, &a) && a.read_latency == 0, "is no figure, not 0 ns");
+
+	/* the kernel's cdat_normalize() keeps a product up to 2^32 - 1 and
+	 * takes a larger one as 0: 5000 x 1000000 MB/s is no figure there */
+	ok(cdat_value(1000000, 5000, &v) && v == 5000000000ULL, "the table says 5000000000 MB/s");
+	ok(!cdat_kernel_keeps(v), "which the kernel does not keep");
+	ok(cdat_kernel_keeps(UINT32_MAX) && !cdat_kernel_keeps(UINT32_MAX + 1ULL), "the limit is 2^32 - 1");
+	blob_header(&x, 0);
+	put_dsmas(&x, 0, 0, 0, 4096);
+	put_dslbis(&x, 0, 0, CDAT_READ_BANDWIDTH, 1000000, 5000);
+	put_dslbis(&x, 0, 0, CDAT_WRITE_BANDWIDTH, 196611, 21845);	/* 2^32 - 1 MB/s */
+	blob_finish(&x);
+	is_int(decode(), 0, "read bandwidth past the kernel's u32, write bandwidth at it");
+	ok(cdat_volatile_perf(&t, &a) && a.read_bandwidth == 0 && a.write_bandwidth == UINT32_MAX,
+	   "read bandwidth dropped as the kernel does, write bandwidth kept");
 }
 
 #define EXPECT_BAD(what, offset_text) do { \
