@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* health-libcxl.c - Get Health Info, Get Alert Configuration and (libcxl
  * 79 and later) Set Alert Configuration through libcxl; the mailbox return
- * code is checked before any field is used */
+ * code is checked before any field is used, and Get Health Info's payload
+ * goes through ct_health_decode() like every other */
 #include <errno.h>
 #include <string.h>
 #include <cxl/libcxl.h>
@@ -41,28 +42,6 @@ static int submit(struct ct_context *ctx, struct cxl_cmd *cmd, const char *memde
 		return ct_fail(&ctx->err, ct_mbox_status_errno((uint16_t)st), "%s: %s: the device returned %s "
 			       "(mailbox return code 0x%x)", memdev, what, ct_mbox_status_name((uint16_t)st), st);
 	return 0;
-}
-
-static uint8_t media_status(struct cxl_cmd *c)
-{
-	int (*const get[])(struct cxl_cmd *) = {
-		cxl_cmd_health_info_get_media_normal, cxl_cmd_health_info_get_media_not_ready,
-		cxl_cmd_health_info_get_media_persistence_lost, cxl_cmd_health_info_get_media_data_lost,
-		cxl_cmd_health_info_get_media_powerloss_persistence_loss,
-		cxl_cmd_health_info_get_media_shutdown_persistence_loss,
-		cxl_cmd_health_info_get_media_persistence_loss_imminent,
-		cxl_cmd_health_info_get_media_powerloss_data_loss, cxl_cmd_health_info_get_media_shutdown_data_loss,
-		cxl_cmd_health_info_get_media_data_loss_imminent,
-	};
-	for (uint8_t i = 0; i < sizeof(get) / sizeof(get[0]); i++)
-		if (get[i](c) > 0)
-			return i;
-	return 0xff;
-}
-
-static uint8_t level(int warning, int critical)
-{
-	return critical > 0 ? 2 : warning > 0 ? 1 : 0;
 }
 
 static int alert_read(struct ct_context *ctx, struct cxl_memdev *m, const char *memdev, struct ct_alert_config *a)
@@ -123,10 +102,11 @@ int ct_alert_config_read(struct ct_context *ctx, const char *memdev, struct ct_a
 int ct_health_read(struct ct_context *ctx, const char *memdev, struct ct_health *h,
 		   struct ct_alert_config *a, bool *have_alert)
 {
+	uint8_t payload[CT_HEALTH_LEN] = { 0 };
 	struct cxl_ctx *c;
 	struct cxl_memdev *m;
 	struct cxl_cmd *cmd;
-	int rc, v;
+	int rc, n;
 
 	memset(h, 0, sizeof(*h));
 	*have_alert = false;
@@ -141,28 +121,20 @@ int ct_health_read(struct ct_context *ctx, const char *memdev, struct ct_health 
 		return ct_fail(&ctx->err, unsupported(e) ? EOPNOTSUPP : e,
 			       "%s: Get Health Info is not supported by the device or the kernel (%s)", memdev, strerror(e));
 	}
-	rc = submit(ctx, cmd, memdev, "Get Health Info");
-	if (!rc) {
-		h->health_status = (cxl_cmd_health_info_get_maintenance_needed(cmd) > 0 ? CT_HEALTH_MAINTENANCE_NEEDED : 0) |
-				   (cxl_cmd_health_info_get_performance_degraded(cmd) > 0 ? CT_HEALTH_PERFORMANCE_DEGRADED : 0) |
-				   (cxl_cmd_health_info_get_hw_replacement_needed(cmd) > 0 ? CT_HEALTH_HW_REPLACEMENT_NEEDED : 0);
-		h->media_status = media_status(cmd);
-		h->life_used_state = level(cxl_cmd_health_info_get_ext_life_used_warning(cmd),
-					   cxl_cmd_health_info_get_ext_life_used_critical(cmd));
-		h->temperature_state = level(cxl_cmd_health_info_get_ext_temperature_warning(cmd),
-					     cxl_cmd_health_info_get_ext_temperature_critical(cmd));
-		h->corrected_volatile_warning = cxl_cmd_health_info_get_ext_corrected_volatile_warning(cmd) > 0;
-		h->corrected_persistent_warning = cxl_cmd_health_info_get_ext_corrected_persistent_warning(cmd) > 0;
-		v = cxl_cmd_health_info_get_life_used(cmd);
-		h->has_life_used = v >= 0;
-		h->life_used = v >= 0 ? (uint8_t)v : 0;
-		v = cxl_cmd_health_info_get_temperature(cmd);
-		h->has_temperature = v >= 0;
-		h->temperature = (int16_t)(uint16_t)(v >= 0 ? v : 0);	/* libcxl returns the raw u16 */
-		h->dirty_shutdowns = (uint32_t)cxl_cmd_health_info_get_dirty_shutdowns(cmd);
-		h->corrected_volatile_errors = (uint32_t)cxl_cmd_health_info_get_volatile_errors(cmd);
-		h->corrected_persistent_errors = (uint32_t)cxl_cmd_health_info_get_pmem_errors(cmd);
-	}
+	/* the payload itself, decoded as --file and Memory Module events are:
+	 * libcxl's getters stop at Health Status bit 2 and have none for bit 3,
+	 * Memory Capacity Degraded (CXL 3.1). cxl_cmd_set_output_payload() is
+	 * LIBCXL_1, the same from ndctl 72 to 81; the command stays Get Health
+	 * Info, not a raw one */
+	if ((rc = cxl_cmd_set_output_payload(cmd, payload, sizeof(payload))) < 0)
+		rc = ct_fail(&ctx->err, -rc, "%s: Get Health Info: no room for the payload: %s", memdev, strerror(-rc));
+	else
+		rc = submit(ctx, cmd, memdev, "Get Health Info");
+	if (!rc && (n = cxl_cmd_get_out_size(cmd)) < CT_HEALTH_LEN)
+		rc = ct_fail(&ctx->err, EBADMSG, "%s: Get Health Info returned %d bytes, the payload is %d", memdev,
+			     n, CT_HEALTH_LEN);
+	if (!rc)
+		ct_health_decode(payload, sizeof(payload), h);
 	cxl_cmd_unref(cmd);
 	if (rc)
 		return rc;

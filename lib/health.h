@@ -2,8 +2,8 @@
 /*
  * health.h - CXL device health: Get Health Info (opcode 0x4200, 18 bytes)
  * and Get Alert Configuration (0x4201, 16 bytes), CXL 3.1 §8.2.9.9.3.
- * Filled from libcxl's getters on a live device, or decoded from payload
- * bytes (captured payloads, Memory Module event records).
+ * Decoded from the payload bytes, whoever got them: a live device through
+ * libcxl, a captured payload, a Memory Module event record.
  */
 #ifndef CXLTIER_HEALTH_H
 #define CXLTIER_HEALTH_H
