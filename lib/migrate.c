@@ -497,7 +497,9 @@ static void finish(struct run *run, struct task_state *ts)
 	struct ct_migrate_result *r = &ts->t->r;
 	const struct ct_migrate_opts *o = run->o;
 
-	if (r->err)
+	/* refused, or never prepared (the run was stopped before its turn):
+	 * nothing was done, and the report says so */
+	if (r->err || !r->mechanism)
 		return;
 	if (!r->exited && (ct_process_node_bytes(s, r->pid, r->after) || ct_process_check(s, ts->t->proc))) {
 		r->exited = true;

@@ -341,18 +341,22 @@ reuse_pid() { # PID FILE CMD...: start CMD (stdout to FILE) as process PID; sets
     [[ ! -e /run/cxltier/damon.owner ]]
 }
 
-@test "SIGHUP, SIGQUIT, SIGPIPE, SIGTERM, SIGINT during sampling: DAMON torn down" {
+@test "SIGHUP, SIGQUIT, SIGPIPE, SIGTERM, SIGINT during sampling: DAMON torn down, a report, exit 1" {
     N=$(cat "$BATS_FILE_TMPDIR/node")
     start_hog 8
     for sig in HUP QUIT PIPE TERM INT; do
-        cxltier migrate --pid "$HOG_PID" --to "$N" --cold --interval 60 > /dev/null 2>&1 3>&- &
+        cxltier migrate --pid "$HOG_PID" --to "$N" --cold --interval 60 -j > "$BATS_TEST_TMPDIR/out" 2> "$BATS_TEST_TMPDIR/err" 3>&- &
         BG=$!
         wait_for 60 "cxltier's kdamond" damon_on
         kill -s "$sig" "$BG"
-        wait "$BG" || true
-        echo "# SIG$sig: nr_kdamonds $(cat $DAMON/nr_kdamonds)" >&3
+        wait "$BG" && status=0 || status=$?
+        echo "# SIG$sig: exit $status, nr_kdamonds $(cat $DAMON/nr_kdamonds)" >&3
         assert_equal "$(cat $DAMON/nr_kdamonds)" 0
         [[ ! -e /run/cxltier/damon.owner ]]
+        # it ran its own code to the end: no crash, what it did is printed
+        [[ $status == 1 || $status == 64 ]]
+        jq -e '.processes | type == "array"' "$BATS_TEST_TMPDIR/out" > /dev/null
+        grep -q "stopped by a signal" "$BATS_TEST_TMPDIR/err"
     done
 }
 
