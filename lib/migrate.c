@@ -555,6 +555,15 @@ static void *work(void *arg)
 	return NULL;
 }
 
+/* no more move_pages rounds for pages the kernel did not attempt when the
+ * target has no room left: they would fail the same way */
+static bool target_full(void *arg)
+{
+	struct worker *w = arg;
+
+	return node_nearly_full(&w->s, w->run->o->to);
+}
+
 static int start_workers(struct run *run, struct worker *w, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
@@ -565,6 +574,8 @@ static int start_workers(struct run *run, struct worker *w, unsigned n)
 		w[i].status = malloc(BATCH * sizeof(*w[i].status));
 		if (!w[i].pages || !w[i].status || ct_batch_init(&w[i].b, move_pages, 0, run->o->to, BATCH))
 			return -ENOMEM;
+		w[i].b.target_full = target_full;
+		w[i].b.full_arg = &w[i];
 	}
 	if (n == 1) {	/* one job: this thread */
 		work(&w[0]);
