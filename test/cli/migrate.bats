@@ -34,6 +34,34 @@ load helper
     assert_failure 2
 }
 
+@test "numbers beyond their type are usage errors, never wrapped (exit 2)" {
+    local arg
+    # 2^32 + 1 would be pid 1, 2^32 + 1234 someone's pid 1234
+    for arg in "--pid 4294967297" "--pid 4294968530" "--pid 99999999999999999999"; do
+        run --separate-stderr cxltier migrate $arg --to 0 --dry-run
+        assert_failure 2
+        [[ $stderr == *"not a process id"* ]]
+    done
+    # 4294968 s would wrap to 704 ms
+    for arg in 4294968 3601 -1 nan inf 1e30; do
+        run --separate-stderr cxltier migrate --pid 1 --to 0 --cold --interval "$arg" --dry-run
+        assert_failure 2
+        [[ $stderr == *"--interval"* ]]
+    done
+    for arg in nan inf 1e30 -5 1e20G; do
+        run --separate-stderr cxltier migrate --pid 1 --to 0 --max-bytes "$arg" --dry-run
+        assert_failure 2
+        [[ $stderr == *"--max-bytes"* ]]
+    done
+    for arg in nan inf -1; do
+        run --separate-stderr cxltier migrate --pid 1 --to 0 --rate "$arg" --dry-run
+        assert_failure 2
+    done
+    run --separate-stderr cxltier migrate --pid 1 --to 4294967296 --dry-run
+    assert_failure 2
+    [[ $stderr == *"not a node"* ]]
+}
+
 @test "init is refused, named, exit 1" {
     run --separate-stderr cxltier migrate --pid 1 --to 0 --dry-run -j
     assert_failure 1
@@ -112,3 +140,4 @@ load helper
     run --separate-stderr cxltier --sysroot "$root" online --policy --config "$conf" --dry-run -j
     assert_success
 }
+
