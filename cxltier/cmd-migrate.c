@@ -196,6 +196,12 @@ int cmd_migrate(int argc, char **argv, struct cmd_env *env)
 		rc = cmd_exit_code(rc);
 		goto out;
 	}
+	/* a usage error means nothing was done: -o is checked before anything moves */
+	if (out_check_columns(&env->out, &migrate_table, err, sizeof(err))) {
+		cmd_err(env, "%s", err);
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	if ((rc = cmd_context(env)) || (rc = migrate_resolve(env, &a)))
 		goto out;
 	if (choose(env, &a, &set)) {

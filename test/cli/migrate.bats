@@ -141,3 +141,16 @@ load helper
     assert_success
 }
 
+@test "an unknown -o column is a usage error before any process is looked at (exit 2)" {
+    start_sleeper; p=$SLEEPER
+    run --separate-stderr cxltier migrate --pid "999999,$p" --to 0 -v -o PID,BOGUS
+    kill "$p"
+    assert_failure 2
+    [[ $stderr == *"unknown column 'BOGUS'"* ]]
+    # nothing ran: no record of either process, no timing of a scan
+    [[ $stderr != *"999999"* && $stderr != *"scan"* ]]
+    [[ -z $output ]]
+    run --separate-stderr cxltier migrate --pid 999999 --to 0 -o +BOGUS
+    assert_failure 2
+    [[ $stderr != *"does not exist"* ]]
+}
