@@ -243,6 +243,12 @@ int migrate_resolve(struct cmd_env *env, struct migrate_args *a)
 		cmd_err(env, "node %d does not exist", a->mo.to);
 		return EXIT_USAGE;
 	}
+	/* the kernel refuses such a target for every page (ENODEV, EINVAL) */
+	if (!ct_node_has_memory(&env->ctx->sys, a->mo.to)) {
+		cmd_err(env, "node %d has no memory online: online its memory blocks ('cxltier online'), or move to "
+			"another node", a->mo.to);
+		return EXIT_USAGE;
+	}
 	if ((rc = config_jobs(env, a)))
 		return rc;
 	if (!a->mo.jobs)
