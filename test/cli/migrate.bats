@@ -154,3 +154,18 @@ load helper
     assert_failure 2
     [[ $stderr != *"does not exist"* ]]
 }
+
+@test "--cold: init and kernel threads are refused each in its own record, never by DAMON, and reported (exit 1)" {
+    local p k= list=1
+    for p in /proc/[0-9]*; do   # the first process with PF_KTHREAD in its flags
+        (( $(awk '{print $9}' "$p/stat" 2>/dev/null || echo 0) & 0x200000 )) && { k=${p#/proc/}; break; }
+    done
+    [[ -n $k ]] && list+=",$k"
+    # refused before DAMON is looked at: nothing of this machine's DAMON is touched
+    run --separate-stderr cxltier migrate --pid "$list" --to 0 --cold --interval 0.2 -j
+    assert_failure 1
+    [[ $stderr == *"process 1 ("*") is init"* ]]
+    assert_equal "$(jq '.processes | length' <<<"$output")" "$(tr , '\n' <<<"$list" | wc -l)"
+    [[ $(jq -r '.processes[0].error' <<<"$output") == *"is init"* ]]
+    [[ -z $k || $(jq -r '.processes[1].error' <<<"$output") == *"kernel thread"* ]]
+}

@@ -324,6 +324,21 @@ reuse_pid() { # PID FILE CMD...: start CMD (stdout to FILE) as process PID; sets
     [[ $stderr == *"(kthreadd) is a kernel thread"* ]]
 }
 
+@test "--cold with init among the processes: init refused in its record, the others moved and reported, exit 64" {
+    N=$(cat "$BATS_FILE_TMPDIR/node")
+    start_hog 8
+    for list in "$HOG_PID,1" "1,$HOG_PID"; do
+        run --separate-stderr cxltier migrate --pid "$list" --to "$N" --cold --interval 0.3 -j
+        echo "# --pid $list: exit $status; $stderr" >&3
+        assert_equal "$status" 64
+        assert_equal "$(jq '.processes | length' <<<"$output")" 2
+        [[ $(jq -r '.processes[] | select(.pid == 1) | .error' <<<"$output") == *"is init"* ]]
+        [[ $(jq ".processes[] | select(.pid == $HOG_PID) | .selection.ranges | length" <<<"$output") -gt 0 ]]
+        assert_equal "$(cat $DAMON/nr_kdamonds)" 0
+    done
+    has_pages_on "$HOG_PID" "$N"
+}
+
 @test "DAMON left behind by a killed cxltier is recognised and removed by the next run" {
     N=$(cat "$BATS_FILE_TMPDIR/node")
     start_hog 8
