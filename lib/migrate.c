@@ -207,7 +207,7 @@ static void do_whole(struct worker *w, struct task_state *ts)
 		ts->t->r.move_seconds += t1 - t0;
 		task_span(ts, t0, t1);
 		if (n > 0) {
-			ts->t->r.pages_failed = (uint64_t)n;	/* the kernel does not say why */
+			ts->t->r.pages_failed = (uint64_t)n;	/* folios; finish() counts what stayed */
 			ts->t->r.failed_by[CT_MIG_OTHER] = (uint64_t)n;
 		}
 		pthread_mutex_unlock(&ts->lock);
@@ -519,10 +519,12 @@ static void finish(struct run *run, struct task_state *ts)
 				left += r->after[n];
 			}
 		r->pages_moved = r->bytes_moved / run->page_size;
-		/* the kernel's count of pages it could not move includes pages
-		 * shared with a process another job moved at the same time:
-		 * what is still on a source node is what did not move */
-		if (!r->exited && r->pages_failed > left / run->page_size) {
+		/* what is still on a source node is what did not move: the
+		 * kernel's count is of folios (a THP is one), includes pages
+		 * shared with a process another job moved at the same time, and
+		 * leaves out the shared pages it skips without MPOL_MF_MOVE_ALL
+		 * (no CAP_SYS_NICE: "not counted as a failure") */
+		if (!r->exited) {
 			r->pages_failed = left / run->page_size;
 			r->failed_by[CT_MIG_OTHER] = r->pages_failed;
 		}

@@ -146,6 +146,33 @@ check_intact() {
     assert_output --regexp "no permission"
 }
 
+# the bytes of a migrate record's "after" on every node but N
+left_off() { jq --arg n "node$1" '[.processes[0].after | to_entries[] | select(.key != $n) | .value] | add // 0' <<<"$output"; }
+
+@test "an unprivileged user's own process: shared pages left on the source count as failed on both paths" {
+    N=$(cat "$BATS_FILE_TMPDIR/node")
+    local as_user=(setpriv --reuid=1000 --regid=1000 --clear-groups)
+    "${as_user[@]}" numactl --membind=0 hog 8 > "$BATS_TEST_TMPDIR/hog" 3>&- &
+    P=$!
+    wait_for 60 "uid 1000's hog to fill its memory" grep -q ready "$BATS_TEST_TMPDIR/hog"
+    # without CAP_SYS_NICE the kernel skips pages shared with other processes (libc)
+    # and does not count them: what stayed on node 0 is what did not move
+    run --separate-stderr "${as_user[@]}" cxltier migrate --pid "$P" --to "$N" -j
+    left=$(left_off "$N") failed=$(jq '.processes[0].pages_failed' <<<"$output")
+    echo "# migrate_pages: exit $status, $failed pages failed, $left bytes left off node $N; $stderr" >&3
+    assert_equal "$(jq -r '.processes[0].mechanism' <<<"$output")" migrate_pages
+    (( left > 0 ))
+    assert_equal "$(( failed * 4096 ))" "$left"
+    assert_equal "$status" 64
+    # page by page the same pages are EACCES: the same exit status
+    run --separate-stderr "${as_user[@]}" cxltier migrate --pid "$P" --to "$N" --max-bytes 100G -j
+    echo "# move_pages: exit $status, failed_by $(jq -c '.processes[0].failed_by' <<<"$output")" >&3
+    assert_equal "$(jq -r '.processes[0].mechanism' <<<"$output")" move_pages
+    assert_equal "$status" 64
+    (( $(anon_bytes "$P" "$N") >= 8 << 20 ))
+    kill "$P"; wait "$P" || true
+}
+
 @test "a full target node: pages that find no room are counted as ENOMEM, exit 64" {
     N=$(cat "$BATS_FILE_TMPDIR/node")
     start_hog 640
