@@ -198,7 +198,7 @@ int cmd_migrate(int argc, char **argv, struct cmd_env *env)
 	struct sigaction sa;
 	size_t ok = 0, bad = 0;
 	char err[256];
-	int rc, fatal = 0;
+	int rc, fatal = 0, nofile;
 
 	if ((rc = migrate_parse(argc, argv, env, &a, usage))) {
 		rc = cmd_exit_code(rc);
@@ -212,6 +212,10 @@ int cmd_migrate(int argc, char **argv, struct cmd_env *env)
 	}
 	if ((rc = cmd_context(env)) || (rc = migrate_resolve(env, &a)))
 		goto out;
+	/* a pidfd per chosen process, held for the run: as many as allowed */
+	if ((nofile = ct_nofile_raise()))
+		cmd_info(env, 1, "the limit of open files stays as it was: %s", strerror(-nofile));
+	ct_migrate_setup();
 	if (choose(env, &a, &set)) {
 		cmd_err(env, "%s", ct_context_message(env->ctx));
 		rc = EXIT_FAIL;

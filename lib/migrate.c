@@ -22,6 +22,11 @@ const char *ct_mig_err_name(enum ct_mig_err e)
 	return e < CT_MIG_NERR ? n[e] : "other";
 }
 
+void ct_migrate_setup(void)
+{
+	numa_max_node();
+}
+
 static enum ct_mig_err classify(int status)
 {
 	switch (-status) {
@@ -175,7 +180,10 @@ static bool still_same(struct worker *w, struct task_state *ts)
 
 	if (!rc)
 		return true;
-	task_gone(ts, rc == -ESTALE, w->err.msg);
+	if (rc == -EMFILE || rc == -ENFILE)
+		task_fail(ts, &w->err);	/* not known to be gone: this run is out of fds */
+	else
+		task_gone(ts, rc == -ESTALE, w->err.msg);
 	ct_error_clear(&w->err);
 	return false;
 }
@@ -502,6 +510,12 @@ static void finish(struct run *run, struct task_state *ts)
 	if (r->err || !r->mechanism)
 		return;
 	if (!r->exited && (ct_process_node_bytes(s, r->pid, r->after) || ct_process_check(s, ts->t->proc))) {
+		if (s->err->code == EMFILE || s->err->code == ENFILE) {
+			r->err = -s->err->code;	/* it may well be there: this run cannot look */
+			ct_strlcpy(r->error, s->err->msg, sizeof(r->error));
+			ct_error_clear(s->err);
+			return;
+		}
 		r->exited = true;
 		r->replaced = s->err->code == ESTALE;
 		ct_strlcpy(r->note, s->err->msg, sizeof(r->note));

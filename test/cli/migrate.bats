@@ -169,3 +169,44 @@ load helper
     [[ $(jq -r '.processes[0].error' <<<"$output") == *"is init"* ]]
     [[ -z $k || $(jq -r '.processes[1].error' <<<"$output") == *"kernel thread"* ]]
 }
+
+# start_sleepers N: SLEEPERS= the pids of N sleepers, as a comma list
+start_sleepers() {
+    local i list=
+    for ((i = 0; i < $1; i++)); do
+        start_sleeper || return 1
+        list+=${list:+,}$SLEEPER
+    done
+    SLEEPERS=$list
+}
+
+# with_nofile SOFT HARD CMD...: CMD under those limits of open files (HARD
+# empty: the hard limit as it is)
+with_nofile() {
+    local soft=$1 hard=$2
+    shift 2
+    ulimit -Sn "$soft" || return
+    [[ -z $hard ]] || ulimit -Hn "$hard" || return
+    "$@"
+}
+
+@test "a pidfd per process: a low soft limit of open files is raised, every process chosen is moved (exit 0)" {
+    (( $(ulimit -Hn) == 0 || $(ulimit -Hn) > 200 )) || [[ $(ulimit -Hn) == unlimited ]] || skip "hard limit of open files $(ulimit -Hn)"
+    start_sleepers 50
+    run --separate-stderr with_nofile 40 '' cxltier migrate --pid "$SLEEPERS" --to 0 --dry-run -j
+    kill ${SLEEPERS//,/ }
+    echo "$stderr"
+    assert_success
+    assert_equal "$(jq '[.processes[] | select(.dry_run)] | length' <<<"$output")" 50
+}
+
+@test "out of file descriptors: the processes that cannot be held say so, never 'does not exist' or 'exited'" {
+    start_sleepers 50
+    # the hard limit too: nothing to raise to
+    run --separate-stderr with_nofile 30 30 "$CXLTIER" migrate --pid "$SLEEPERS" --to 0 --dry-run -j
+    kill ${SLEEPERS//,/ }
+    echo "$stderr"
+    [[ $status == 1 || $status == 64 ]]
+    [[ $stderr == *"too many open files"*"ulimit -n"* ]]
+    [[ $stderr != *"does not exist"* && $stderr != *"exited"* ]]
+}
