@@ -80,7 +80,10 @@ static void add_totals(struct ct_migrate_totals *sum, const struct ct_migrate_to
 }
 
 /* --hot/--cold: watch each process with DAMON, then move what was chosen
- * right away (the choice is fresh); the jobs share out one process's ranges */
+ * right away (the choice is fresh); the jobs share out one process's ranges.
+ * A process that cannot be watched (gone, init, a kernel thread) is its own
+ * record; only a failure of DAMON itself (or memory) stops the run: its exit
+ * status is returned, and what ran before is still reported. */
 static int sample_and_move(struct cmd_env *env, const struct migrate_args *a, struct ct_migrate_task *t, size_t n,
 			   json_object **sel, struct ct_migrate_totals *sum)
 {
@@ -89,18 +92,21 @@ static int sample_and_move(struct cmd_env *env, const struct migrate_args *a, st
 		struct ct_migrate_totals one;
 		struct ct_damon_run run = { 0 };
 		size_t nreg = 0;
+		bool watched = false;
 		int rc = ct_process_check(&env->ctx->sys, t[i].proc);
 
 		if (!rc)
 			rc = ct_process_movable(&env->ctx->sys, t[i].proc);
-		if (!rc)
+		if (!rc) {
+			watched = true;
 			rc = ct_damon_sample(&env->ctx->sys, t[i].proc->pid, a->interval_ms, &stop, &reg, &nreg, &run);
+		}
 		if (run.stale_owner)
 			cmd_warn(env, "removed the DAMON setup that a killed cxltier (pid %d) left behind", run.stale_owner);
 		if (run.stat_paused)
 			cmd_info(env, 1, "DAMON_STAT paused for %u ms (it holds DAMON exclusively), then on again",
 				 a->interval_ms);
-		if (rc == -EOPNOTSUPP || rc == -EBUSY || rc == -EWOULDBLOCK || rc == -EPERM) {
+		if (watched && (rc == -EOPNOTSUPP || rc == -EBUSY || rc == -EWOULDBLOCK || rc == -EPERM)) {
 			cmd_err(env, "%s", ct_context_message(env->ctx));
 			return rc == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_FAIL;
 		}
@@ -114,11 +120,13 @@ static int sample_and_move(struct cmd_env *env, const struct migrate_args *a, st
 			migrate_record_selection(sel[i], a->select, a->interval_ms, reg, nreg);
 		}
 		free(reg);
-		if (rc) {	/* not watched (gone, or DAMON failed): nothing of it moves, the error is its record */
+		if (rc) {	/* not watched (gone, refused, or DAMON failed for it): nothing of it moves, the error is its record */
 			char why[sizeof(t[i].r.error)];
 			ct_strlcpy(why, ct_context_message(env->ctx), sizeof(why));
+			ct_error_clear(&env->ctx->err);
 			t[i].sel.on = true;
-			ct_migrate_run(&env->ctx->sys, &a->mo, &t[i], 1, &one);
+			if (!ct_migrate_run(&env->ctx->sys, &a->mo, &t[i], 1, &one))
+				add_totals(sum, &one);
 			if (!t[i].r.err) {
 				t[i].r.err = rc;
 				ct_strlcpy(t[i].r.error, why, sizeof(t[i].r.error));
@@ -190,14 +198,24 @@ int cmd_migrate(int argc, char **argv, struct cmd_env *env)
 	struct sigaction sa;
 	size_t ok = 0, bad = 0;
 	char err[256];
-	int rc;
+	int rc, fatal = 0, nofile;
 
 	if ((rc = migrate_parse(argc, argv, env, &a, usage))) {
 		rc = cmd_exit_code(rc);
 		goto out;
 	}
+	/* a usage error means nothing was done: -o is checked before anything moves */
+	if (out_check_columns(&env->out, &migrate_table, err, sizeof(err))) {
+		cmd_err(env, "%s", err);
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	if ((rc = cmd_context(env)) || (rc = migrate_resolve(env, &a)))
 		goto out;
+	/* a pidfd per chosen process, held for the run: as many as allowed */
+	if ((nofile = ct_nofile_raise()))
+		cmd_info(env, 1, "the limit of open files stays as it was: %s", strerror(-nofile));
+	ct_migrate_setup();
 	if (choose(env, &a, &set)) {
 		cmd_err(env, "%s", ct_context_message(env->ctx));
 		rc = EXIT_FAIL;
@@ -218,9 +236,10 @@ int cmd_migrate(int argc, char **argv, struct cmd_env *env)
 	}
 	for (size_t i = 0; i < set.count; i++)
 		tasks[i].proc = &set.proc[i];
+	/* fatal: DAMON itself failed; the processes before it are still reported */
 	if (a.select) {
-		if ((rc = sample_and_move(env, &a, tasks, set.count, sel, &sum)))
-			goto out;
+		sum.jobs = 1;	/* (the schema's floor, when DAMON fails before any run) */
+		fatal = sample_and_move(env, &a, tasks, set.count, sel, &sum);
 	} else if (ct_migrate_run(&env->ctx->sys, &a.mo, tasks, set.count, &sum)) {
 		cmd_err(env, "%s", ct_context_message(env->ctx));
 		rc = EXIT_FAIL;
@@ -234,7 +253,7 @@ int cmd_migrate(int argc, char **argv, struct cmd_env *env)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	rc = !bad && !stop ? EXIT_OK : ok ? EXIT_PARTIAL : EXIT_FAIL;
+	rc = fatal ? fatal : !bad && !stop ? EXIT_OK : ok ? EXIT_PARTIAL : EXIT_FAIL;
 	if (stop)
 		cmd_err(env, "stopped by a signal: the processes not named above were not moved");
 out:

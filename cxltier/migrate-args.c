@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* migrate-args.c - `cxltier migrate`'s options and their checks */
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,13 @@ static const struct option opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* a double from strtod, only when it is a number in (0, max]: outside that
+ * range a conversion to an integer type is undefined (NaN, 1e30, negative) */
+static bool in_range(double v, double max)
+{
+	return isfinite(v) && v > 0 && v <= max;
+}
+
 static uint64_t parse_size(const char *s)
 {
 	char *end;
@@ -34,7 +43,8 @@ static uint64_t parse_size(const char *s)
 	case 'm': case 'M': v *= 1024 * 1024; end++; break;
 	case 'g': case 'G': v *= 1024.0 * 1024 * 1024; end++; break;
 	}
-	return *end || v <= 0 ? 0 : (uint64_t)v;
+	/* below 2^64 (the largest double under it is representable) */
+	return *end || !in_range(v, 18446744073709549568.0) || v < 1 ? 0 : (uint64_t)v;
 }
 
 static int bad(struct cmd_env *env, const char *what, const char *arg, const char *expected)
@@ -48,9 +58,12 @@ static int add_pids(struct cmd_env *env, struct migrate_args *a, char *list)
 	char *end, *save;
 
 	for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		long p = strtol(tok, &end, 10);
+		long p;
 		int *np;
-		if (*end || p <= 0)
+		errno = 0;
+		p = strtol(tok, &end, 10);
+		/* (a long beyond int would wrap to someone else's process) */
+		if (*end || end == tok || errno || p <= 0 || p > INT_MAX)
 			return bad(env, "--pid", tok, "not a process id");
 		np = realloc(a->pids, (a->npid + 1) * sizeof(*np));
 		if (!np)
@@ -75,6 +88,7 @@ static int add_str(char ***v, size_t *n, char *s)
 static int option(struct cmd_env *env, struct migrate_args *a, int c, char *arg)
 {
 	char *end;
+	double d;
 	long l;
 
 	switch (c) {
@@ -82,21 +96,24 @@ static int option(struct cmd_env *env, struct migrate_args *a, int c, char *arg)
 	case OPT_COMM: return add_str(&a->comms, &a->ncomm, arg);
 	case OPT_CGROUP: return add_str(&a->cgroups, &a->ncg, arg);
 	case OPT_TO:
-		a->mo.to = (int)strtol(arg + (!strncmp(arg, "node", 4) ? 4 : 0), &end, 10);
-		return *end || a->mo.to < 0 || a->mo.to >= CT_MIG_MAX_NODES ? bad(env, "--to", arg, "not a node") : 0;
+		l = strtol(arg + (!strncmp(arg, "node", 4) ? 4 : 0), &end, 10);
+		a->mo.to = l >= 0 && l < CT_MIG_MAX_NODES ? (int)l : -1;
+		return *end || a->mo.to < 0 ? bad(env, "--to", arg, "not a node") : 0;
 	case OPT_TO_TIER: a->to_tier = arg; return 0;
 	case OPT_FROM: a->from = arg; return 0;
 	case OPT_MAX:
 		return !(a->mo.max_bytes = parse_size(arg)) ? bad(env, "--max-bytes", arg, "a size such as 64M") : 0;
 	case OPT_RATE:
 		a->mo.rate_mbps = strtod(arg, &end);
-		return *end || a->mo.rate_mbps <= 0 ? bad(env, "--rate", arg, "MB/s, a positive number") : 0;
+		return *end || !in_range(a->mo.rate_mbps, 1e12) ? bad(env, "--rate", arg, "MB/s, a positive number") : 0;
 	case OPT_DRY: a->mo.dry_run = true; return 0;
 	case OPT_HOT: a->select = 1; return 0;
 	case OPT_COLD: a->select = -1; return 0;
 	case OPT_INTERVAL:
-		a->interval_ms = (unsigned)(strtod(arg, &end) * 1000);
-		return *end || !a->interval_ms || a->interval_ms > 3600000 ? bad(env, "--interval", arg, "seconds, e.g. 5 or 0.5") : 0;
+		/* checked as seconds, before the conversion: a large one would wrap */
+		d = strtod(arg, &end);
+		a->interval_ms = in_range(d, 3600) ? (unsigned)(d * 1000) : 0;
+		return *end || !a->interval_ms ? bad(env, "--interval", arg, "seconds up to 3600, e.g. 5 or 0.5") : 0;
 	case OPT_JOBS:
 		l = strtol(arg, &end, 10);
 		a->mo.jobs = (unsigned)l;
@@ -224,6 +241,12 @@ int migrate_resolve(struct cmd_env *env, struct migrate_args *a)
 		return rc;
 	if (!ct_node_exists(&env->ctx->sys, a->mo.to)) {
 		cmd_err(env, "node %d does not exist", a->mo.to);
+		return EXIT_USAGE;
+	}
+	/* the kernel refuses such a target for every page (ENODEV, EINVAL) */
+	if (!ct_node_has_memory(&env->ctx->sys, a->mo.to)) {
+		cmd_err(env, "node %d has no memory online: online its memory blocks ('cxltier online'), or move to "
+			"another node", a->mo.to);
 		return EXIT_USAGE;
 	}
 	if ((rc = config_jobs(env, a)))

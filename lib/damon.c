@@ -16,10 +16,52 @@
 #define LOCK_WAIT_MS 60000	/* beyond the interval: another cxltier's sampling */
 #define SNAPSHOTS 3		/* of the regions at the end of the interval, made one */
 #define SNAPSHOT_GAP_MS 300	/* between them: three aggregation intervals */
+#define BUSY_TRIES 50		/* of a write or read that met damon_sysfs_lock held... */
+#define BUSY_GAP_MS 10		/* ... this far apart: half a second in all */
 
 static int w(struct ct_sysfs *s, const char *path, const char *val)
 {
 	return ct_sysfs_write_str(s, path, val);
+}
+
+static void pause_ms(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* DAMON's sysfs files take damon_sysfs_lock by trylock and fail with EBUSY
+ * while it is held: by the kdamond itself after every sample up to 6.13
+ * (damon_sysfs_cmd_request_callback), or by any other reader of DAMON's
+ * sysfs for a moment. The writes and reads that must not fail for that are
+ * tried again a few times. */
+static int w_busy(struct ct_sysfs *s, const char *path, const char *val)
+{
+	int rc = -EBUSY;
+
+	for (int i = 0; i < BUSY_TRIES && rc == -EBUSY; i++) {
+		if (i) {
+			ct_error_clear(s->err);
+			pause_ms(BUSY_GAP_MS);
+		}
+		rc = w(s, path, val);
+	}
+	return rc;
+}
+
+static int read_str_busy(struct ct_sysfs *s, const char *path, char *buf, size_t len)
+{
+	int rc = -EBUSY;
+
+	for (int i = 0; i < BUSY_TRIES && rc == -EBUSY; i++) {
+		if (i) {
+			ct_error_clear(s->err);
+			pause_ms(BUSY_GAP_MS);
+		}
+		rc = ct_sysfs_read_str(s, path, buf, len);
+	}
+	return rc;
 }
 
 static int setup(struct ct_sysfs *s, int pid)
@@ -58,14 +100,26 @@ static int setup(struct ct_sysfs *s, int pid)
 	return 0;
 }
 
-static void teardown(struct ct_sysfs *s)
+/* the kdamond off and gone: 0 only when nr_kdamonds reads 0 afterwards
+ * (a running kdamond refuses nr_kdamonds with EBUSY) */
+static int teardown(struct ct_sysfs *s)
 {
 	char st[16];
+	uint64_t nr = 1;
+	int rc = 0;
 
-	if (ct_sysfs_read_str(s, KD "/state", st, sizeof(st)) == 0 && !strcmp(st, "on"))
-		w(s, KD "/state", "off");
-	w(s, ADMIN "/nr_kdamonds", "0");
+	if (read_str_busy(s, KD "/state", st, sizeof(st)) == 0 && !strcmp(st, "on"))
+		rc = w_busy(s, KD "/state", "off");
 	ct_error_clear(s->err);
+	if (!rc)
+		rc = w_busy(s, ADMIN "/nr_kdamonds", "0");
+	if (!rc && !(rc = ct_sysfs_read_u64(s, ADMIN "/nr_kdamonds", 10, &nr)) && nr)
+		rc = -EBUSY;
+	if (rc)
+		return ct_fail(s->err, -rc, "cannot tear down the DAMON setup cxltier made (" ADMIN "/0): %s; the "
+			       "next run removes it (or echo off > " KD "/state; echo 0 > " ADMIN "/nr_kdamonds)",
+			       strerror(-rc));
+	return 0;
 }
 
 static bool module_enabled(struct ct_sysfs *s, const char *module)
@@ -77,12 +131,14 @@ static bool module_enabled(struct ct_sysfs *s, const char *module)
 	return on;
 }
 
-static void stat_enable(struct ct_sysfs *s)
+/* DAMON_STAT on again; it fails while another context holds DAMON */
+static int stat_enable(struct ct_sysfs *s)
 {
 	char path[128];
+	int rc = w_busy(s, ct_path(path, sizeof(path), MODPARAM, "damon_stat"), "Y");
 
-	w(s, ct_path(path, sizeof(path), MODPARAM, "damon_stat"), "Y");
 	ct_error_clear(s->err);
+	return rc;
 }
 
 static int read_int(struct ct_sysfs *s, const char *path, int64_t *v)
@@ -93,19 +149,54 @@ static int read_int(struct ct_sysfs *s, const char *path, int64_t *v)
 	return rc;
 }
 
-/* is the one kdamond there exactly what the record says its owner set up? */
+/* the kdamond's pid, -1 when it does not run */
+static int64_t kdamond_pid(struct ct_sysfs *s)
+{
+	char v[32];
+	int64_t pid = -1;
+
+	if (read_str_busy(s, KD "/pid", v, sizeof(v)) == 0)
+		pid = strtoll(v, NULL, 10);
+	ct_error_clear(s->err);
+	return pid;
+}
+
+/* is the one kdamond there what the record says its owner set up? Its
+ * target is the recorded one, and either
+ * - it is the whole setup (vaddr, a stat scheme), and it runs as the
+ *   recorded kdamond, or runs while the record has none yet (killed between
+ *   "on" and the record's update), or no longer runs (a vaddr kdamond stops
+ *   by itself when its target exits: pid -1, state off, nr_kdamonds 1);
+ * - or it never ran and the record has no kdamond: a setup cut short
+ *   after its target was written.
+ * A setup without the recorded target is never taken for the owner's. */
 static bool left_by(struct ct_sysfs *s, const struct ct_damon_record *left)
 {
 	int64_t target, kdamond;
 	char ops[16] = "", action[16] = "";
+	bool whole, running;
 
+	if (read_int(s, CTX "/targets/0/pid_target", &target) || target != left->target)
+		return false;
 	ct_sysfs_read_str(s, CTX "/operations", ops, sizeof(ops));
 	ct_sysfs_read_str(s, SCHEME "/action", action, sizeof(action));
 	ct_error_clear(s->err);
-	if (strcmp(ops, "vaddr") || strcmp(action, "stat") || read_int(s, CTX "/targets/0/pid_target", &target) ||
-	    target != left->target || read_int(s, KD "/pid", &kdamond))
-		return false;
-	return kdamond == left->kdamond || (left->kdamond < 0 && kdamond < 0);
+	whole = !strcmp(ops, "vaddr") && !strcmp(action, "stat");
+	kdamond = kdamond_pid(s);
+	running = kdamond >= 0;
+	if (!running && left->kdamond < 0)
+		return true;
+	return whole && (!running || left->kdamond < 0 || kdamond == left->kdamond);
+}
+
+/* DAMON_STAT on again for a record that paused it; when it cannot be (held
+ * by another context), this run takes the duty over: its own record says
+ * so, and its undo enables it. No record is dropped while DAMON_STAT is
+ * left off. */
+static void stat_resume(struct ct_sysfs *s, struct ct_damon_owner *own, const struct ct_damon_record *left)
+{
+	if (left->stat_paused && stat_enable(s))
+		own->rec.stat_paused = true;
 }
 
 /* under the lock: a setup left by a killed cxltier is removed; anyone else's is refused */
@@ -124,16 +215,20 @@ static int clear_leftovers(struct ct_sysfs *s, struct ct_damon_owner *own, struc
 			       left.pid, comm);
 	if (has_record && (!nr || (nr == 1 && left_by(s, &left)))) {
 		/* its owner is gone (killed, or its PID is another process's now) */
-		if (nr)
-			teardown(s);
-		if (left.stat_paused)
-			stat_enable(s);
-		ct_damon_owner_remove(own);
+		if (nr && (rc = teardown(s)))
+			return rc;	/* the record stays for the next run */
 		run->stale_owner = left.pid;
+		stat_resume(s, own, &left);
+		/* (a record of this run that keeps the duty replaces the old one at once) */
+		if (own->rec.stat_paused)
+			return ct_damon_owner_write(s, own);
+		ct_damon_owner_remove(own);
 		return 0;
 	}
-	if (has_record)
-		ct_damon_owner_remove(own);	/* what it left is gone; what is there is not ours */
+	/* what it left is gone; what is there is not ours. Its record goes,
+	 * unless DAMON_STAT it paused cannot be turned on again yet */
+	if (has_record && !(left.stat_paused && stat_enable(s)))
+		ct_damon_owner_remove(own);
 	if (nr)	/* writing nr_kdamonds would rebuild someone else's setup */
 		return ct_fail(s->err, EBUSY, "DAMON is set up by another tool (%llu kdamond%s): cxltier does not "
 			       "disturb it; stop that tool (or echo 0 > " ADMIN "/nr_kdamonds) and try again",
@@ -269,6 +364,27 @@ static int sample(struct ct_sysfs *s, unsigned interval_ms, volatile sig_atomic_
 	return rc;
 }
 
+/* after sampling (or a failed setup): DAMON torn down, then DAMON_STAT on
+ * again, then the record gone; each step only when the one before it
+ * worked, so that what is left is what the record says. The first error
+ * wins (teardown must not hide why the setup failed). */
+static int undo(struct ct_sysfs *s, struct ct_damon_owner *own, int rc)
+{
+	struct ct_error keep = *s->err;
+	int trc = teardown(s);
+
+	if (!trc && own->rec.stat_paused && stat_enable(s))
+		trc = ct_fail(s->err, EBUSY, "DAMON_STAT cannot be turned on again (/sys/module/damon_stat/parameters/"
+			      "enabled): the next run tries again");
+	if (!trc)
+		ct_damon_owner_remove(own);
+	if (rc || !trc) {
+		*s->err = keep;
+		return rc;
+	}
+	return trc;
+}
+
 int ct_damon_sample(struct ct_sysfs *s, int pid, unsigned interval_ms, volatile sig_atomic_t *stop,
 		    struct ct_access_region **out, size_t *n, struct ct_damon_run *run)
 {
@@ -292,21 +408,14 @@ int ct_damon_sample(struct ct_sysfs *s, int pid, unsigned interval_ms, volatile 
 		goto out;
 	if ((rc = setup(s, pid)) || (rc = turn_on(s, &own, run)))
 		goto undo;
-	if (read_int(s, KD "/pid", &kdamond) == 0) {
+	if ((kdamond = kdamond_pid(s)) >= 0) {
 		own.rec.kdamond = (int)kdamond;
 		ct_damon_owner_write(s, &own);
 		ct_error_clear(s->err);
 	}
 	rc = sample(s, interval_ms, stop, out, n);
 undo:
-	{
-		struct ct_error keep = *s->err;	/* teardown must not hide why */
-		teardown(s);
-		if (own.rec.stat_paused)
-			stat_enable(s);
-		ct_damon_owner_remove(&own);
-		*s->err = keep;
-	}
+	rc = undo(s, &own, rc);
 out:
 	ct_damon_release(&own);
 	if (rc) {

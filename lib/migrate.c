@@ -22,6 +22,11 @@ const char *ct_mig_err_name(enum ct_mig_err e)
 	return e < CT_MIG_NERR ? n[e] : "other";
 }
 
+void ct_migrate_setup(void)
+{
+	numa_max_node();
+}
+
 static enum ct_mig_err classify(int status)
 {
 	switch (-status) {
@@ -175,7 +180,10 @@ static bool still_same(struct worker *w, struct task_state *ts)
 
 	if (!rc)
 		return true;
-	task_gone(ts, rc == -ESTALE, w->err.msg);
+	if (rc == -EMFILE || rc == -ENFILE)
+		task_fail(ts, &w->err);	/* not known to be gone: this run is out of fds */
+	else
+		task_gone(ts, rc == -ESTALE, w->err.msg);
 	ct_error_clear(&w->err);
 	return false;
 }
@@ -207,7 +215,7 @@ static void do_whole(struct worker *w, struct task_state *ts)
 		ts->t->r.move_seconds += t1 - t0;
 		task_span(ts, t0, t1);
 		if (n > 0) {
-			ts->t->r.pages_failed = (uint64_t)n;	/* the kernel does not say why */
+			ts->t->r.pages_failed = (uint64_t)n;	/* folios; finish() counts what stayed */
 			ts->t->r.failed_by[CT_MIG_OTHER] = (uint64_t)n;
 		}
 		pthread_mutex_unlock(&ts->lock);
@@ -497,9 +505,17 @@ static void finish(struct run *run, struct task_state *ts)
 	struct ct_migrate_result *r = &ts->t->r;
 	const struct ct_migrate_opts *o = run->o;
 
-	if (r->err)
+	/* refused, or never prepared (the run was stopped before its turn):
+	 * nothing was done, and the report says so */
+	if (r->err || !r->mechanism)
 		return;
 	if (!r->exited && (ct_process_node_bytes(s, r->pid, r->after) || ct_process_check(s, ts->t->proc))) {
+		if (s->err->code == EMFILE || s->err->code == ENFILE) {
+			r->err = -s->err->code;	/* it may well be there: this run cannot look */
+			ct_strlcpy(r->error, s->err->msg, sizeof(r->error));
+			ct_error_clear(s->err);
+			return;
+		}
 		r->exited = true;
 		r->replaced = s->err->code == ESTALE;
 		ct_strlcpy(r->note, s->err->msg, sizeof(r->note));
@@ -517,10 +533,12 @@ static void finish(struct run *run, struct task_state *ts)
 				left += r->after[n];
 			}
 		r->pages_moved = r->bytes_moved / run->page_size;
-		/* the kernel's count of pages it could not move includes pages
-		 * shared with a process another job moved at the same time:
-		 * what is still on a source node is what did not move */
-		if (!r->exited && r->pages_failed > left / run->page_size) {
+		/* what is still on a source node is what did not move: the
+		 * kernel's count is of folios (a THP is one), includes pages
+		 * shared with a process another job moved at the same time, and
+		 * leaves out the shared pages it skips without MPOL_MF_MOVE_ALL
+		 * (no CAP_SYS_NICE: "not counted as a failure") */
+		if (!r->exited) {
 			r->pages_failed = left / run->page_size;
 			r->failed_by[CT_MIG_OTHER] = r->pages_failed;
 		}
@@ -553,6 +571,15 @@ static void *work(void *arg)
 	return NULL;
 }
 
+/* no more move_pages rounds for pages the kernel did not attempt when the
+ * target has no room left: they would fail the same way */
+static bool target_full(void *arg)
+{
+	struct worker *w = arg;
+
+	return node_nearly_full(&w->s, w->run->o->to);
+}
+
 static int start_workers(struct run *run, struct worker *w, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
@@ -563,6 +590,8 @@ static int start_workers(struct run *run, struct worker *w, unsigned n)
 		w[i].status = malloc(BATCH * sizeof(*w[i].status));
 		if (!w[i].pages || !w[i].status || ct_batch_init(&w[i].b, move_pages, 0, run->o->to, BATCH))
 			return -ENOMEM;
+		w[i].b.target_full = target_full;
+		w[i].b.full_arg = &w[i];
 	}
 	if (n == 1) {	/* one job: this thread */
 		work(&w[0]);

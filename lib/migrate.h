@@ -80,6 +80,10 @@ void ct_selection_free(struct ct_selection *sel);
 int ct_migrate_run(struct ct_sysfs *s, const struct ct_migrate_opts *o, struct ct_migrate_task *t, size_t n,
 		   struct ct_migrate_totals *tot);
 
+/* libnuma loaded and set up (cxltier loads it on first use): before the
+ * processes are chosen, whose pidfds may take every file descriptor left */
+void ct_migrate_setup(void);
+
 const char *ct_mig_err_name(enum ct_mig_err e);	/* "EFAULT", ... "other" */
 /* bytes per node of a process, from /proc/PID/numa_maps */
 int ct_process_node_bytes(struct ct_sysfs *s, int pid, uint64_t bytes[CT_MIG_MAX_NODES]);

@@ -80,6 +80,20 @@ bool ct_node_exists(struct ct_sysfs *s, int node)
 	return node >= 0 && ct_sysfs_exists(s, ct_path(path, sizeof(path), NODEDIR "/node%d", node));
 }
 
+int ct_node_has_memory(struct ct_sysfs *s, int node)
+{
+	struct ct_nodeset mem;
+	char buf[4096];
+
+	/* (has_memory is N_MEMORY, the set move_pages and migrate_pages accept
+	 * as targets; a kernel without the file cannot say: assume it has) */
+	if (ct_sysfs_read_str(s, NODEDIR "/has_memory", buf, sizeof(buf)) || ct_nodeset_parse(&mem, buf)) {
+		ct_error_clear(s->err);
+		return 1;
+	}
+	return ct_nodeset_has(&mem, node);
+}
+
 int ct_node_meminfo(struct ct_sysfs *s, int node, uint64_t *total, uint64_t *free_bytes)
 {
 	char path[128], *text, *p;

@@ -44,6 +44,11 @@ int ct_numa_distance(const struct ct_numa *n, int from, int to);
 /* does nodeN exist (online or not)? */
 bool ct_node_exists(struct ct_sysfs *s, int node);
 
+/* has nodeN memory online (in node/has_memory)? A memoryless node, or one
+ * whose memory blocks are all offline, cannot take pages. 1 when the kernel
+ * does not say. */
+int ct_node_has_memory(struct ct_sysfs *s, int node);
+
 /* MemTotal and MemFree of nodeN/meminfo, in bytes */
 int ct_node_meminfo(struct ct_sysfs *s, int node, uint64_t *total, uint64_t *free_bytes);
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "process.h"
@@ -73,6 +74,27 @@ int ct_proc_identity(struct ct_sysfs *s, int pid, char *comm, size_t len, uint64
 	return 0;
 }
 
+/* this process has no file descriptor left: not the other process's doing */
+static bool out_of_fds(int err)
+{
+	return err == EMFILE || err == ENFILE;
+}
+
+#define FDS_HINT "too many open files (%s): raise the limit of open files (ulimit -n), or choose fewer processes"
+#define FDS_WHY(err) ((err) == ENFILE ? "the system's limit" : "this process's limit")
+
+int ct_nofile_raise(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return -errno;
+	if (rl.rlim_cur == rl.rlim_max)
+		return 0;
+	rl.rlim_cur = rl.rlim_max;
+	return setrlimit(RLIMIT_NOFILE, &rl) ? -errno : 0;
+}
+
 static bool pidfd_exited(int pidfd)
 {
 	struct pollfd pf = { .fd = pidfd, .events = POLLIN };
@@ -97,6 +119,7 @@ static void open_process(struct ct_sysfs *s, struct ct_process *p)
 	unsigned long flags = 0;
 	uint64_t vsize = 0;
 	char state = 0;
+	int rc;
 
 	p->pidfd = -1;
 	if (!s->root[0]) {
@@ -105,11 +128,19 @@ static void open_process(struct ct_sysfs *s, struct ct_process *p)
 			refuse(p, ESRCH, "process %d does not exist", p->pid);
 			return;
 		}
+		if (p->pidfd < 0 && out_of_fds(errno)) {
+			int e = errno;
+			refuse(p, e, "process %d cannot be held: " FDS_HINT, p->pid, FDS_WHY(e));
+			return;
+		}
 		/* other errors (ENOSYS before 5.3): the start time alone tells */
 	}
 	/* read after the pidfd is held: if it is still running, this is its stat */
-	if (read_stat(s, p->pid, p->comm, sizeof(p->comm), &flags, &p->start_time, &vsize, &state) ||
-	    pidfd_exited(p->pidfd) || state == 'Z' || state == 'X') {
+	rc = read_stat(s, p->pid, p->comm, sizeof(p->comm), &flags, &p->start_time, &vsize, &state);
+	if (out_of_fds(-rc)) {
+		ct_error_clear(s->err);
+		refuse(p, -rc, "process %d cannot be read: " FDS_HINT, p->pid, FDS_WHY(-rc));
+	} else if (rc || pidfd_exited(p->pidfd) || state == 'Z' || state == 'X') {
 		ct_error_clear(s->err);
 		refuse(p, ESRCH, "process %d does not exist", p->pid);
 	} else {
@@ -182,9 +213,13 @@ int ct_procset_add_comm(struct ct_sysfs *s, struct ct_procset *set, const char *
 	for (size_t i = 0; i < count && !rc; i++) {
 		if (!all_digits(names[i]))
 			continue;
-		/* a process that ends while we look is simply not chosen */
-		if (ct_sysfs_read_str(s, ct_path(path, sizeof(path), "/proc/%s/comm", names[i]), comm, sizeof(comm)) == 0 &&
-		    !strcmp(comm, name))
+		/* a process that ends while we look is simply not chosen; one
+		 * that cannot be read for want of a file descriptor is an error */
+		int r = ct_sysfs_read_str(s, ct_path(path, sizeof(path), "/proc/%s/comm", names[i]), comm, sizeof(comm));
+		if (out_of_fds(-r))
+			rc = ct_fail(s->err, -r, "--comm %s: /proc/%s/comm cannot be read: " FDS_HINT, name, names[i],
+				     FDS_WHY(-r));
+		else if (!r && !strcmp(comm, name))
 			rc = ct_procset_add_pid(s, set, atoi(names[i]));
 	}
 	ct_strv_free(names, count);
@@ -238,10 +273,15 @@ int ct_process_check(struct ct_sysfs *s, const struct ct_process *p)
 	char comm[32], state;
 	bool gone = pidfd_exited(p->pidfd);
 
+	int rc;
+
 	if (p->err)
 		return ct_fail(s->err, -p->err, "%s", p->why);
-	if (read_stat(s, p->pid, comm, sizeof(comm), &flags, &start, &vsize, &state)) {
+	if ((rc = read_stat(s, p->pid, comm, sizeof(comm), &flags, &start, &vsize, &state))) {
 		ct_error_clear(s->err);
+		if (out_of_fds(-rc))
+			return ct_fail(s->err, -rc, "process %d (%s) cannot be checked: " FDS_HINT, p->pid, p->comm,
+				       FDS_WHY(-rc));
 		return ct_fail(s->err, ESRCH, "process %d (%s) exited", p->pid, p->comm);
 	}
 	if (start != p->start_time)

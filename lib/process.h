@@ -23,7 +23,7 @@ struct ct_process {
 	uint64_t start_time;		/* /proc/PID/stat field 22: clock ticks after boot */
 	bool kernel_thread;		/* PF_KTHREAD */
 	bool no_mm;			/* no memory map (vsize 0) */
-	int err;			/* 0, or -ESRCH: it does not exist */
+	int err;			/* 0, -ESRCH: it does not exist; -EMFILE, -ENFILE: no fd left to hold it */
 	char why[200];			/* that, for the report */
 };
 
@@ -45,6 +45,13 @@ int ct_procset_add_cgroup(struct ct_sysfs *s, struct ct_procset *set, const char
 void ct_procset_free(struct ct_procset *set);
 /* the cgroup v2 directory of a path given like --cgroup's */
 char *ct_cgroup_dir(const char *cgroup, char *buf, size_t len);
+
+/* every chosen process is held by a pidfd for the whole run: the soft limit
+ * of open files raised to the hard limit first (1024 by default is a few
+ * hundred processes with the files read meanwhile). 0 or -errno. Out of
+ * file descriptors anyway, a process is refused (or a check fails) with
+ * EMFILE/ENFILE and a message that says so, never as gone. */
+int ct_nofile_raise(void);
 
 /* may its pages be moved? 0, or -EPERM with a message: kernel threads and
  * processes without a memory map have none, init is not touched */

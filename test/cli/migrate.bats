@@ -34,6 +34,34 @@ load helper
     assert_failure 2
 }
 
+@test "numbers beyond their type are usage errors, never wrapped (exit 2)" {
+    local arg
+    # 2^32 + 1 would be pid 1, 2^32 + 1234 someone's pid 1234
+    for arg in "--pid 4294967297" "--pid 4294968530" "--pid 99999999999999999999"; do
+        run --separate-stderr cxltier migrate $arg --to 0 --dry-run
+        assert_failure 2
+        [[ $stderr == *"not a process id"* ]]
+    done
+    # 4294968 s would wrap to 704 ms
+    for arg in 4294968 3601 -1 nan inf 1e30; do
+        run --separate-stderr cxltier migrate --pid 1 --to 0 --cold --interval "$arg" --dry-run
+        assert_failure 2
+        [[ $stderr == *"--interval"* ]]
+    done
+    for arg in nan inf 1e30 -5 1e20G; do
+        run --separate-stderr cxltier migrate --pid 1 --to 0 --max-bytes "$arg" --dry-run
+        assert_failure 2
+        [[ $stderr == *"--max-bytes"* ]]
+    done
+    for arg in nan inf -1; do
+        run --separate-stderr cxltier migrate --pid 1 --to 0 --rate "$arg" --dry-run
+        assert_failure 2
+    done
+    run --separate-stderr cxltier migrate --pid 1 --to 4294967296 --dry-run
+    assert_failure 2
+    [[ $stderr == *"not a node"* ]]
+}
+
 @test "init is refused, named, exit 1" {
     run --separate-stderr cxltier migrate --pid 1 --to 0 --dry-run -j
     assert_failure 1
@@ -111,4 +139,74 @@ load helper
     printf '[migrate]\njobs = 2\n\n[defaults]\nonline = no\n' > "$conf"
     run --separate-stderr cxltier --sysroot "$root" online --policy --config "$conf" --dry-run -j
     assert_success
+}
+
+@test "an unknown -o column is a usage error before any process is looked at (exit 2)" {
+    start_sleeper; p=$SLEEPER
+    run --separate-stderr cxltier migrate --pid "999999,$p" --to 0 -v -o PID,BOGUS
+    kill "$p"
+    assert_failure 2
+    [[ $stderr == *"unknown column 'BOGUS'"* ]]
+    # nothing ran: no record of either process, no timing of a scan
+    [[ $stderr != *"999999"* && $stderr != *"scan"* ]]
+    [[ -z $output ]]
+    run --separate-stderr cxltier migrate --pid 999999 --to 0 -o +BOGUS
+    assert_failure 2
+    [[ $stderr != *"does not exist"* ]]
+}
+
+@test "--cold: init and kernel threads are refused each in its own record, never by DAMON, and reported (exit 1)" {
+    local p k= list=1
+    for p in /proc/[0-9]*; do   # the first process with PF_KTHREAD in its flags
+        (( $(awk '{print $9}' "$p/stat" 2>/dev/null || echo 0) & 0x200000 )) && { k=${p#/proc/}; break; }
+    done
+    [[ -n $k ]] && list+=",$k"
+    # refused before DAMON is looked at: nothing of this machine's DAMON is touched
+    run --separate-stderr cxltier migrate --pid "$list" --to 0 --cold --interval 0.2 -j
+    assert_failure 1
+    [[ $stderr == *"process 1 ("*") is init"* ]]
+    assert_equal "$(jq '.processes | length' <<<"$output")" "$(tr , '\n' <<<"$list" | wc -l)"
+    [[ $(jq -r '.processes[0].error' <<<"$output") == *"is init"* ]]
+    [[ -z $k || $(jq -r '.processes[1].error' <<<"$output") == *"kernel thread"* ]]
+}
+
+# start_sleepers N: SLEEPERS= the pids of N sleepers, as a comma list
+start_sleepers() {
+    local i list=
+    for ((i = 0; i < $1; i++)); do
+        start_sleeper || return 1
+        list+=${list:+,}$SLEEPER
+    done
+    SLEEPERS=$list
+}
+
+# with_nofile SOFT HARD CMD...: CMD under those limits of open files (HARD
+# empty: the hard limit as it is)
+with_nofile() {
+    local soft=$1 hard=$2
+    shift 2
+    ulimit -Sn "$soft" || return
+    [[ -z $hard ]] || ulimit -Hn "$hard" || return
+    "$@"
+}
+
+@test "a pidfd per process: a low soft limit of open files is raised, every process chosen is moved (exit 0)" {
+    (( $(ulimit -Hn) == 0 || $(ulimit -Hn) > 200 )) || [[ $(ulimit -Hn) == unlimited ]] || skip "hard limit of open files $(ulimit -Hn)"
+    start_sleepers 50
+    run --separate-stderr with_nofile 40 '' cxltier migrate --pid "$SLEEPERS" --to 0 --dry-run -j
+    kill ${SLEEPERS//,/ }
+    echo "$stderr"
+    assert_success
+    assert_equal "$(jq '[.processes[] | select(.dry_run)] | length' <<<"$output")" 50
+}
+
+@test "out of file descriptors: the processes that cannot be held say so, never 'does not exist' or 'exited'" {
+    start_sleepers 50
+    # the hard limit too: nothing to raise to
+    run --separate-stderr with_nofile 30 30 "$CXLTIER" migrate --pid "$SLEEPERS" --to 0 --dry-run -j
+    kill ${SLEEPERS//,/ }
+    echo "$stderr"
+    [[ $status == 1 || $status == 64 ]]
+    [[ $stderr == *"too many open files"*"ulimit -n"* ]]
+    [[ $stderr != *"does not exist"* && $stderr != *"exited"* ]]
 }

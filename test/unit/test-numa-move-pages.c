@@ -15,6 +15,8 @@
 #define NPAGES 32
 static int folio_of[NPAGES], folio_node[NPAGES], folio_size[NPAGES];
 static bool present[NPAGES], shared[NPAGES], isolated[NPAGES];
+static bool pinned[NPAGES];	/* a folio that never migrates (O_DIRECT, RDMA) */
+static bool enomem;		/* no room: the call fails with ENOMEM (migrate_pages_batch) */
 static int busy_for[NPAGES];	/* calls during which the folio is isolated elsewhere */
 static int room, calls, gone_after = -1;
 static int ilist[NPAGES], nlist;
@@ -25,6 +27,8 @@ static void model(int nfolios, const int *sizes)
 
 	memset(busy_for, 0, sizeof(busy_for));
 	memset(shared, 0, sizeof(shared));
+	memset(pinned, 0, sizeof(pinned));
+	enomem = false;
 	for (int f = 0; f < nfolios; f++) {
 		folio_node[f] = 0;
 		folio_size[f] = sizes[f];
@@ -47,24 +51,30 @@ static int page_index(void *addr)
 	return i >= 0 && i < NPAGES ? (int)i : -1;
 }
 
-/* migrate the isolated folios: 0, or the number that failed plus the rest */
+/* migrate the isolated folios: 0, or the number that failed plus the rest;
+ * with enomem, a folio that finds no room fails the call (-ENOMEM) after
+ * the others moved, and no status is written */
 static long flush(int node, int *status, unsigned long start, unsigned long i, unsigned long n)
 {
 	long failed = 0;
+	bool no_room = false;
 
 	if (!nlist)
 		return 0;
 	for (int k = 0; k < nlist; k++) {
 		int f = ilist[k];
 		isolated[f] = false;
-		if (room >= folio_size[f]) {
+		if (!pinned[f] && room >= folio_size[f]) {
 			room -= folio_size[f];
 			folio_node[f] = node;
 		} else {
+			no_room |= !pinned[f];
 			failed++;
 		}
 	}
 	nlist = 0;
+	if (no_room && enomem)
+		return -ENOMEM;
 	if (failed)
 		return failed + (long)(n - i);	/* status of [start, n) left unwritten */
 	for (unsigned long k = start; k < i; k++)
@@ -118,10 +128,17 @@ static long fake_move_pages(int pid, unsigned long n, void **pages, const int *n
 		}
 		status[i] = err ? err : cur;
 		if ((r = flush(cur, status, start, i, n)))
-			return r > 0 ? r - 1 : r;
+			return r > 0 ? r - 1 : (errno = (int)-r, -1);
 		cur = -1;
 	}
-	return cur < 0 ? 0 : flush(cur, status, start, n, n);
+	r = cur < 0 ? 0 : flush(cur, status, start, n, n);
+	return r < 0 ? (errno = (int)-r, -1) : r;
+}
+
+static bool always_full(void *arg)
+{
+	(void)arg;
+	return true;
 }
 
 static void *addr(int i)
@@ -206,6 +223,34 @@ int main(void)
 	busy_for[0] = 100;
 	gone_after = 2;
 	is_int(ct_batch_move(&b, pages, status, 2), -ESRCH, "a process that exits during the retries: ESRCH");
+
+	/* the target fills up partway: the kernel moves the folios it had
+	 * unmapped, then the call fails with ENOMEM and writes no status. Those
+	 * on the target moved; only the others take the call's errno */
+	model(4, (int[]){ 1, 1, 1, 1 });
+	room = 2;
+	enomem = true;
+	is_int(ct_batch_move(&b, pages, status, 4), 0, "a call that fails with ENOMEM after moving some");
+	is_int(count(status, 4, 1), 2, "what arrived counts as moved");
+	is_int(count(status, 4, -ENOMEM), 2, "the rest: ENOMEM");
+
+	/* one folio that never migrates ends the kernel's walk at the first
+	 * sub-batch: every entry after it is never attempted. They are moved in
+	 * more rounds; only the pinned folio's 8 pages stay */
+	model(4, (int[]){ 8, 8, 8, 8 });
+	pinned[0] = true;
+	is_int(ct_batch_move(&b, pages, status, 32), 0, "a pinned folio first in the batch");
+	is_int(count(status, 32, 1), 24, "the three other folios moved");
+	ok(status[0] != 1 && status[7] != 1, "the pinned one did not");
+	is_int(count(status, 32, CT_STATUS_UNSET), 0, "no status left unwritten");
+
+	/* no more rounds onto a nearly full target */
+	model(4, (int[]){ 8, 8, 8, 8 });
+	pinned[0] = true;
+	b.target_full = always_full;
+	is_int(ct_batch_move(&b, pages, status, 32), 0, "a pinned folio, the target nearly full");
+	is_int(count(status, 32, 1), 0, "no second round");
+	b.target_full = NULL;
 
 	/* a query */
 	model(2, (int[]){ 1, 1 });

@@ -4,6 +4,7 @@
 #include "tap.h"
 #include "numa.h"
 #include "tiers.h"
+#include "tree.h"
 
 static const char zoneinfo[] =
 	"Node 0, zone      DMA\n  per-node stats\n      nr_inactive_anon 0\n  pages free     3840\n"
@@ -18,6 +19,29 @@ static int dist(const void *ctx, int a, int b)
 {
 	(void)ctx;
 	return a < 4 && b < 4 ? slit[a][b] : -1;
+}
+
+/* a node whose blocks are all offline is still a node, without memory */
+static void node_memory(void)
+{
+	char root[512], cmd[600];
+	struct ct_error err = { 0 };
+	struct ct_sysfs s;
+
+	if (!mkdtemp(tap_tmp_template(root, sizeof(root), "cxltier-test-numa")) || ct_sysfs_open(&s, root, &err)) {
+		ok(0, "a tree for the node memory tests");
+		return;
+	}
+	is_int(ct_node_has_memory(&s, 1), 1, "no has_memory file: assumed to have memory");
+	tree_put(root, "/sys/devices/system/node/node1/meminfo", "Node 1 MemTotal: 0 kB\n");
+	tree_put(root, "/sys/devices/system/node/has_memory", "0,2\n");
+	ok(ct_node_exists(&s, 1), "node 1 exists");
+	is_int(ct_node_has_memory(&s, 1), 0, "node 1 has no memory online");
+	is_int(ct_node_has_memory(&s, 2), 1, "node 2 has");
+	ct_sysfs_close(&s);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd))
+		ok(0, "the tree removed");
 }
 
 int main(void)
@@ -55,5 +79,6 @@ int main(void)
 	ok(ct_nodeset_has(&pref, 3), "node 1 prefers 3");
 	is_str(ct_numa_balancing_name(2), "memory_tiering", "balancing mode 2");
 	is_str(ct_numa_balancing_name(3), "normal+memory_tiering", "balancing mode 3");
+	node_memory();
 	return tap_done();
 }
