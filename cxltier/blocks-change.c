@@ -330,6 +330,8 @@ int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n
 		/* the status the real run would have */
 		if (o->regions_failed)
 			return change || plan->n ? EXIT_PARTIAL : EXIT_FAIL;
+		if (o->targets_failed)
+			return change ? EXIT_PARTIAL : EXIT_FAIL;
 		return !bad ? EXIT_OK : change ? EXIT_PARTIAL : EXIT_FAIL;
 	}
 	{
@@ -345,6 +347,8 @@ int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n
 		cmd_err(env, "memory left partly %s: see the blocks named above", o->want == CT_WANT_OFFLINE ? "offlined" : "onlined");
 	if (o->regions_failed)	/* named before the blocks */
 		return done || unchanged || stuck || o->regions_made ? EXIT_PARTIAL : EXIT_FAIL;
+	if (o->targets_failed)	/* named before the blocks */
+		return done || stuck ? EXIT_PARTIAL : EXIT_FAIL;
 	if (!bad)
 		return EXIT_OK;
 	if (stuck)

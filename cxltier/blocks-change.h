@@ -16,6 +16,7 @@ struct change_opts {
 	json_object *regions;	/* online --policy: the regions it created ("new_regions"), or NULL */
 	bool regions_failed;	/* ... and a region it should have created is not there */
 	bool regions_made;	/* ... it created one: a run whose blocks all fail did something */
+	bool targets_failed;	/* a target's dax device could not be handled (named before the run) */
 };
 
 /* before reading any block: signal handlers and the lock (not for a dry

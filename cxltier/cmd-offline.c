@@ -83,7 +83,15 @@ int cmd_offline(int argc, char **argv, struct cmd_env *env)
 	if ((rc = scope_refuse_interleaved(env, &t, argv + optind, argc - optind, co.whole_region)))
 		goto out;
 	for (int i = optind; i < argc; i++) {
-		rc = ct_plan_add_target(&env->ctx->sys, &t, &plan, argv[i], NULL);
+		const struct ct_dax *devdax = NULL;
+		rc = ct_plan_add_target(&env->ctx->sys, &t, &plan, argv[i], &devdax);
+		if (rc == -EMEDIUMTYPE && devdax && strncmp(argv[i], "dax", 3)) {
+			/* a region or memdev: its system-ram dax devices are planned */
+			cmd_info(env, 0, "%s is in %s mode: none of its memory is hot-plugged, nothing of it to offline",
+				 devdax->name, devdax->mode);
+			ct_error_clear(&env->ctx->err);
+			continue;
+		}
 		if (rc) {
 			cmd_err(env, "%s", ct_context_message(env->ctx));
 			rc = rc == -EINVAL ? EXIT_USAGE : EXIT_FAIL;

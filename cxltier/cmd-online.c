@@ -177,6 +177,14 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 				i--;	/* again, now in system-ram mode */
 				continue;
 			}
+			if (rc == -EMEDIUMTYPE && strncmp(argv[i], "dax", 3)) {
+				/* a region or memdev: the blocks of its system-ram dax
+				 * devices are planned all the same */
+				cmd_err(env, "%s", ct_context_message(env->ctx));
+				ct_error_clear(&env->ctx->err);
+				co.targets_failed = true;
+				continue;
+			}
 			if (rc) {
 				cmd_err(env, "%s", ct_context_message(env->ctx));
 				rc = rc == -EINVAL ? EXIT_USAGE : EXIT_FAIL;

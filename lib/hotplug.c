@@ -386,6 +386,29 @@ static int add_dax(struct ct_sysfs *s, uint64_t bs, struct ct_plan *p, const str
 	return rc == -ENOENT ? 0 : rc;
 }
 
+/* every dax device of a region: the blocks of each system-ram one are
+ * planned, whatever comes before it; a device in another mode stops none
+ * of them (one of each mode can share a region: daxctl create-device) and
+ * is reported at the end (-EMEDIUMTYPE, the first one in *devdax) */
+static int add_region(struct ct_sysfs *s, uint64_t bs, struct ct_plan *p, const struct ct_region *r,
+		      const struct ct_dax **devdax)
+{
+	const struct ct_dax *first = NULL;
+	int rc = 0;
+
+	for (size_t j = 0; j < r->ndax && !rc; j++) {
+		if (strcmp(r->dax[j].mode, "system-ram")) {
+			if (!first)
+				first = &r->dax[j];
+			continue;
+		}
+		rc = add_dax(s, bs, p, &r->dax[j], NULL);
+	}
+	if (rc || !first)
+		return rc;
+	return add_dax(s, bs, p, first, devdax && !*devdax ? devdax : NULL);	/* its message, *devdax */
+}
+
 static const struct ct_dax *find_dax_of_block(const struct ct_topology *t, uint64_t id, uint64_t bs)
 {
 	for (size_t i = 0; i < t->nregions; i++)
@@ -405,7 +428,8 @@ int ct_plan_add_target(struct ct_sysfs *s, const struct ct_topology *t, struct c
 {
 	uint64_t bs = t->block_size;
 	bool found = false;
-	char *end;
+	char *end, first_msg[256];
+	unsigned medium = 0;
 	int rc = 0;
 
 	if (!bs && (rc = ct_block_size(s, &bs)))
@@ -432,8 +456,7 @@ int ct_plan_add_target(struct ct_sysfs *s, const struct ct_topology *t, struct c
 			if (!t->regions[i].ndax)
 				return ct_fail(s->err, ENOENT, "%s has no dax device: is dax_cxl loaded and the region a RAM region?",
 					       target);
-			for (size_t j = 0; j < t->regions[i].ndax && !rc; j++)
-				rc = add_dax(s, bs, p, &t->regions[i].dax[j], devdax);
+			rc = add_region(s, bs, p, &t->regions[i], devdax);
 		}
 		return found ? rc : ct_fail(s->err, ENOENT, "no region '%s' (see 'cxltier list')", target);
 	}
@@ -444,9 +467,18 @@ int ct_plan_add_target(struct ct_sysfs *s, const struct ct_topology *t, struct c
 			if (!ct_region_has_memdev(&t->regions[i], target))
 				continue;
 			found = true;
-			for (size_t j = 0; j < t->regions[i].ndax && !rc; j++)
-				rc = add_dax(s, bs, p, &t->regions[i].dax[j], devdax);
+			if (!t->regions[i].ndax)	/* as for the region itself */
+				return ct_fail(s->err, ENOENT, "%s: %s has no dax device: is dax_cxl loaded and the region a RAM "
+					       "region?", target, t->regions[i].name);
+			if ((rc = add_region(s, bs, p, &t->regions[i], devdax)) == -EMEDIUMTYPE) {
+				if (!medium)
+					ct_strlcpy(first_msg, s->err->msg, sizeof(first_msg));
+				medium++;
+				rc = 0;
+			}
 		}
+		if (!rc && medium)
+			rc = ct_fail(s->err, EMEDIUMTYPE, "%s", first_msg);
 		return found ? rc : ct_fail(s->err, ENOENT, "%s is in no region: create one first (cxl create-region)", target);
 	}
 	if (!strncmp(target, "node", 4)) {

@@ -86,7 +86,10 @@ const char *ct_result_name(enum ct_result r);
  * Resolve a target to blocks: "dax0.0", "region0", "mem0", "node1",
  * "memory34", "memory34-41" or "all" (every CXL-backed block). Returns 0,
  * -ENOENT (no such object), -EINVAL (not a target), -EMEDIUMTYPE (a dax
- * device not in system-ram mode: *devdax names it), with a message.
+ * device not in system-ram mode: *devdax names the first), with a message.
+ * A region or memdev target plans the blocks of every system-ram dax device
+ * it has, also with -EMEDIUMTYPE for another of them: the plan then holds
+ * all its hot-plugged memory, and the caller decides about the rest.
  */
 int ct_plan_add_target(struct ct_sysfs *s, const struct ct_topology *t, struct ct_plan *p,
 		       const char *target, const struct ct_dax **devdax);
