@@ -264,6 +264,16 @@ void change_exec_opts(const struct change_opts *o, struct ct_exec_opts *eo)
 	*eo = (struct ct_exec_opts){ o->rollback, o->timeout_s * 1000, &stop_flag, &timer_fired, arm_timer };
 }
 
+int change_check_columns(struct cmd_env *env)
+{
+	char err[256];
+
+	if (!out_check(&env->out, &table, err, sizeof(err)))
+		return EXIT_OK;
+	cmd_err(env, "%s", err);
+	return EXIT_USAGE;
+}
+
 int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n, struct ct_plan *plan,
 	       const struct change_opts *o)
 {

@@ -78,6 +78,8 @@ int cmd_offline(int argc, char **argv, struct cmd_env *env)
 		return offline_remove(env, argv + optind, argc - optind, &co);
 	}
 	plan.all_zones = co.dry_run;	/* a dry run shows every block's zones */
+	if ((rc = change_check_columns(env)))
+		return rc;
 	if ((rc = change_begin_load(env, &co, argv + optind, argc - optind, false, &t)))
 		return rc;
 	if ((rc = scope_refuse_interleaved(env, &t, argv + optind, argc - optind, co.whole_region)))

@@ -135,7 +135,7 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 		cmd_warn(env, "onlining into ZONE_NORMAL: this memory can never be removed reliably");
 	co.want = normal ? CT_WANT_KERNEL : CT_WANT_MOVABLE;
 	plan.all_zones = co.dry_run;	/* a dry run shows every block's zones */
-	if ((rc = cmd_context(env)))
+	if ((rc = change_check_columns(env)) || (rc = cmd_context(env)))
 		return rc;
 	if ((rc = change_begin_load(env, &co, argv + optind, argc - optind, policy, &t)))
 		return rc;

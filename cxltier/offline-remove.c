@@ -195,6 +195,10 @@ int offline_remove(struct cmd_env *env, char **targets, int n, struct change_opt
 			cmd_err(env, "--remove takes memdevs (memN), not '%s'", targets[i]);
 			return EXIT_USAGE;
 		}
+	if (out_check(&env->out, &table, err, sizeof(err))) {
+		cmd_err(env, "%s", err);
+		return EXIT_USAGE;
+	}
 	if ((rc = change_begin_load(env, co, targets, n, true, &t)))
 		return rc;
 	if ((rc = scope_refuse_interleaved(env, &t, targets, n, co->whole_region))) {

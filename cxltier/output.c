@@ -174,6 +174,28 @@ static void add_lines(struct libscols_table *tb, struct libscols_line *parent, c
 static int print_rows(const struct out_opts *o, const struct out_table *t, const struct out_column **sel,
 		      size_t nsel, json_object *arr, bool tree, char *err, size_t errlen);
 
+static int selection(const struct out_opts *o, const struct out_table *t, const struct out_column **sel, size_t *nsel,
+		     char *err, size_t errlen)
+{
+	int rc;
+
+	if (!o->columns || o->columns[0] == '+') {
+		rc = select_columns(t, t->defaults, sel, nsel, 64, err, errlen);
+		if (!rc && o->columns)
+			rc = select_columns(t, o->columns + 1, sel, nsel, 64, err, errlen);
+	} else
+		rc = select_columns(t, o->columns, sel, nsel, 64, err, errlen);
+	return rc;
+}
+
+int out_check(const struct out_opts *o, const struct out_table *t, char *err, size_t errlen)
+{
+	const struct out_column *sel[64];
+	size_t nsel = 0;
+
+	return o->json ? 0 : selection(o, t, sel, &nsel, err, errlen);
+}
+
 int out_print(const struct out_opts *o, const struct out_table *t, json_object *root, char *err, size_t errlen)
 {
 	const struct out_column *sel[64];
@@ -187,13 +209,7 @@ int out_print(const struct out_opts *o, const struct out_table *t, json_object *
 				JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
 		return 0;
 	}
-	if (!o->columns || o->columns[0] == '+') {
-		rc = select_columns(t, t->defaults, sel, &nsel, 64, err, errlen);
-		if (!rc && o->columns)
-			rc = select_columns(t, o->columns + 1, sel, &nsel, 64, err, errlen);
-	} else
-		rc = select_columns(t, o->columns, sel, &nsel, 64, err, errlen);
-	if (rc)
+	if ((rc = selection(o, t, sel, &nsel, err, errlen)))
 		return rc;
 	arr = lookup(root, t->levels[0]);
 	if (arr && json_object_is_type(arr, json_type_object)) {

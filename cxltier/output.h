@@ -50,6 +50,9 @@ struct out_opts {
 /* 0, or -EINVAL with a message in err (an unknown column: a usage error) */
 int out_print(const struct out_opts *o, const struct out_table *t, json_object *root,
 	      char *err, size_t errlen);
+/* the -o columns checked against the table, before a command changes
+ * anything: 0, or -EINVAL with the message out_print would give */
+int out_check(const struct out_opts *o, const struct out_table *t, char *err, size_t errlen);
 /* the value at "a.b|c" in obj, or NULL */
 json_object *out_lookup(json_object *obj, const char *key);
 /* one JSON value as a compact line, flushed (event streams) */

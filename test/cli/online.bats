@@ -382,3 +382,20 @@ mixed_dax_tree() {
     assert_failure 1
     assert_output --partial "mem0: region0 has no dax device: is dax_cxl loaded"
 }
+
+@test "an unknown -o column is a usage error before any block is written (online, offline, --remove)" {
+    cp -a "$(fixture lab-region-offline)" "$BATS_TEST_TMPDIR/t"
+    m=$BATS_TEST_TMPDIR/t/sys/devices/system/memory
+    run cxltier --sysroot "$BATS_TEST_TMPDIR/t" online region0 -o NOPE
+    assert_failure 2
+    assert_output --partial "NOPE"
+    [[ $(cat "$m"/memory3[4-9]/state "$m"/memory4[01]/state | sort -u) == offline ]]
+    cp -a "$(fixture lab-region-online)" "$BATS_TEST_TMPDIR/u"
+    m=$BATS_TEST_TMPDIR/u/sys/devices/system/memory
+    run cxltier --sysroot "$BATS_TEST_TMPDIR/u" offline region0 -o BLOK,STATE
+    assert_failure 2
+    [[ $(cat "$m"/memory3[4-9]/state "$m"/memory4[01]/state | sort -u) == online ]]
+    run cxltier --sysroot "$BATS_TEST_TMPDIR/u" offline mem0 --remove -o BLOCK
+    assert_failure 2
+    [[ $(cat "$m"/memory3[4-9]/state "$m"/memory4[01]/state | sort -u) == online ]]
+}
