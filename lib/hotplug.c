@@ -104,10 +104,13 @@ void ct_plan_decide(struct ct_plan *p, enum ct_want want, bool reonline)
 			}
 			break;
 		case CT_WANT_KERNEL:
-			if (b->state == CT_BLOCK_ONLINE) {
+			if (b->state == CT_BLOCK_ONLINE && z == CT_ZONE_MOVABLE) {
+				/* not as asked: refused, as a Normal block is for movable */
+				op->action = CT_ACT_REFUSE;
+				snprintf(op->note, sizeof(op->note),
+					 "online in ZONE_MOVABLE, not normal: offline it first to change the zone");
+			} else if (b->state == CT_BLOCK_ONLINE) {
 				op->action = CT_ACT_NONE;
-				if (z == CT_ZONE_MOVABLE)
-					snprintf(op->note, sizeof(op->note), "online in ZONE_MOVABLE already; offline it first to change the zone");
 			} else {
 				op->action = CT_ACT_ONLINE_KERNEL;
 			}

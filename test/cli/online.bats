@@ -373,16 +373,6 @@ mixed_dax_tree() {
     done
 }
 
-@test "a memdev whose region has no dax device fails as the region does, naming it" {
-    cp -a "$(fixture lab-region-offline)" "$BATS_TEST_TMPDIR/t"
-    rm -rf "$BATS_TEST_TMPDIR"/t/sys/devices/platform/ACPI0017:00/root0/decoder0.0/region0/dax_region0
-    run cxltier --sysroot "$BATS_TEST_TMPDIR/t" online region0
-    assert_failure 1
-    run cxltier --sysroot "$BATS_TEST_TMPDIR/t" online mem0
-    assert_failure 1
-    assert_output --partial "mem0: region0 has no dax device: is dax_cxl loaded"
-}
-
 @test "an unknown -o column is a usage error before any block is written (online, offline, --remove)" {
     cp -a "$(fixture lab-region-offline)" "$BATS_TEST_TMPDIR/t"
     m=$BATS_TEST_TMPDIR/t/sys/devices/system/memory
@@ -398,4 +388,21 @@ mixed_dax_tree() {
     run cxltier --sysroot "$BATS_TEST_TMPDIR/u" offline mem0 --remove -o BLOCK
     assert_failure 2
     [[ $(cat "$m"/memory3[4-9]/state "$m"/memory4[01]/state | sort -u) == online ]]
+}
+
+@test "a memdev whose region has no dax device fails as the region does, naming it" {
+    cp -a "$(fixture lab-region-offline)" "$BATS_TEST_TMPDIR/t"
+    rm -rf "$BATS_TEST_TMPDIR"/t/sys/devices/platform/ACPI0017:00/root0/decoder0.0/region0/dax_region0
+    run cxltier --sysroot "$BATS_TEST_TMPDIR/t" online region0
+    assert_failure 1
+    run cxltier --sysroot "$BATS_TEST_TMPDIR/t" online mem0
+    assert_failure 1
+    assert_output --partial "mem0: region0 has no dax device: is dax_cxl loaded"
+}
+
+@test "--zone normal --force on blocks online in ZONE_MOVABLE: refused, not 'all as asked'" {
+    run --separate-stderr cxltier --sysroot "$(fixture lab-region-online)" online region0 --zone normal --force --dry-run -j
+    assert_failure 1
+    [[ $(jq -r '[.blocks[].action] | unique | join(",")' <<<"$output") == refuse ]]
+    [[ $stderr == *"memory34 (dax0.0): refused: online in ZONE_MOVABLE, not normal: offline it first"* ]]
 }
