@@ -126,7 +126,7 @@ void ct_plan_decide(struct ct_plan *p, enum ct_want want, bool reonline)
 				}
 			} else if (z == CT_ZONE_MOVABLE) {
 				op->action = CT_ACT_NONE;
-			} else if (reonline) {
+			} else if (reonline || op->reonline) {
 				op->action = CT_ACT_REONLINE;
 			} else {
 				op->action = CT_ACT_REFUSE;

@@ -44,6 +44,7 @@ struct ct_block_op {
 	struct ct_block before, after;
 	int node;			/* -1 unknown */
 	char owner[CT_NAME];		/* the dax device, "" for plain blocks */
+	bool reonline;			/* this block may be reonlined, whatever the run says (a policy's device) */
 	enum ct_action action;
 	enum ct_result result;
 	int err;			/* errno of a failure */
@@ -69,8 +70,9 @@ struct ct_exec_opts {
 
 /* add a block (kept once; the first owner wins); node < 0: look it up */
 int ct_plan_add(struct ct_sysfs *s, struct ct_plan *p, uint64_t id, const char *owner, int node);
-/* choose each block's action for what is wanted; reonline: move blocks
- * online in another zone to ZONE_MOVABLE through offline */
+/* choose each block's action for what is wanted; reonline (or the op's
+ * own reonline): move blocks online in another zone to ZONE_MOVABLE
+ * through offline */
 void ct_plan_decide(struct ct_plan *p, enum ct_want want, bool reonline);
 /* 0 when every block ended as wanted; otherwise the number of blocks that
  * did not (failed, raced, refused, interrupted). With rollback, each block

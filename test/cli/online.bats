@@ -406,3 +406,30 @@ mixed_dax_tree() {
     [[ $(jq -r '[.blocks[].action] | unique | join(",")' <<<"$output") == refuse ]]
     [[ $stderr == *"memory34 (dax0.0): refused: online in ZONE_MOVABLE, not normal: offline it first"* ]]
 }
+
+# two_region_tree DIR: the offline lab tree with a second region, region1
+# (dax1.0 over memory42-45, 512 MiB), a copy of region0 on the same memdev
+two_region_tree() {
+    local d=$1/sys/devices/platform/ACPI0017:00/root0/decoder0.0 m=$1/sys/devices/system/memory b
+    cp -a "$(fixture lab-region-offline)" "$1"
+    cp -a "$d/region0" "$d/region1"
+    mv "$d/region1/dax_region0" "$d/region1/dax_region1"
+    mv "$d/region1/dax_region1/dax0.0" "$d/region1/dax_region1/dax1.0"
+    echo 0x150000000 > "$d/region1/resource"; echo 0x20000000 > "$d/region1/size"
+    echo 0x150000000 > "$d/region1/dax_region1/dax1.0/resource"
+    echo 536870912 > "$d/region1/dax_region1/dax1.0/size"
+    ln -s ../../../devices/platform/ACPI0017:00/root0/decoder0.0/region1 "$1/sys/bus/cxl/devices/region1"
+    ln -s ../../../devices/platform/ACPI0017:00/root0/decoder0.0/region1/dax_region1/dax1.0 \
+        "$1/sys/bus/dax/devices/dax1.0"
+    for b in 42 43 44 45; do cp -a "$m/memory34" "$m/memory$b"; echo "$b" > "$m/memory$b/phys_index"; done
+}
+
+@test "--policy: reonline = yes for one device reonlines its blocks only" {
+    two_region_tree "$BATS_TEST_TMPDIR/t"
+    m=$BATS_TEST_TMPDIR/t/sys/devices/system/memory
+    for b in 36 44; do echo online > "$m/memory$b/state"; echo Normal > "$m/memory$b/valid_zones"; done
+    printf '[defaults]\nreonline = no\n[device region=region1]\nreonline = yes\n' > "$BATS_TEST_TMPDIR/p.conf"
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" online --policy --config "$BATS_TEST_TMPDIR/p.conf" --dry-run -j
+    [[ $(jq -c '[.blocks[] | select(.id == 36 or .id == 44) | [.id, .device, .action]]' <<<"$output") == \
+       '[[36,"dax0.0","refuse"],[44,"dax1.0","reonline_movable"]]' ]] || fail "$output $stderr"
+}
