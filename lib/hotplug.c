@@ -17,8 +17,8 @@ const char *ct_action_name(enum ct_action a)
 const char *ct_result_name(enum ct_result r)
 {
 	static const char *const n[] = { "planned", "done", "unchanged", "failed", "raced", "refused", "rolled_back",
-					 "interrupted", "rollback_failed" };
-	return r <= CT_RES_ROLLBACK_FAILED ? n[r] : "?";
+					 "interrupted", "rollback_failed", "half_done" };
+	return r <= CT_RES_HALF_DONE ? n[r] : "?";
 }
 
 static int block_node(struct ct_sysfs *s, uint64_t id)
@@ -232,6 +232,53 @@ static bool same_place(const struct ct_block *a, const struct ct_block *b)
 	return a->state == b->state && (a->state != CT_BLOCK_ONLINE || online_zone(a) == online_zone(b));
 }
 
+/* the block, read back after a refused write, is where the action takes it */
+static bool as_wanted(enum ct_action a, const struct ct_block *b)
+{
+	enum ct_zone z = online_zone(b);
+
+	switch (a) {
+	case CT_ACT_OFFLINE:
+		return b->state == CT_BLOCK_OFFLINE;
+	case CT_ACT_ONLINE_MOVABLE:
+	case CT_ACT_REONLINE:
+		return z == CT_ZONE_MOVABLE;
+	case CT_ACT_ONLINE_KERNEL:
+		return b->state == CT_BLOCK_ONLINE && z != CT_ZONE_MOVABLE && z != CT_ZONE_NONE;
+	default:
+		return false;
+	}
+}
+
+/* --reonline offlined the block, and onlining it movable failed (rc): it
+ * goes back online where it was; true when it could not (half_done, the
+ * block offline and named), false to report the failure as any other */
+static bool half_done(struct ct_sysfs *s, struct ct_block_op *op, int rc, const struct ct_exec_opts *o)
+{
+	int back;
+
+	ct_block_read(s, op->before.id, &op->after);
+	ct_error_clear(s->err);
+	if (op->after.state != CT_BLOCK_OFFLINE)
+		return false;	/* online after all (someone else): as any refused write */
+	back = change(s, op, "online_kernel", o);
+	ct_block_read(s, op->before.id, &op->after);
+	ct_error_clear(s->err);
+	op->err = -rc;
+	if (!back && same_place(&op->after, &op->before)) {
+		op->result = CT_RES_FAILED;
+		snprintf(op->note, sizeof(op->note), "offlined, then onlining it movable failed (%s): put back online "
+			 "where it was", reason(-rc));
+		return true;
+	}
+	op->result = CT_RES_HALF_DONE;
+	snprintf(op->note, sizeof(op->note), "offlined for --reonline, then onlining it failed (%s; back where it "
+		 "was: %s): now %s, its memory lost to the system until onlined", reason(-rc),
+		 back ? reason(-back) : "the kernel took the write, but the block did not go back",
+		 ct_block_state_name(op->after.state));
+	return true;
+}
+
 static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_exec_opts *o)
 {
 	int rc;
@@ -250,8 +297,14 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
 	}
 	if (op->action == CT_ACT_REONLINE) {
 		rc = change(s, op, "offline", o);
-		if (!rc)
-			rc = change(s, op, "online_movable", o);
+		if (!rc) {
+			/* the block is offline now: the online half is made
+			 * whatever signal came meanwhile (an online write is short) */
+			struct ct_exec_opts go_on = *o;
+			go_on.stop = NULL;
+			if ((rc = change(s, op, "online_movable", &go_on)) && half_done(s, op, rc, &go_on))
+				return;
+		}
 	} else {
 		rc = change(s, op, state_for(op->action), o);
 	}
@@ -259,6 +312,15 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
 		ct_block_read(s, op->before.id, &op->after);
 		ct_error_clear(s->err);
 		op->err = -rc;
+		/* someone else (udev, daxctl, the kernel's auto-online) put it
+		 * where it was wanted first: as asked */
+		if (rc == -EINVAL && as_wanted(op->action, &op->after)) {
+			op->result = CT_RES_UNCHANGED;
+			op->err = 0;
+			snprintf(op->note, sizeof(op->note), "put %s by someone else while cxltier ran",
+				 op->after.state == CT_BLOCK_OFFLINE ? "offline" : "online in that zone");
+			return;
+		}
 		/* the zones of an offline block are read when the kernel refuses it */
 		if (rc == -EINVAL && op->action == CT_ACT_ONLINE_MOVABLE && op->after.state == CT_BLOCK_OFFLINE &&
 		    op->after.nzones && !zone_offered(&op->after, CT_ZONE_MOVABLE)) {
@@ -314,16 +376,24 @@ static void roll_back(struct ct_sysfs *s, struct ct_plan *p)
 	for (size_t i = p->n; i-- > 0;) {
 		struct ct_block_op *op = &p->op[i];
 		const char *back;
-		if (op->result != CT_RES_DONE)
+		int rc = 0;
+		if (op->result != CT_RES_DONE && op->result != CT_RES_HALF_DONE)
 			continue;
 		if (op->before.state == CT_BLOCK_OFFLINE)
 			back = "offline";
 		else
 			back = online_zone(&op->before) == CT_ZONE_MOVABLE ? "online_movable" : "online_kernel";
-		int rc = change(s, op, back, &once);
+		/* a reonlined block is online: back to another zone through offline */
+		if (op->action == CT_ACT_REONLINE && op->result == CT_RES_DONE)
+			rc = change(s, op, "offline", &once);
+		if (!rc)
+			rc = change(s, op, back, &once);
 		ct_block_read(s, op->before.id, &op->after);
 		/* as before, whoever put it back */
 		if (same_place(&op->after, &op->before)) {
+			if (op->result == CT_RES_HALF_DONE)
+				snprintf(op->note, sizeof(op->note), "offlined for --reonline, onlining it movable failed (%s); "
+					 "the rollback put it back online", reason(op->err));
 			op->result = CT_RES_ROLLED_BACK;
 			continue;
 		}

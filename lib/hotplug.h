@@ -38,6 +38,7 @@ enum ct_result {
 	CT_RES_ROLLED_BACK,
 	CT_RES_INTERRUPTED,
 	CT_RES_ROLLBACK_FAILED,	/* changed, and could not be returned: see note */
+	CT_RES_HALF_DONE,	/* --reonline offlined it, and it could not be onlined again */
 };
 
 struct ct_block_op {
@@ -75,9 +76,12 @@ int ct_plan_add(struct ct_sysfs *s, struct ct_plan *p, uint64_t id, const char *
  * through offline */
 void ct_plan_decide(struct ct_plan *p, enum ct_want want, bool reonline);
 /* 0 when every block ended as wanted; otherwise the number of blocks that
- * did not (failed, raced, refused, interrupted). With rollback, each block
- * that had changed ends rolled_back (as before, read back) or
- * rollback_failed (with errno and note). */
+ * did not (failed, raced, refused, interrupted, half_done). A block put in
+ * the wanted state by someone else while the run went is unchanged (with a
+ * note). A reonline whose online half fails puts the block back online
+ * where it was (failed), or ends half_done: offline, named. With rollback,
+ * each block that had changed (half_done too) ends rolled_back (as before,
+ * read back) or rollback_failed (with errno and note). */
 int ct_plan_execute(struct ct_sysfs *s, struct ct_plan *p, const struct ct_exec_opts *o);
 void ct_plan_free(struct ct_plan *p);
 
