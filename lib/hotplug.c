@@ -369,9 +369,15 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
 	}
 }
 
-static void roll_back(struct ct_sysfs *s, struct ct_plan *p)
+/* each block once more, within the run's per-block time (2 s of EBUSY
+ * retries when none was given): an offline write (undoing an online) is
+ * bounded by it as the run's own are, since the kernel's offline_pages
+ * retries migration until it succeeds or a signal comes. No stop flag:
+ * after a SIGINT the blocks are still put back */
+static void roll_back(struct ct_sysfs *s, struct ct_plan *p, const struct ct_exec_opts *o)
 {
-	struct ct_exec_opts once = { false, 2000, NULL, NULL, NULL };
+	struct ct_exec_opts once = { false, o->block_timeout_ms ? o->block_timeout_ms : 2000, NULL, o->timed_out,
+				     o->block_timeout_ms ? o->arm_timer : NULL };
 
 	for (size_t i = p->n; i-- > 0;) {
 		struct ct_block_op *op = &p->op[i];
@@ -422,7 +428,7 @@ int ct_plan_execute(struct ct_sysfs *s, struct ct_plan *p, const struct ct_exec_
 		}
 	}
 	if (bad && o->rollback)
-		roll_back(s, p);
+		roll_back(s, p, o);
 	return bad;
 }
 

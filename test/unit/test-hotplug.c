@@ -19,6 +19,14 @@ int __real_ct_sysfs_write_str(struct ct_sysfs *s, const char *path, const char *
 static char root[256];
 static volatile sig_atomic_t stop;
 
+/* the caller's one-shot timer: what it was last armed with, and what it
+ * was armed with when an offline write came */
+static unsigned armed, armed_at_offline;
+static void arm_timer(unsigned ms)
+{
+	armed = ms;
+}
+
 /* what the stand-in does on a block's next write of a state */
 static struct {
 	unsigned long long id;
@@ -90,6 +98,7 @@ int __wrap_ct_sysfs_write_str(struct ct_sysfs *s, const char *path, const char *
 	}
 	read_block(id, state, zones);
 	if (!strcmp(val, "offline")) {
+		armed_at_offline = armed;
 		if (!strcmp(state, "offline"))
 			return ct_fail(s->err, EINVAL, "stand-in: offline already");
 		put_block(id, "offline", "Normal Movable");
@@ -255,11 +264,34 @@ static void reonline_half(void)
 	ct_plan_free(&p);
 }
 
+/* --rollback after an online run: undoing it is an offline write, which
+ * the kernel may block in; it is timed as the run's own offline writes */
+static void rollback_timed(void)
+{
+	struct ct_plan p;
+	struct ct_exec_opts o = { true, 300, &stop, NULL, arm_timer };
+
+	setup();
+	put_block(34, "offline", "Normal Movable");
+	put_block(35, "offline", "Normal Movable");
+	fault[nfault++] = (typeof(fault[0])){ .id = 35, .state = "online_movable", .err = EBUSY };
+	plan_of(&p, 34, 2);
+	armed = armed_at_offline = 0;
+	ct_plan_decide(&p, CT_WANT_MOVABLE, false);
+	is_int(ct_plan_execute(&sys, &p, &o), 1, "the second block cannot be onlined");
+	is_str(ct_result_name(p.op[0].result), "rolled_back", "the first is rolled back");
+	ok(armed_at_offline > 0 && armed_at_offline <= 300, "its offline write ran under the run's timer (%u ms)",
+	   armed_at_offline);
+	is_int(armed, 0, "disarmed after");
+	ct_plan_free(&p);
+}
+
 int main(void)
 {
 	raced_into_place();
 	reonline_rollback();
 	reonline_half();
+	rollback_timed();
 	teardown();
 	return tap_done();
 }
