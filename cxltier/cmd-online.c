@@ -61,7 +61,8 @@ static int convert_to_ram(struct cmd_env *env, const char *name, bool force)
 	if (res.paused)
 		fprintf(stderr, "cxltier online: the kernel's own onlining (auto_online_blocks=%s) held off while %s "
 			"switched, then set back\n", res.auto_online, name);
-	fprintf(stderr, "cxltier online: %s is now in system-ram mode (kmem)\n", name);
+	fprintf(stderr, "cxltier online: %s is now in system-ram mode (kmem%s)\n", name,
+		res.bound_by_kmem ? " took it as it loaded" : "");
 	return EXIT_OK;
 }
 
