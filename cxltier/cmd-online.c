@@ -91,7 +91,7 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 	struct ct_topology t = { 0 };
 	struct ct_plan plan = { 0 };
 	struct ct_policy pol = { 0 };
-	int c, rc;
+	int c, rc, converted = 0;
 
 	env->opts = opts;
 	opterr = 0;
@@ -169,8 +169,13 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 			if (rc == -EMEDIUMTYPE && convert && devdax) {
 				char name[CT_NAME];
 				ct_strlcpy(name, devdax->name, sizeof(name));
-				if ((rc = convert_to_ram(env, name, force)))
+				if ((rc = convert_to_ram(env, name, force)) == EXIT_USAGE)
 					goto out;
+				if (rc) {	/* named; the other targets go on */
+					co.targets_failed = true;
+					continue;
+				}
+				converted++;
 				/* the same view as before (memdevs too): the target is found again */
 				ct_topology_free(&t);
 				if ((rc = change_load(env, argv + optind, argc - optind, false, &t)))
@@ -181,6 +186,14 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 			if (rc == -EMEDIUMTYPE && strncmp(argv[i], "dax", 3)) {
 				/* a region or memdev: the blocks of its system-ram dax
 				 * devices are planned all the same */
+				cmd_err(env, "%s", ct_context_message(env->ctx));
+				ct_error_clear(&env->ctx->err);
+				co.targets_failed = true;
+				continue;
+			}
+			if (rc && converted) {
+				/* a device was switched already: its blocks are
+				 * onlined all the same, this target named */
 				cmd_err(env, "%s", ct_context_message(env->ctx));
 				ct_error_clear(&env->ctx->err);
 				co.targets_failed = true;
