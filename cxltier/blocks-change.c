@@ -79,7 +79,7 @@ static const struct out_column columns[] = {
 	{ "DEVICE", "device", OUT_STR, 0.1, 0, "the dax device it belongs to", NULL },
 	{ "FROM", "from_state", OUT_STR, 0.1, 0, "state and zone(s) before", fmt_from },
 	{ "ACTION", "action", OUT_STR, 0.1, 0, "what cxltier does (or would do)", NULL },
-	{ "RESULT", "result", OUT_STR, 0.1, 0, "done, unchanged, failed, raced, refused, rolled_back, rollback_failed, interrupted, planned", NULL },
+	{ "RESULT", "result", OUT_STR, 0.1, 0, "done, unchanged, failed, raced, refused, rolled_back, rollback_failed, half_done, interrupted, planned", NULL },
 	{ "NOW", "state", OUT_STR, 0.1, 0, "state and zone after", fmt_now },
 	{ "NOTE", "note", OUT_STR, 0.1, 0, "why, when it did not go as asked", NULL },
 };
@@ -264,12 +264,22 @@ void change_exec_opts(const struct change_opts *o, struct ct_exec_opts *eo)
 	*eo = (struct ct_exec_opts){ o->rollback, o->timeout_s * 1000, &stop_flag, &timer_fired, arm_timer };
 }
 
+int change_check_columns(struct cmd_env *env)
+{
+	char err[256];
+
+	if (!out_check_columns(&env->out, &table, err, sizeof(err)))
+		return EXIT_OK;
+	cmd_err(env, "%s", err);
+	return EXIT_USAGE;
+}
+
 int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n, struct ct_plan *plan,
 	       const struct change_opts *o)
 {
 	struct ct_exec_opts eo = { o->rollback, o->timeout_s * 1000, &stop_flag, &timer_fired, arm_timer };
 	json_object *root, *arr;
-	size_t done = 0, unchanged = 0, bad = 0, rolled = 0, stuck = 0;
+	size_t done = 0, unchanged = 0, bad = 0, rolled = 0, stuck = 0, half = 0;
 	uint64_t bytes = 0, bs = 0;
 	char err[256];
 
@@ -304,6 +314,12 @@ int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n
 			cmd_err(env, "memory%llu%s%s%s: rollback_failed: %s", (unsigned long long)op->before.id,
 				op->owner[0] ? " (" : "", op->owner, op->owner[0] ? ")" : "", op->note);
 			break;
+		case CT_RES_HALF_DONE:
+			half++;	/* not as asked, and not as before either */
+			bad++;
+			cmd_err(env, "memory%llu%s%s%s: half_done: %s", (unsigned long long)op->before.id,
+				op->owner[0] ? " (" : "", op->owner, op->owner[0] ? ")" : "", op->note);
+			break;
 		default:
 			bad++;
 			cmd_err(env, "memory%llu%s%s%s: %s%s%s", (unsigned long long)op->before.id,
@@ -330,6 +346,8 @@ int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n
 		/* the status the real run would have */
 		if (o->regions_failed)
 			return change || plan->n ? EXIT_PARTIAL : EXIT_FAIL;
+		if (o->targets_failed)
+			return change ? EXIT_PARTIAL : EXIT_FAIL;
 		return !bad ? EXIT_OK : change ? EXIT_PARTIAL : EXIT_FAIL;
 	}
 	{
@@ -341,14 +359,19 @@ int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n
 	}
 	if (stop_flag)
 		cmd_err(env, "stopped by a signal before every block was handled");
+	if (half)
+		cmd_err(env, "%zu block%s left OFFLINE by --reonline (named above): 'cxltier online' them again once the cause "
+			"is gone", half, half == 1 ? "" : "s");
 	if ((done || stuck) && bad)
 		cmd_err(env, "memory left partly %s: see the blocks named above", o->want == CT_WANT_OFFLINE ? "offlined" : "onlined");
 	if (o->regions_failed)	/* named before the blocks */
-		return done || unchanged || stuck || o->regions_made ? EXIT_PARTIAL : EXIT_FAIL;
+		return done || unchanged || stuck || half || o->regions_made ? EXIT_PARTIAL : EXIT_FAIL;
+	if (o->targets_failed)	/* named before the blocks */
+		return done || stuck || half ? EXIT_PARTIAL : EXIT_FAIL;
 	if (!bad)
 		return EXIT_OK;
-	if (stuck)
-		return EXIT_PARTIAL;	/* the rollback left some changed */
+	if (stuck || half)
+		return EXIT_PARTIAL;	/* the rollback left some changed, or a reonline half done */
 	if (rolled)
 		return EXIT_FAIL;	/* nothing changed in the end */
 	return done || o->regions_made ? EXIT_PARTIAL : EXIT_FAIL;

@@ -16,6 +16,7 @@ struct change_opts {
 	json_object *regions;	/* online --policy: the regions it created ("new_regions"), or NULL */
 	bool regions_failed;	/* ... and a region it should have created is not there */
 	bool regions_made;	/* ... it created one: a run whose blocks all fail did something */
+	bool targets_failed;	/* a target's dax device could not be handled (named before the run) */
 };
 
 /* before reading any block: signal handlers and the lock (not for a dry
@@ -25,6 +26,9 @@ int change_begin(struct cmd_env *env, const struct change_opts *o);
  * the blocks are on: blocks-scope.c), unlock; an exit code */
 int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n, struct ct_plan *plan,
 	       const struct change_opts *o);
+/* -o checked against the blocks table, before anything changes; an exit
+ * code (EXIT_USAGE with a message) */
+int change_check_columns(struct cmd_env *env);
 /* --timeout SEC into o; an exit code (EXIT_USAGE with a message) */
 int change_parse_timeout(struct cmd_env *env, const char *arg, struct change_opts *o);
 /* begin (lock), then the topology the targets need: memdevs (or full) need

@@ -78,12 +78,22 @@ int cmd_offline(int argc, char **argv, struct cmd_env *env)
 		return offline_remove(env, argv + optind, argc - optind, &co);
 	}
 	plan.all_zones = co.dry_run;	/* a dry run shows every block's zones */
+	if ((rc = change_check_columns(env)))
+		return rc;
 	if ((rc = change_begin_load(env, &co, argv + optind, argc - optind, false, &t)))
 		return rc;
 	if ((rc = scope_refuse_interleaved(env, &t, argv + optind, argc - optind, co.whole_region)))
 		goto out;
 	for (int i = optind; i < argc; i++) {
-		rc = ct_plan_add_target(&env->ctx->sys, &t, &plan, argv[i], NULL);
+		const struct ct_dax *devdax = NULL;
+		rc = ct_plan_add_target(&env->ctx->sys, &t, &plan, argv[i], &devdax);
+		if (rc == -EMEDIUMTYPE && devdax && strncmp(argv[i], "dax", 3)) {
+			/* a region or memdev: its system-ram dax devices are planned */
+			cmd_info(env, 0, "%s is in %s mode: none of its memory is hot-plugged, nothing of it to offline",
+				 devdax->name, devdax->mode);
+			ct_error_clear(&env->ctx->err);
+			continue;
+		}
 		if (rc) {
 			cmd_err(env, "%s", ct_context_message(env->ctx));
 			rc = rc == -EINVAL ? EXIT_USAGE : EXIT_FAIL;

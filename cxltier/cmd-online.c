@@ -61,7 +61,8 @@ static int convert_to_ram(struct cmd_env *env, const char *name, bool force)
 	if (res.paused)
 		fprintf(stderr, "cxltier online: the kernel's own onlining (auto_online_blocks=%s) held off while %s "
 			"switched, then set back\n", res.auto_online, name);
-	fprintf(stderr, "cxltier online: %s is now in system-ram mode (kmem)\n", name);
+	fprintf(stderr, "cxltier online: %s is now in system-ram mode (kmem%s)\n", name,
+		res.bound_by_kmem ? " took it as it loaded" : "");
 	return EXIT_OK;
 }
 
@@ -90,7 +91,7 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 	struct ct_topology t = { 0 };
 	struct ct_plan plan = { 0 };
 	struct ct_policy pol = { 0 };
-	int c, rc;
+	int c, rc, converted = 0;
 
 	env->opts = opts;
 	opterr = 0;
@@ -135,7 +136,7 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 		cmd_warn(env, "onlining into ZONE_NORMAL: this memory can never be removed reliably");
 	co.want = normal ? CT_WANT_KERNEL : CT_WANT_MOVABLE;
 	plan.all_zones = co.dry_run;	/* a dry run shows every block's zones */
-	if ((rc = cmd_context(env)))
+	if ((rc = change_check_columns(env)) || (rc = cmd_context(env)))
 		return rc;
 	if ((rc = change_begin_load(env, &co, argv + optind, argc - optind, policy, &t)))
 		return rc;
@@ -168,13 +169,34 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 			if (rc == -EMEDIUMTYPE && convert && devdax) {
 				char name[CT_NAME];
 				ct_strlcpy(name, devdax->name, sizeof(name));
-				if ((rc = convert_to_ram(env, name, force)))
+				if ((rc = convert_to_ram(env, name, force)) == EXIT_USAGE)
 					goto out;
+				if (rc) {	/* named; the other targets go on */
+					co.targets_failed = true;
+					continue;
+				}
+				converted++;
 				/* the same view as before (memdevs too): the target is found again */
 				ct_topology_free(&t);
 				if ((rc = change_load(env, argv + optind, argc - optind, false, &t)))
 					goto out;
 				i--;	/* again, now in system-ram mode */
+				continue;
+			}
+			if (rc == -EMEDIUMTYPE && strncmp(argv[i], "dax", 3)) {
+				/* a region or memdev: the blocks of its system-ram dax
+				 * devices are planned all the same */
+				cmd_err(env, "%s", ct_context_message(env->ctx));
+				ct_error_clear(&env->ctx->err);
+				co.targets_failed = true;
+				continue;
+			}
+			if (rc && converted) {
+				/* a device was switched already: its blocks are
+				 * onlined all the same, this target named */
+				cmd_err(env, "%s", ct_context_message(env->ctx));
+				ct_error_clear(&env->ctx->err);
+				co.targets_failed = true;
 				continue;
 			}
 			if (rc) {

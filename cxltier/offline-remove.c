@@ -195,6 +195,10 @@ int offline_remove(struct cmd_env *env, char **targets, int n, struct change_opt
 			cmd_err(env, "--remove takes memdevs (memN), not '%s'", targets[i]);
 			return EXIT_USAGE;
 		}
+	if (out_check_columns(&env->out, &table, err, sizeof(err))) {
+		cmd_err(env, "%s", err);
+		return EXIT_USAGE;
+	}
 	if ((rc = change_begin_load(env, co, targets, n, true, &t)))
 		return rc;
 	if ((rc = scope_refuse_interleaved(env, &t, targets, n, co->whole_region))) {
@@ -206,7 +210,18 @@ int offline_remove(struct cmd_env *env, char **targets, int n, struct change_opt
 	arr = jb_arr(root, "memdevs");
 	busy = jb_arr(root, "busy_blocks");
 	for (int i = 0; i < n; i++) {
-		const struct ct_memdev *m = ct_topology_memdev(&t, targets[i]);
+		const struct ct_memdev *m;
+		/* what an earlier memdev took away (a region of the same
+		 * interleave set) is gone: read the topology again */
+		if (i && !co->dry_run) {
+			ct_topology_free(&t);
+			if ((rc = change_load(env, targets, n, true, &t))) {
+				change_end();
+				json_object_put(root);
+				return tl.progress ? EXIT_PARTIAL : rc;
+			}
+		}
+		m = ct_topology_memdev(&t, targets[i]);
 		if (!m) {
 			cmd_err(env, "no memdev '%s' on this system (see 'cxltier list')", targets[i]);
 			tl.failed++;

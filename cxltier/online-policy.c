@@ -91,9 +91,7 @@ int policy_plan(struct cmd_env *env, const struct ct_topology *t, const struct c
 		if (!out[i].decision.online)
 			fprintf(stderr, "cxltier online: %s: the policy%s says leave it offline\n", out[i].dax,
 				out[i].decision.line ? " (a [device] section)" : "");
-		else if (out[i].decision.reonline)
-			o->reonline = true;
-	}
+	}	/* reonline: per device, on its blocks (ct_policy_plan) */
 	free(out);
 	if (rc)
 		cmd_err(env, "%s", ct_context_message(env->ctx));

@@ -36,27 +36,48 @@ static int rebind_ram(struct ct_context *ctx, struct daxctl_dev *dev, const char
 	return 0;
 }
 
-int ct_dax_to_system_ram(struct ct_context *ctx, const char *name, bool pause_auto_online,
-			 struct ct_daxmode_result *res)
+/* kmem loaded (when missing), then the device bound to it; a device kmem
+ * took as it loaded (it matches every CXL dax device that no driver has)
+ * is system-ram already: unbinding it could strand memory onlined
+ * meanwhile, so it is left as it is */
+static int to_ram(struct ct_context *ctx, const char *name, struct ct_daxmode_result *res)
 {
-	struct ct_auto_online_hold hold;
-	struct ct_auto_online ao;
 	struct daxctl_ctx *dctx;
 	struct daxctl_dev *dev;
+	char path[128], driver[64];
 	int rc;
 
-	memset(res, 0, sizeof(*res));
-	if (!ctx->live)
-		return ct_fail(&ctx->err, EOPNOTSUPP, "converting %s works on the live system only", name);
 	if ((rc = ct_module_ensure("kmem", &res->loaded_kmem, &ctx->err)))
 		return rc;
 	if ((rc = ct_context_daxctl(ctx, &dctx)))
 		return rc;
 	if (!(dev = find_dev(dctx, name)))
 		return ct_fail(&ctx->err, ENOENT, "libdaxctl does not know %s", name);
+	/* (the driver link, not libdaxctl's view: that was read before kmem came) */
+	if (!ct_sysfs_link_name(&ctx->sys, ct_path(path, sizeof(path), "/sys/bus/dax/devices/%s/driver", name), driver,
+				sizeof(driver)) && !strcmp(driver, "kmem")) {
+		res->bound_by_kmem = true;
+		return 0;
+	}
+	ct_error_clear(&ctx->err);
+	return rebind_ram(ctx, dev, name);
+}
+
+int ct_dax_to_system_ram(struct ct_context *ctx, const char *name, bool pause_auto_online,
+			 struct ct_daxmode_result *res)
+{
+	struct ct_auto_online_hold hold;
+	struct ct_auto_online ao;
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	if (!ctx->live)
+		return ct_fail(&ctx->err, EOPNOTSUPP, "converting %s works on the live system only", name);
+	/* the hold comes before kmem is loaded: loading it hot-adds the memory
+	 * of every CXL dax device bound to no driver */
 	ct_kernel_auto_online(ctx, &ao);
 	if (!ao.known || !ao.onlines)
-		return rebind_ram(ctx, dev, name);
+		return to_ram(ctx, name, res);
 	/* the kernel would online the new blocks itself, into ZONE_NORMAL */
 	ct_strlcpy(res->auto_online, ao.blocks, sizeof(res->auto_online));
 	if (!pause_auto_online)
@@ -65,7 +86,7 @@ int ct_dax_to_system_ram(struct ct_context *ctx, const char *name, bool pause_au
 	if ((rc = ct_auto_online_hold(ctx, &hold)))
 		return rc;
 	res->paused = hold.held;
-	rc = rebind_ram(ctx, dev, name);
+	rc = to_ram(ctx, name, res);
 	if (ct_auto_online_release(ctx, &hold)) {
 		res->restore_failed = true;
 		if (!rc) {	/* (the release's message, copied: ct_fail writes where it is) */

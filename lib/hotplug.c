@@ -17,8 +17,8 @@ const char *ct_action_name(enum ct_action a)
 const char *ct_result_name(enum ct_result r)
 {
 	static const char *const n[] = { "planned", "done", "unchanged", "failed", "raced", "refused", "rolled_back",
-					 "interrupted", "rollback_failed" };
-	return r <= CT_RES_ROLLBACK_FAILED ? n[r] : "?";
+					 "interrupted", "rollback_failed", "half_done" };
+	return r <= CT_RES_HALF_DONE ? n[r] : "?";
 }
 
 static int block_node(struct ct_sysfs *s, uint64_t id)
@@ -104,10 +104,13 @@ void ct_plan_decide(struct ct_plan *p, enum ct_want want, bool reonline)
 			}
 			break;
 		case CT_WANT_KERNEL:
-			if (b->state == CT_BLOCK_ONLINE) {
+			if (b->state == CT_BLOCK_ONLINE && z == CT_ZONE_MOVABLE) {
+				/* not as asked: refused, as a Normal block is for movable */
+				op->action = CT_ACT_REFUSE;
+				snprintf(op->note, sizeof(op->note),
+					 "online in ZONE_MOVABLE, not normal: offline it first to change the zone");
+			} else if (b->state == CT_BLOCK_ONLINE) {
 				op->action = CT_ACT_NONE;
-				if (z == CT_ZONE_MOVABLE)
-					snprintf(op->note, sizeof(op->note), "online in ZONE_MOVABLE already; offline it first to change the zone");
 			} else {
 				op->action = CT_ACT_ONLINE_KERNEL;
 			}
@@ -123,7 +126,7 @@ void ct_plan_decide(struct ct_plan *p, enum ct_want want, bool reonline)
 				}
 			} else if (z == CT_ZONE_MOVABLE) {
 				op->action = CT_ACT_NONE;
-			} else if (reonline) {
+			} else if (reonline || op->reonline) {
 				op->action = CT_ACT_REONLINE;
 			} else {
 				op->action = CT_ACT_REFUSE;
@@ -229,6 +232,53 @@ static bool same_place(const struct ct_block *a, const struct ct_block *b)
 	return a->state == b->state && (a->state != CT_BLOCK_ONLINE || online_zone(a) == online_zone(b));
 }
 
+/* the block, read back after a refused write, is where the action takes it */
+static bool as_wanted(enum ct_action a, const struct ct_block *b)
+{
+	enum ct_zone z = online_zone(b);
+
+	switch (a) {
+	case CT_ACT_OFFLINE:
+		return b->state == CT_BLOCK_OFFLINE;
+	case CT_ACT_ONLINE_MOVABLE:
+	case CT_ACT_REONLINE:
+		return z == CT_ZONE_MOVABLE;
+	case CT_ACT_ONLINE_KERNEL:
+		return b->state == CT_BLOCK_ONLINE && z != CT_ZONE_MOVABLE && z != CT_ZONE_NONE;
+	default:
+		return false;
+	}
+}
+
+/* --reonline offlined the block, and onlining it movable failed (rc): it
+ * goes back online where it was; true when it could not (half_done, the
+ * block offline and named), false to report the failure as any other */
+static bool half_done(struct ct_sysfs *s, struct ct_block_op *op, int rc, const struct ct_exec_opts *o)
+{
+	int back;
+
+	ct_block_read(s, op->before.id, &op->after);
+	ct_error_clear(s->err);
+	if (op->after.state != CT_BLOCK_OFFLINE)
+		return false;	/* online after all (someone else): as any refused write */
+	back = change(s, op, "online_kernel", o);
+	ct_block_read(s, op->before.id, &op->after);
+	ct_error_clear(s->err);
+	op->err = -rc;
+	if (!back && same_place(&op->after, &op->before)) {
+		op->result = CT_RES_FAILED;
+		snprintf(op->note, sizeof(op->note), "offlined, then onlining it movable failed (%s): put back online "
+			 "where it was", reason(-rc));
+		return true;
+	}
+	op->result = CT_RES_HALF_DONE;
+	snprintf(op->note, sizeof(op->note), "offlined for --reonline, then onlining it failed (%s; back where it "
+		 "was: %s): now %s, its memory lost to the system until onlined", reason(-rc),
+		 back ? reason(-back) : "the kernel took the write, but the block did not go back",
+		 ct_block_state_name(op->after.state));
+	return true;
+}
+
 static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_exec_opts *o)
 {
 	int rc;
@@ -247,8 +297,14 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
 	}
 	if (op->action == CT_ACT_REONLINE) {
 		rc = change(s, op, "offline", o);
-		if (!rc)
-			rc = change(s, op, "online_movable", o);
+		if (!rc) {
+			/* the block is offline now: the online half is made
+			 * whatever signal came meanwhile (an online write is short) */
+			struct ct_exec_opts go_on = *o;
+			go_on.stop = NULL;
+			if ((rc = change(s, op, "online_movable", &go_on)) && half_done(s, op, rc, &go_on))
+				return;
+		}
 	} else {
 		rc = change(s, op, state_for(op->action), o);
 	}
@@ -256,6 +312,15 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
 		ct_block_read(s, op->before.id, &op->after);
 		ct_error_clear(s->err);
 		op->err = -rc;
+		/* someone else (udev, daxctl, the kernel's auto-online) put it
+		 * where it was wanted first: as asked */
+		if (rc == -EINVAL && as_wanted(op->action, &op->after)) {
+			op->result = CT_RES_UNCHANGED;
+			op->err = 0;
+			snprintf(op->note, sizeof(op->note), "put %s by someone else while cxltier ran",
+				 op->after.state == CT_BLOCK_OFFLINE ? "offline" : "online in that zone");
+			return;
+		}
 		/* the zones of an offline block are read when the kernel refuses it */
 		if (rc == -EINVAL && op->action == CT_ACT_ONLINE_MOVABLE && op->after.state == CT_BLOCK_OFFLINE &&
 		    op->after.nzones && !zone_offered(&op->after, CT_ZONE_MOVABLE)) {
@@ -304,23 +369,37 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
 	}
 }
 
-static void roll_back(struct ct_sysfs *s, struct ct_plan *p)
+/* each block once more, within the run's per-block time (2 s of EBUSY
+ * retries when none was given): an offline write (undoing an online) is
+ * bounded by it as the run's own are, since the kernel's offline_pages
+ * retries migration until it succeeds or a signal comes. No stop flag:
+ * after a SIGINT the blocks are still put back */
+static void roll_back(struct ct_sysfs *s, struct ct_plan *p, const struct ct_exec_opts *o)
 {
-	struct ct_exec_opts once = { false, 2000, NULL, NULL, NULL };
+	struct ct_exec_opts once = { false, o->block_timeout_ms ? o->block_timeout_ms : 2000, NULL, o->timed_out,
+				     o->block_timeout_ms ? o->arm_timer : NULL };
 
 	for (size_t i = p->n; i-- > 0;) {
 		struct ct_block_op *op = &p->op[i];
 		const char *back;
-		if (op->result != CT_RES_DONE)
+		int rc = 0;
+		if (op->result != CT_RES_DONE && op->result != CT_RES_HALF_DONE)
 			continue;
 		if (op->before.state == CT_BLOCK_OFFLINE)
 			back = "offline";
 		else
 			back = online_zone(&op->before) == CT_ZONE_MOVABLE ? "online_movable" : "online_kernel";
-		int rc = change(s, op, back, &once);
+		/* a reonlined block is online: back to another zone through offline */
+		if (op->action == CT_ACT_REONLINE && op->result == CT_RES_DONE)
+			rc = change(s, op, "offline", &once);
+		if (!rc)
+			rc = change(s, op, back, &once);
 		ct_block_read(s, op->before.id, &op->after);
 		/* as before, whoever put it back */
 		if (same_place(&op->after, &op->before)) {
+			if (op->result == CT_RES_HALF_DONE)
+				snprintf(op->note, sizeof(op->note), "offlined for --reonline, onlining it movable failed (%s); "
+					 "the rollback put it back online", reason(op->err));
 			op->result = CT_RES_ROLLED_BACK;
 			continue;
 		}
@@ -349,7 +428,7 @@ int ct_plan_execute(struct ct_sysfs *s, struct ct_plan *p, const struct ct_exec_
 		}
 	}
 	if (bad && o->rollback)
-		roll_back(s, p);
+		roll_back(s, p, o);
 	return bad;
 }
 
@@ -386,6 +465,29 @@ static int add_dax(struct ct_sysfs *s, uint64_t bs, struct ct_plan *p, const str
 	return rc == -ENOENT ? 0 : rc;
 }
 
+/* every dax device of a region: the blocks of each system-ram one are
+ * planned, whatever comes before it; a device in another mode stops none
+ * of them (one of each mode can share a region: daxctl create-device) and
+ * is reported at the end (-EMEDIUMTYPE, the first one in *devdax) */
+static int add_region(struct ct_sysfs *s, uint64_t bs, struct ct_plan *p, const struct ct_region *r,
+		      const struct ct_dax **devdax)
+{
+	const struct ct_dax *first = NULL;
+	int rc = 0;
+
+	for (size_t j = 0; j < r->ndax && !rc; j++) {
+		if (strcmp(r->dax[j].mode, "system-ram")) {
+			if (!first)
+				first = &r->dax[j];
+			continue;
+		}
+		rc = add_dax(s, bs, p, &r->dax[j], NULL);
+	}
+	if (rc || !first)
+		return rc;
+	return add_dax(s, bs, p, first, devdax && !*devdax ? devdax : NULL);	/* its message, *devdax */
+}
+
 static const struct ct_dax *find_dax_of_block(const struct ct_topology *t, uint64_t id, uint64_t bs)
 {
 	for (size_t i = 0; i < t->nregions; i++)
@@ -405,7 +507,8 @@ int ct_plan_add_target(struct ct_sysfs *s, const struct ct_topology *t, struct c
 {
 	uint64_t bs = t->block_size;
 	bool found = false;
-	char *end;
+	char *end, first_msg[256];
+	unsigned medium = 0;
 	int rc = 0;
 
 	if (!bs && (rc = ct_block_size(s, &bs)))
@@ -432,8 +535,7 @@ int ct_plan_add_target(struct ct_sysfs *s, const struct ct_topology *t, struct c
 			if (!t->regions[i].ndax)
 				return ct_fail(s->err, ENOENT, "%s has no dax device: is dax_cxl loaded and the region a RAM region?",
 					       target);
-			for (size_t j = 0; j < t->regions[i].ndax && !rc; j++)
-				rc = add_dax(s, bs, p, &t->regions[i].dax[j], devdax);
+			rc = add_region(s, bs, p, &t->regions[i], devdax);
 		}
 		return found ? rc : ct_fail(s->err, ENOENT, "no region '%s' (see 'cxltier list')", target);
 	}
@@ -444,9 +546,18 @@ int ct_plan_add_target(struct ct_sysfs *s, const struct ct_topology *t, struct c
 			if (!ct_region_has_memdev(&t->regions[i], target))
 				continue;
 			found = true;
-			for (size_t j = 0; j < t->regions[i].ndax && !rc; j++)
-				rc = add_dax(s, bs, p, &t->regions[i].dax[j], devdax);
+			if (!t->regions[i].ndax)	/* as for the region itself */
+				return ct_fail(s->err, ENOENT, "%s: %s has no dax device: is dax_cxl loaded and the region a RAM "
+					       "region?", target, t->regions[i].name);
+			if ((rc = add_region(s, bs, p, &t->regions[i], devdax)) == -EMEDIUMTYPE) {
+				if (!medium)
+					ct_strlcpy(first_msg, s->err->msg, sizeof(first_msg));
+				medium++;
+				rc = 0;
+			}
 		}
+		if (!rc && medium)
+			rc = ct_fail(s->err, EMEDIUMTYPE, "%s", first_msg);
 		return found ? rc : ct_fail(s->err, ENOENT, "%s is in no region: create one first (cxl create-region)", target);
 	}
 	if (!strncmp(target, "node", 4)) {

@@ -38,12 +38,14 @@ enum ct_result {
 	CT_RES_ROLLED_BACK,
 	CT_RES_INTERRUPTED,
 	CT_RES_ROLLBACK_FAILED,	/* changed, and could not be returned: see note */
+	CT_RES_HALF_DONE,	/* --reonline offlined it, and it could not be onlined again */
 };
 
 struct ct_block_op {
 	struct ct_block before, after;
 	int node;			/* -1 unknown */
 	char owner[CT_NAME];		/* the dax device, "" for plain blocks */
+	bool reonline;			/* this block may be reonlined, whatever the run says (a policy's device) */
 	enum ct_action action;
 	enum ct_result result;
 	int err;			/* errno of a failure */
@@ -69,13 +71,17 @@ struct ct_exec_opts {
 
 /* add a block (kept once; the first owner wins); node < 0: look it up */
 int ct_plan_add(struct ct_sysfs *s, struct ct_plan *p, uint64_t id, const char *owner, int node);
-/* choose each block's action for what is wanted; reonline: move blocks
- * online in another zone to ZONE_MOVABLE through offline */
+/* choose each block's action for what is wanted; reonline (or the op's
+ * own reonline): move blocks online in another zone to ZONE_MOVABLE
+ * through offline */
 void ct_plan_decide(struct ct_plan *p, enum ct_want want, bool reonline);
 /* 0 when every block ended as wanted; otherwise the number of blocks that
- * did not (failed, raced, refused, interrupted). With rollback, each block
- * that had changed ends rolled_back (as before, read back) or
- * rollback_failed (with errno and note). */
+ * did not (failed, raced, refused, interrupted, half_done). A block put in
+ * the wanted state by someone else while the run went is unchanged (with a
+ * note). A reonline whose online half fails puts the block back online
+ * where it was (failed), or ends half_done: offline, named. With rollback,
+ * each block that had changed (half_done too) ends rolled_back (as before,
+ * read back) or rollback_failed (with errno and note). */
 int ct_plan_execute(struct ct_sysfs *s, struct ct_plan *p, const struct ct_exec_opts *o);
 void ct_plan_free(struct ct_plan *p);
 
@@ -86,7 +92,10 @@ const char *ct_result_name(enum ct_result r);
  * Resolve a target to blocks: "dax0.0", "region0", "mem0", "node1",
  * "memory34", "memory34-41" or "all" (every CXL-backed block). Returns 0,
  * -ENOENT (no such object), -EINVAL (not a target), -EMEDIUMTYPE (a dax
- * device not in system-ram mode: *devdax names it), with a message.
+ * device not in system-ram mode: *devdax names the first), with a message.
+ * A region or memdev target plans the blocks of every system-ram dax device
+ * it has, also with -EMEDIUMTYPE for another of them: the plan then holds
+ * all its hot-plugged memory, and the caller decides about the rest.
  */
 int ct_plan_add_target(struct ct_sysfs *s, const struct ct_topology *t, struct ct_plan *p,
 		       const char *target, const struct ct_dax **devdax);

@@ -64,8 +64,11 @@ int ct_policy_plan(struct ct_sysfs *s, const struct ct_topology *t, const struct
 			decide(t, r, pol, &o->decision);
 			if (!o->decision.online)
 				continue;
+			size_t first = plan->n;
 			if (ct_plan_add_target(s, t, plan, d->name, NULL))
 				ct_error_clear(s->err);	/* blocks kmem could not add */
+			for (size_t b = first; b < plan->n; b++)	/* per device, not for the run */
+				plan->op[b].reonline = o->decision.reonline;
 			if (o->decision.movable)
 				movable_n++;
 			else

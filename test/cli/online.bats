@@ -322,3 +322,114 @@ teardown() {
     [[ $(jq -c '[.memdevs[] | [.memdev, .interleave_ways, .named]]' <<<"$output") == '[["mem0",1,true]]' ]]
     [[ $stderr != *interleaved* ]]
 }
+
+# mixed_dax_tree DIR: the onlined lab tree with region0 split in two dax
+# devices (daxctl create-device after a shrink): dax0.0, the first 512 MiB,
+# in devdax mode; dax0.1, the last 512 MiB (memory38-41), system-ram, online
+mixed_dax_tree() {
+    local r
+    cp -a "$(fixture lab-region-online)" "$1"
+    r=$1/sys/devices/platform/ACPI0017:00/root0/decoder0.0/region0/dax_region0
+    echo 536870912 > "$r/dax0.0/size"
+    echo 0x12fffffff > "$r/dax0.0/mapping0/end"
+    ln -sfn ../../../../../../../../bus/dax/drivers/device_dax "$r/dax0.0/driver"
+    rm "$1/sys/bus/dax/drivers/kmem/dax0.0"
+    ln -s ../../../../devices/platform/ACPI0017:00/root0/decoder0.0/region0/dax_region0/dax0.0 \
+        "$1/sys/bus/dax/drivers/device_dax/dax0.0"
+    cp -a "$r/dax0.0" "$r/dax0.1"
+    echo 0x130000000 > "$r/dax0.1/resource"
+    echo 0x130000000 > "$r/dax0.1/mapping0/start"
+    echo 0x14fffffff > "$r/dax0.1/mapping0/end"
+    echo 252:1 > "$r/dax0.1/dev"
+    ln -sfn ../../../../../../../../bus/dax/drivers/kmem "$r/dax0.1/driver"
+    ln -s ../../../devices/platform/ACPI0017:00/root0/decoder0.0/region0/dax_region0/dax0.1 \
+        "$1/sys/bus/dax/devices/dax0.1"
+    ln -s ../../../../devices/platform/ACPI0017:00/root0/decoder0.0/region0/dax_region0/dax0.1 \
+        "$1/sys/bus/dax/drivers/kmem/dax0.1"
+}
+
+@test "a region with a devdax device before a system-ram one: the system-ram one's blocks are planned" {
+    mixed_dax_tree "$BATS_TEST_TMPDIR/t"
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" offline region0 --dry-run -j
+    assert_success
+    [[ $(jq -c '[.blocks[] | [.id, .device, .action]]' <<<"$output") == \
+       '[[38,"dax0.1","offline"],[39,"dax0.1","offline"],[40,"dax0.1","offline"],[41,"dax0.1","offline"]]' ]]
+    [[ $stderr == *"dax0.0 is in devdax mode: none of its memory is hot-plugged"* ]]
+    for t in region0 mem0; do
+        run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" online "$t" --dry-run -j
+        assert_failure 1    # dax0.0 is not onlined (named), dax0.1's blocks are as asked already
+        [[ $(jq -c '[.blocks[] | [.id, .action]]' <<<"$output") == '[[38,"none"],[39,"none"],[40,"none"],[41,"none"]]' ]]
+        [[ $stderr == *"dax0.0 is in devdax mode"*"--convert"* ]]
+    done
+}
+
+@test "region destroy --offline: the blocks of every dax device go offline before the region goes" {
+    mixed_dax_tree "$BATS_TEST_TMPDIR/t"
+    m=$BATS_TEST_TMPDIR/t/sys/devices/system/memory
+    # (the tree has no cxl_region/unbind: the destroy itself fails after the offline)
+    run cxltier --sysroot "$BATS_TEST_TMPDIR/t" region destroy region0 --offline
+    for b in 38 39 40 41; do
+        [[ $(cat "$m/memory$b/state") == offline ]] || fail "memory$b: $(cat "$m/memory$b/state"): $output"
+    done
+}
+
+@test "an unknown -o column is a usage error before any block is written (online, offline, --remove)" {
+    cp -a "$(fixture lab-region-offline)" "$BATS_TEST_TMPDIR/t"
+    m=$BATS_TEST_TMPDIR/t/sys/devices/system/memory
+    run cxltier --sysroot "$BATS_TEST_TMPDIR/t" online region0 -o NOPE
+    assert_failure 2
+    assert_output --partial "NOPE"
+    [[ $(cat "$m"/memory3[4-9]/state "$m"/memory4[01]/state | sort -u) == offline ]]
+    cp -a "$(fixture lab-region-online)" "$BATS_TEST_TMPDIR/u"
+    m=$BATS_TEST_TMPDIR/u/sys/devices/system/memory
+    run cxltier --sysroot "$BATS_TEST_TMPDIR/u" offline region0 -o BLOK,STATE
+    assert_failure 2
+    [[ $(cat "$m"/memory3[4-9]/state "$m"/memory4[01]/state | sort -u) == online ]]
+    run cxltier --sysroot "$BATS_TEST_TMPDIR/u" offline mem0 --remove -o BLOCK
+    assert_failure 2
+    [[ $(cat "$m"/memory3[4-9]/state "$m"/memory4[01]/state | sort -u) == online ]]
+}
+
+@test "a memdev whose region has no dax device fails as the region does, naming it" {
+    cp -a "$(fixture lab-region-offline)" "$BATS_TEST_TMPDIR/t"
+    rm -rf "$BATS_TEST_TMPDIR"/t/sys/devices/platform/ACPI0017:00/root0/decoder0.0/region0/dax_region0
+    run cxltier --sysroot "$BATS_TEST_TMPDIR/t" online region0
+    assert_failure 1
+    run cxltier --sysroot "$BATS_TEST_TMPDIR/t" online mem0
+    assert_failure 1
+    assert_output --partial "mem0: region0 has no dax device: is dax_cxl loaded"
+}
+
+@test "--zone normal --force on blocks online in ZONE_MOVABLE: refused, not 'all as asked'" {
+    run --separate-stderr cxltier --sysroot "$(fixture lab-region-online)" online region0 --zone normal --force --dry-run -j
+    assert_failure 1
+    [[ $(jq -r '[.blocks[].action] | unique | join(",")' <<<"$output") == refuse ]]
+    [[ $stderr == *"memory34 (dax0.0): refused: online in ZONE_MOVABLE, not normal: offline it first"* ]]
+}
+
+# two_region_tree DIR: the offline lab tree with a second region, region1
+# (dax1.0 over memory42-45, 512 MiB), a copy of region0 on the same memdev
+two_region_tree() {
+    local d=$1/sys/devices/platform/ACPI0017:00/root0/decoder0.0 m=$1/sys/devices/system/memory b
+    cp -a "$(fixture lab-region-offline)" "$1"
+    cp -a "$d/region0" "$d/region1"
+    mv "$d/region1/dax_region0" "$d/region1/dax_region1"
+    mv "$d/region1/dax_region1/dax0.0" "$d/region1/dax_region1/dax1.0"
+    echo 0x150000000 > "$d/region1/resource"; echo 0x20000000 > "$d/region1/size"
+    echo 0x150000000 > "$d/region1/dax_region1/dax1.0/resource"
+    echo 536870912 > "$d/region1/dax_region1/dax1.0/size"
+    ln -s ../../../devices/platform/ACPI0017:00/root0/decoder0.0/region1 "$1/sys/bus/cxl/devices/region1"
+    ln -s ../../../devices/platform/ACPI0017:00/root0/decoder0.0/region1/dax_region1/dax1.0 \
+        "$1/sys/bus/dax/devices/dax1.0"
+    for b in 42 43 44 45; do cp -a "$m/memory34" "$m/memory$b"; echo "$b" > "$m/memory$b/phys_index"; done
+}
+
+@test "--policy: reonline = yes for one device reonlines its blocks only" {
+    two_region_tree "$BATS_TEST_TMPDIR/t"
+    m=$BATS_TEST_TMPDIR/t/sys/devices/system/memory
+    for b in 36 44; do echo online > "$m/memory$b/state"; echo Normal > "$m/memory$b/valid_zones"; done
+    printf '[defaults]\nreonline = no\n[device region=region1]\nreonline = yes\n' > "$BATS_TEST_TMPDIR/p.conf"
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" online --policy --config "$BATS_TEST_TMPDIR/p.conf" --dry-run -j
+    [[ $(jq -c '[.blocks[] | select(.id == 36 or .id == 44) | [.id, .device, .action]]' <<<"$output") == \
+       '[[36,"dax0.0","refuse"],[44,"dax1.0","reonline_movable"]]' ]] || fail "$output $stderr"
+}

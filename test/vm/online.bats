@@ -215,6 +215,26 @@ anchor_movable() {
     [[ ! -e /run/cxltier/auto-online.held ]]
 }
 
+@test "online --convert --force with kmem not loaded and the kernel onlining: held off before kmem loads, every block movable" {
+    # unbound from kmem (its blocks are offline: kmem removes them)
+    echo "$D" > /sys/bus/dax/drivers/kmem/unbind
+    [[ ! -e /sys/bus/dax/devices/$D/driver ]]
+    rmmod kmem 2>/dev/null || skip "kmem cannot be unloaded here (built in, or another device holds it)"
+    AUTO=$(cat $MEMSYS/auto_online_blocks)
+    echo online > $MEMSYS/auto_online_blocks
+    run --separate-stderr cxltier online "$D" --convert --force -j
+    [[ -d /sys/module/kmem ]] || modprobe kmem
+    echo "$stderr" >&3
+    assert_success
+    [[ $stderr == *"loaded the kmem module"* ]]
+    [[ $(basename "$(readlink /sys/bus/dax/devices/$D/driver)") == kmem ]]
+    for b in $(vm_blocks_of "$D"); do
+        assert_equal "$b $(cat $MEMSYS/$b/state) $(cat $MEMSYS/$b/valid_zones)" "$b online Movable"
+    done
+    assert_equal "$(cat $MEMSYS/auto_online_blocks)" online
+    ! dmesg | grep -q "cannot be hotremoved"
+}
+
 @test "udev: the dax device's kmem bind starts one unit for the device; its memory blocks start none" {
     command -v udevadm >/dev/null || skip "no udevadm in the guest"
     [[ -f /usr/lib/udev/rules.d/90-cxltier.rules ]] || skip "the rule is not installed in the guest"

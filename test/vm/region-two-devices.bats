@@ -77,3 +77,18 @@ port_order() {
     run cxltier list -j
     assert_equal "$(jq '.regions | length' <<<"$output")" 0
 }
+
+@test "offline mem0 mem1 --remove --whole-region: the region goes once, both memdevs are safe to remove" {
+    r=$(cxltier region create mem0 mem1 -j | jq -r '.regions[0].name')
+    run timeout 600 cxltier online "$r"
+    assert_success
+    run --separate-stderr timeout 600 cxltier offline mem0 mem1 --remove --whole-region -j
+    # put the memdevs back for what follows, whatever the run did
+    for m in mem0 mem1; do
+        [[ -e $CXL/$m/driver ]] || echo "$m" > /sys/bus/cxl/drivers/cxl_mem/bind
+    done
+    assert_success
+    [[ $(jq -c '[.memdevs[] | [.name, .safe_to_remove]]' <<<"$output") == '[["mem0",true],["mem1",true]]' ]] ||
+        fail "$output $stderr"
+    [[ ! -e $CXL/$r ]]
+}

@@ -34,3 +34,24 @@ load topology
     topo_list_shows "$r0" mem0
     topo_list_shows "$r1" mem1
 }
+
+@test "online --convert over two devices, the second failing after the first was switched: the first is onlined, exit 64" {
+    read -r r0 r1 < "$BATS_FILE_TMPDIR/regions"
+    d0=$(vm_dax_of "$r0"); d1=$(vm_dax_of "$r1")
+    for d in $d0 $d1; do
+        for b in $(vm_blocks_of "$d"); do echo offline > $MEMSYS/$b/state; done
+        daxctl reconfigure-device --mode=devdax "$d" >/dev/null 2>&1
+        [[ $(basename "$(readlink /sys/bus/dax/devices/$d/driver)") == device_dax ]]
+    done
+    # the second one cannot go to system-ram: no memory left in it (and a
+    # dax device of size 0 is no CXL memory to cxltier once it looks again)
+    daxctl disable-device "$d1" >/dev/null 2>&1
+    echo 0 > /sys/bus/dax/devices/$d1/size
+    run --separate-stderr cxltier online "$d0" "$d1" --convert -j
+    echo "$stderr" >&3
+    assert_failure 64
+    [[ $stderr == *"$d0 is now in system-ram mode"* ]]
+    for b in $(vm_blocks_of "$d0"); do
+        assert_equal "$b $(cat $MEMSYS/$b/state) $(cat $MEMSYS/$b/valid_zones)" "$b online Movable"
+    done
+}
