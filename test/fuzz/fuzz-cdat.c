@@ -11,7 +11,8 @@
 #include "cdat.h"
 
 /* the figures cdat_volatile_perf should find: the first volatile DSMAS (else
- * the first), its DSLBIS for memory (not caches); later ones win */
+ * the first), its DSLBIS for memory (not caches); later ones win; a product
+ * above 2^32 - 1 is no figure, as the kernel's cdat_normalize() has it */
 static void expect(const struct cdat_table *t, struct ct_access *e)
 {
 	const struct cdat_struct *m = NULL;
@@ -27,7 +28,7 @@ static void expect(const struct cdat_table *t, struct ct_access *e)
 		uint64_t ns;
 
 		if (s->type != CDAT_DSLBIS || s->u.dslbis.handle != m->u.dsmas.handle || (s->u.dslbis.flags & 0x0f) ||
-		    !s->u.dslbis.entry[0] || s->u.dslbis.entry[0] == 0xffff || v > UINT64_MAX ||
+		    !s->u.dslbis.entry[0] || s->u.dslbis.entry[0] == 0xffff || v > UINT32_MAX ||
 		    s->u.dslbis.data_type > CDAT_WRITE_BANDWIDTH)
 			continue;
 		ns = (uint64_t)((v + 999) / 1000);
