@@ -35,6 +35,11 @@ static void on_signal(int sig)
 		timer_fired = 1;
 		return;
 	}
+	if (stop_flag) {	/* the second SIGINT/SIGTERM: as if no handler were there */
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
 	stop_flag = 1;
 	if (timer_armed) {	/* the write may have taken this one in a restart */
 		struct itimerval it = { { 0, TICK_US }, { 0, TICK_US } };

@@ -68,6 +68,10 @@ pin() {
 in_write() { [[ $(cut -d' ' -f1 "/proc/$1/syscall" 2>/dev/null) == 1 ]]; }
 # has process $1 ended (gone, or a zombie waiting for us)?
 ended() { [[ ! -e /proc/$1 || $(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null) == Z ]]; }
+# no signal waits for process $1 to take it
+no_signal_pending() { grep -Eq '^ShdPnd:[[:space:]]*0+$' "/proc/$1/status" && grep -Eq '^SigPnd:[[:space:]]*0+$' "/proc/$1/status"; }
+# seconds since the test began
+elapsed() { echo $(( (${EPOCHREALTIME/./} - ${T0/./}) / 1000000 )); }
 going_offline() { [[ $(cat $MEMSYS/$1/state) == going-offline ]]; }
 # more than $2 seconds since bash's clock read $1
 past() { (( ${EPOCHREALTIME/./} - ${1/./} > $2 * 1000000 )); }
@@ -76,16 +80,19 @@ past() { (( ${EPOCHREALTIME/./} - ${1/./} > $2 * 1000000 )); }
 # second region's (B1) holds the hotplug lock; B0: the first region's
 lock_held() {
     local r0 r1 n0 n1
+    T0=$EPOCHREALTIME
     read -r r0 r1 < "$BATS_FILE_TMPDIR/regions"
     n0=$(cat /sys/bus/dax/devices/$(vm_dax_of "$r0")/target_node)
     n1=$(cat /sys/bus/dax/devices/$(vm_dax_of "$r1")/target_node)
     [[ $n0 != "$n1" ]] || fail "both regions on node $n0"
     pin "$n0" P0; B0=$P0_BLOCK
     pin "$n1" P1; B1=$P1_BLOCK
+    echo "# pinned $B0 (node $n0, pid $P0_PID), $B1 (node $n1, pid $P1_PID)" >&3
     [[ $B0 == memory* && $B1 == memory* ]] || fail "pinned blocks: '$B0' '$B1'"
     ( exec bash -c "echo offline > $MEMSYS/$B1/state" ) 2>/dev/null 3>&- &
     W_PID=$!
     wait_for 60 "the other writer to hold the hotplug lock (offlining $B1)" going_offline "$B1"
+    echo "# $(elapsed) s: the other writer holds the lock" >&3
 }
 
 @test "offline --timeout while another writer holds the hotplug lock: the run still ends when its time is up" {
@@ -94,6 +101,7 @@ lock_held() {
     CX_PID=$!
     wait_for 60 "cxltier to write $B0's state" in_write "$CX_PID"
     t=$EPOCHREALTIME
+    echo "# $(elapsed) s: cxltier in its write" >&3
     # its deadline passes while the kernel restarts the write
     wait_for 30 "the run's 2 s to pass" past "$t" 3
     ! ended "$CX_PID" || fail "cxltier ended while the lock was held: $(cat "$BATS_TEST_TMPDIR/err")"
@@ -101,12 +109,33 @@ lock_held() {
     kill "$W_PID"; wait "$W_PID" 2>/dev/null || true
     W_PID=
     wait_for 30 "cxltier to end once it has the lock, its time being up" ended "$CX_PID"
+    echo "# $(elapsed) s: cxltier ended" >&3
     rc=0; wait "$CX_PID" || rc=$?
     CX_PID=
     cat "$BATS_TEST_TMPDIR/err" >&3
     assert_equal "$rc" 1
     [[ $(jq -r '.blocks[0] | .block + " " + .result' "$BATS_TEST_TMPDIR/out") == "$B0 failed" ]]
     [[ $(jq -r '.blocks[0].note' "$BATS_TEST_TMPDIR/out") == *"--timeout"* ]]
+    assert_equal "$(cat $MEMSYS/$B0/state)" online
+}
+
+@test "offline, SIGINT while another writer holds the hotplug lock, then SIGINT again: the second one ends the run" {
+    lock_held
+    cxltier offline "$B0" --timeout 60 > "$BATS_TEST_TMPDIR/out" 2> "$BATS_TEST_TMPDIR/err" 3>&- &
+    CX_PID=$!
+    wait_for 60 "cxltier to write $B0's state" in_write "$CX_PID"
+    kill -INT "$CX_PID"
+    wait_for 10 "cxltier to take the first SIGINT" no_signal_pending "$CX_PID"
+    kill -INT "$CX_PID"
+    wait_for 10 "cxltier to end on the second SIGINT" ended "$CX_PID"
+    echo "# $(elapsed) s: cxltier ended on the second SIGINT" >&3
+    rc=0; wait "$CX_PID" || rc=$?
+    CX_PID=
+    assert_equal "$rc" 130
+    # the other writer still holds the lock: ended all the same
+    going_offline "$B1"
+    kill "$W_PID"; wait "$W_PID" 2>/dev/null || true
+    W_PID=
     assert_equal "$(cat $MEMSYS/$B0/state)" online
 }
 
