@@ -160,8 +160,40 @@ static int offline_region(struct cmd_env *env, struct ct_topology *t, const stru
 	return stopped ? -EINTR : bad ? -EBUSY : 0;
 }
 
-/* the regions of one memdev destroyed, the memdev disabled: true when the
- * card may be removed */
+/* the number of memdev's endpoint decoder in r (decoderP.N: N), -1 none:
+ * the kernel hands out an endpoint's capacity in decoder order and takes
+ * it back only from the last one */
+static long decoder_of(const struct ct_region *r, const char *memdev)
+{
+	for (unsigned k = 0; k < r->ntargets; k++) {
+		const char *dot = strrchr(r->targets[k], '.');
+		if (!strcmp(r->memdevs[k], memdev) && dot)
+			return strtol(dot + 1, NULL, 10);
+	}
+	return -1;
+}
+
+/* the regions of memdev, last allocated first (the order in which they can
+ * be destroyed); *n of them, in a malloc'd array (NULL when none) */
+static const struct ct_region **regions_of(const struct ct_topology *t, const char *memdev, size_t *n)
+{
+	const struct ct_region **v = calloc(t->nregions ? t->nregions : 1, sizeof(*v));
+
+	*n = 0;
+	for (size_t i = 0; v && i < t->nregions; i++) {
+		const struct ct_region *r = &t->regions[i];
+		size_t k;
+		if (!ct_region_has_memdev(r, memdev))
+			continue;
+		for (k = (*n)++; k > 0 && decoder_of(v[k - 1], memdev) < decoder_of(r, memdev); k--)
+			v[k] = v[k - 1];
+		v[k] = r;
+	}
+	return v;
+}
+
+/* the regions of one memdev destroyed (each checked before its memory goes
+ * offline), the memdev disabled: true when the card may be removed */
 static bool remove_one(struct cmd_env *env, struct ct_topology *t, const struct ct_memdev *m,
 		       const struct change_opts *co, json_object *arr, json_object *busy, struct tally *tl)
 {
@@ -169,20 +201,23 @@ static bool remove_one(struct cmd_env *env, struct ct_topology *t, const struct 
 	bool all = true, was = false;
 	struct ct_exec_opts eo;
 	int rc;
-	size_t busy_before = json_object_array_length(busy);
+	size_t busy_before = json_object_array_length(busy), nr;
+	const struct ct_region **order = regions_of(t, m->name, &nr);
 
 	change_exec_opts(co, &eo);
 	jb_str(jm, "name", m->name);
 	regs = jb_arr(jm, "regions");
 	json_object_array_add(arr, jm);
-	for (size_t i = 0; i < t->nregions; i++) {
-		const struct ct_region *r = &t->regions[i];
+	if (!order) {
+		cmd_err(env, "out of memory");
+		all = false;
+	}
+	for (size_t i = 0; order && i < nr; i++) {
+		const struct ct_region *r = order[i];
 		struct ct_region_teardown td;
 		json_object *jr, *with;
 		const char *state = "destroyed";
 
-		if (!ct_region_has_memdev(r, m->name))
-			continue;
 		jr = json_object_new_object();
 		jb_str(jr, "name", r->name);
 		with = jb_arr(jr, "interleaved_with");
@@ -200,19 +235,28 @@ static bool remove_one(struct cmd_env *env, struct ct_topology *t, const struct 
 		if (*eo.stop) {
 			cmd_err(env, "%s: not taken apart: stopped by a signal", r->name);
 			state = "interrupted";
+		} else if (ct_region_plan_destroy(env->ctx, t, r->name, &td)) {
+			/* refused before any of its memory went offline */
+			cmd_err(env, "%s; none of its memory was offlined", ct_context_message(env->ctx));
+			jb_str(jr, "error", ct_context_message(env->ctx));
+			ct_error_clear(&env->ctx->err);
+			state = "failed";
 		} else if ((rc = offline_region(env, t, r, co, busy, tl)))
 			state = rc == -EINTR ? "interrupted" : "busy";
 		else if (*eo.stop) {
 			cmd_err(env, "%s: its memory is offline, the region left in place: stopped by a signal", r->name);
 			state = "interrupted";
-		} else if (ct_region_plan_destroy(env->ctx, t, r->name, &td) || ct_region_destroy(env->ctx, t, &td, &eo)) {
+		} else if (ct_region_destroy(env->ctx, t, &td, &eo)) {
 			cmd_err(env, "%s", ct_context_message(env->ctx));
+			jb_str(jr, "error", ct_context_message(env->ctx));
+			ct_error_clear(&env->ctx->err);
 			state = "failed";
 		} else
 			tl->progress++;
 		jb_str(jr, "state", state);
 		all &= !strcmp(state, "destroyed");
 	}
+	free(order);
 	if (co->dry_run) {
 		fprintf(stderr, "cxltier offline: dry run: %s: would offline and destroy %zu region%s, then disable it; "
 			"nothing was changed\n", m->name, json_object_array_length(regs),

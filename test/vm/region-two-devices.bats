@@ -2,11 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: two-devices
 # Two Type-3 devices on two root ports of one host bridge: `cxltier region
-# create mem0 mem1` makes a working 2-way region and destroy undoes it.
+# create mem0 mem1` makes a working 2-way region and destroy undoes it;
+# `offline --remove` of a memdev with two regions.
 load helper
 
 teardown() {
-    for r in $(ls $CXL | grep '^region[0-9]'); do cxltier region destroy "$r" --offline >/dev/null 2>&1 || true; done
+    # the last created first: an endpoint gives its capacity back in reverse
+    for r in $(ls $CXL | grep '^region[0-9]' | sort -t n -k 2 -rn); do
+        cxltier region destroy "$r" --offline >/dev/null 2>&1 || true
+    done
 }
 
 # the memdevs in root-port order (the host bridge's dport ids)
@@ -91,4 +95,20 @@ port_order() {
     [[ $(jq -c '[.memdevs[] | [.name, .safe_to_remove]]' <<<"$output") == '[["mem0",true],["mem1",true]]' ]] ||
         fail "$output $stderr"
     [[ ! -e $CXL/$r ]]
+}
+
+@test "offline mem0 --remove, two regions on mem0: the one allocated last goes first, both destroyed, exit 0" {
+    half=$(( $(cat $CXL/mem0/ram/size) / 2 ))
+    ra=$(cxltier region create mem0 --size "$half" -j | jq -re '.regions[0].name')
+    rb=$(cxltier region create mem0 --size "$half" -j | jq -re '.regions[0].name')
+    [[ $ra != "$rb" ]]
+    run timeout 600 cxltier online "$ra" "$rb"
+    assert_success
+    run --separate-stderr timeout 600 cxltier offline mem0 --remove -j
+    echo "$stderr" >&3
+    [[ -e $CXL/mem0/driver ]] || echo mem0 > /sys/bus/cxl/drivers/cxl_mem/bind
+    assert_success
+    [[ $(jq -c '.memdevs[0] | [[.regions[] | .name + " " + .state], .safe_to_remove]' <<<"$output") == \
+        "[[\"$rb destroyed\",\"$ra destroyed\"],true]" ]] || fail "$output"
+    [[ ! -e $CXL/$ra && ! -e $CXL/$rb ]]
 }
