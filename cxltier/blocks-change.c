@@ -19,20 +19,42 @@
 
 static volatile sig_atomic_t stop_flag;
 static volatile sig_atomic_t timer_fired;
+static volatile sig_atomic_t timer_armed;	/* a timed state write is under way */
+
+/* after the deadline (or a stop) the timer ticks on until disarmed: a
+ * state write the kernel restarts while another writer holds the hotplug
+ * lock (lock_device_hotplug_sysfs: -ERESTARTNOINTR, restarted whatever the
+ * handler) takes the signal and goes on as if none had come; the next tick
+ * reaches it once it has the lock and migrates pages (offline_pages ends on
+ * any pending signal) */
+#define TICK_US 50000
 
 static void on_signal(int sig)
 {
-	if (sig == SIGALRM)
+	if (sig == SIGALRM) {
 		timer_fired = 1;
-	else
-		stop_flag = 1;
+		return;
+	}
+	if (stop_flag) {	/* the second SIGINT/SIGTERM: as if no handler were there */
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	stop_flag = 1;
+	if (timer_armed) {	/* the write may have taken this one in a restart */
+		struct itimerval it = { { 0, TICK_US }, { 0, TICK_US } };
+		setitimer(ITIMER_REAL, &it, NULL);
+	}
 }
 
+/* ms > 0: SIGALRM after ms, then every TICK_US until disarmed (0) */
 static void arm_timer(unsigned ms)
 {
-	struct itimerval it = { { 0, 0 }, { ms / 1000, (long)(ms % 1000) * 1000 } };
+	struct itimerval it = { { 0, ms ? TICK_US : 0 }, { ms / 1000, (long)(ms % 1000) * 1000 } };
 
+	timer_armed = 0;
 	setitimer(ITIMER_REAL, &it, NULL);
+	timer_armed = ms != 0;
 }
 
 static void install_handlers(void)

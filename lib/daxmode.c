@@ -6,6 +6,7 @@
 #include <daxctl/libdaxctl.h>
 #include "auto-online-hold.h"
 #include "context.h"
+#include "dax-users.h"
 #include "daxmode.h"
 #include "kernel.h"
 #include "modules.h"
@@ -54,12 +55,17 @@ static int to_ram(struct ct_context *ctx, const char *name, struct ct_daxmode_re
 	if (!(dev = find_dev(dctx, name)))
 		return ct_fail(&ctx->err, ENOENT, "libdaxctl does not know %s", name);
 	/* (the driver link, not libdaxctl's view: that was read before kmem came) */
-	if (!ct_sysfs_link_name(&ctx->sys, ct_path(path, sizeof(path), "/sys/bus/dax/devices/%s/driver", name), driver,
-				sizeof(driver)) && !strcmp(driver, "kmem")) {
+	if (ct_sysfs_link_name(&ctx->sys, ct_path(path, sizeof(path), "/sys/bus/dax/devices/%s/driver", name), driver,
+			       sizeof(driver)))
+		driver[0] = '\0';
+	ct_error_clear(&ctx->err);
+	if (!strcmp(driver, "kmem")) {
 		res->bound_by_kmem = true;
 		return 0;
 	}
-	ct_error_clear(&ctx->err);
+	/* unbinding device_dax revokes what processes have mapped */
+	if (!strcmp(driver, "device_dax") && (rc = ct_dax_check_unused(ctx, name, "switching it to system-ram")))
+		return rc;
 	return rebind_ram(ctx, dev, name);
 }
 

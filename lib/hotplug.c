@@ -178,10 +178,11 @@ static const char *reason(int err)
 
 /* one state write, retrying EBUSY with back-off until the block's time is
  * up; a write the kernel blocks in (offline migrating pages) is ended by
- * the caller's timer. Online writes are not timed: the kernel never waits
- * in them for long, and while another writer holds the hotplug lock it
- * restarts them whatever signal comes. 0, -ETIMEDOUT, -EINTR (stopped) or
- * -errno. */
+ * the caller's timer. While another writer holds the hotplug lock the
+ * kernel restarts the write whatever signal comes: the timer goes on
+ * ticking after its deadline, so that the write, once it has the lock, is
+ * still ended. Online writes are not timed: the kernel never waits in them
+ * for long. 0, -ETIMEDOUT, -EINTR (stopped) or -errno. */
 static int change(struct ct_sysfs *s, struct ct_block_op *op, const char *state, const struct ct_exec_opts *o)
 {
 	long deadline = now_ms() + o->block_timeout_ms;

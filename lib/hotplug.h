@@ -66,7 +66,10 @@ struct ct_exec_opts {
 	unsigned block_timeout_ms;	/* per block: retry EBUSY and wait this long (0: once, no limit) */
 	volatile sig_atomic_t *stop;	/* set by the caller's SIGINT/SIGTERM handler: stop everything */
 	volatile sig_atomic_t *timed_out; /* set by the caller's timer handler: this block took too long */
-	void (*arm_timer)(unsigned ms);	/* the caller's one-shot timer (0 disarms); NULL: none */
+	/* the caller's timer: its handler sets *timed_out after ms, and again
+	 * and again until disarmed (0), so that a write the kernel restarted
+	 * after taking the signal is still ended; NULL: none */
+	void (*arm_timer)(unsigned ms);
 };
 
 /* add a block (kept once; the first owner wins); node < 0: look it up */

@@ -42,6 +42,12 @@ static int by_bytes(const void *a, const void *b)
 	return x->bytes < y->bytes ? 1 : x->bytes > y->bytes ? -1 : x->pid - y->pid;
 }
 
+void ct_pinners_sort(struct ct_pinner *p, size_t n)
+{
+	if (n)
+		qsort(p, n, sizeof(*p), by_bytes);
+}
+
 int ct_node_pinners(struct ct_context *ctx, int node, size_t max, struct ct_pinner **out, size_t *n, size_t *total)
 {
 	struct ct_procset set = { 0 };
@@ -74,8 +80,7 @@ int ct_node_pinners(struct ct_context *ctx, int node, size_t max, struct ct_pinn
 	}
 	ct_error_clear(&ctx->err);	/* processes that ended or could not be read */
 	ct_procset_free(&set);
-	if (k)
-		qsort(p, k, sizeof(*p), by_bytes);
+	ct_pinners_sort(p, k);
 	*total = k;
 	*n = k < max ? k : max;
 	*out = p;

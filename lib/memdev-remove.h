@@ -35,5 +35,7 @@ struct ct_pinner {
  * cannot be read are left out. 0 or -errno (-ENOMEM) with a message.
  */
 int ct_node_pinners(struct ct_context *ctx, int node, size_t max, struct ct_pinner **out, size_t *n, size_t *total);
+/* most bytes first, then by pid */
+void ct_pinners_sort(struct ct_pinner *p, size_t n);
 
 #endif

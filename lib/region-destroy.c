@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "context.h"
+#include "dax-users.h"
 #include "region.h"
 #include "region-ops.h"
 
@@ -40,6 +41,14 @@ int ct_region_plan_destroy(struct ct_context *ctx, const struct ct_topology *t, 
 				     e->last_decoder, e->last_decoder);
 	}
 	ct_fabric_free(&f);
+	/* a dax device in devdax mode goes with the region: whoever maps it
+	 * would be killed by SIGBUS */
+	for (size_t i = 0; i < r->ndax && !rc; i++)
+		if (!strcmp(r->dax[i].mode, "devdax")) {
+			char doing[64];
+			snprintf(doing, sizeof(doing), "destroying %s", name);
+			rc = ct_dax_check_unused(ctx, r->dax[i].name, doing);
+		}
 	return rc;
 }
 

@@ -264,6 +264,18 @@ bool ct_sysfs_exists(struct ct_sysfs *s, const char *path)
 	return true;
 }
 
+int ct_sysfs_stat(struct ct_sysfs *s, const char *path, struct stat *st)
+{
+	int fd = ct_sysfs_openat(s, path, O_PATH, 0), rc = 0;
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, st))
+		rc = -errno;
+	close(fd);
+	return rc;
+}
+
 int ct_sysfs_write_str(struct ct_sysfs *s, const char *path, const char *val)
 {
 	/* O_NOFOLLOW: an attribute is never a symlink; one swapped in is refused;

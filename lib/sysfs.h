@@ -53,6 +53,11 @@ int ct_sysfs_link_name(struct ct_sysfs *s, const char *path, char *buf, size_t l
 /* the link's target resolved to an absolute path inside the root */
 int ct_sysfs_realpath(struct ct_sysfs *s, const char *path, char *buf, size_t len);
 bool ct_sysfs_exists(struct ct_sysfs *s, const char *path);
+/* what path leads to (symlinks followed; on the live system also /proc's
+ * fd and map_files links, to the very file a process has): 0 or -errno,
+ * no message */
+struct stat;
+int ct_sysfs_stat(struct ct_sysfs *s, const char *path, struct stat *st);
 int ct_sysfs_write_str(struct ct_sysfs *s, const char *path, const char *val);
 
 /* sorted names of entries in a directory starting with prefix (NULL: all,

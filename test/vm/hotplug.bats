@@ -30,8 +30,8 @@ teardown_file() {
 teardown() {
     local p
     [[ ! -f $BATS_FILE_TMPDIR/auto ]] || cat "$BATS_FILE_TMPDIR/auto" > $MEMSYS/auto_online_blocks
-    for p in ${UDEVD_PID:-} ${MON_PID:-} ${PIN_PID:-}; do kill "$p" 2>/dev/null || true; done
-    for p in ${UDEVD_PID:-} ${MON_PID:-} ${PIN_PID:-}; do wait "$p" 2>/dev/null || true; done
+    for p in ${UDEVD_PID:-} ${MON_PID:-} ${PIN_PID:-} ${CX_PID:-}; do kill "$p" 2>/dev/null || true; done
+    for p in ${UDEVD_PID:-} ${MON_PID:-} ${PIN_PID:-} ${CX_PID:-}; do wait "$p" 2>/dev/null || true; done
 }
 
 # the unit's command line for instance $1, with the guest's cxltier
@@ -148,6 +148,45 @@ all_movable() {
     assert_success
     [[ $(jq -r '.memdevs[0].safe_to_remove' <<<"$output") == true ]]
     unplug "$m" cxl-mem-hp2
+}
+
+# has process $1 ended (gone, or a zombie waiting for us)?
+ended() { [[ ! -e /proc/$1 || $(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null) == Z ]]; }
+going_offline() { [[ $(cat $MEMSYS/$1/state) == going-offline ]]; }
+
+@test "offline memN --remove stopped by SIGINT in a pinned block: it ends at once; the blocks not tried are not named busy" {
+    m=$(vm_hot_add_type3 cxl-mem-hp5 0x9abf $SIZE)
+    run --separate-stderr $(unit_command "$m") -j
+    assert_success
+    r=$(jq -r '.new_regions[0].region' <<<"$output")
+    node=$(cat /sys/bus/dax/devices/$(vm_dax_of "$r")/target_node)
+    coproc PIN { exec numactl --membind="$node" pin-pages 3>&-; }
+    read -r line <&"${PIN[0]}"
+    assert_equal "$line" ready
+    read -r pinned <&"${PIN[0]}"
+    b=${pinned%% *}
+    [[ $b == memory* ]] || fail "pinned: $pinned"
+    cxltier offline "$m" --remove --timeout 120 -j > "$BATS_TEST_TMPDIR/out" 2> "$BATS_TEST_TMPDIR/err" 3>&- &
+    CX_PID=$!
+    wait_for 120 "cxltier to be offlining the pinned $b" going_offline "$b"
+    kill -INT "$CX_PID"
+    wait_for 20 "cxltier to end after SIGINT" ended "$CX_PID"
+    rc=0; wait "$CX_PID" || rc=$?
+    CX_PID=
+    cat "$BATS_TEST_TMPDIR/err" >&3
+    [[ $rc == 1 || $rc == 64 ]] || fail "exit $rc"
+    out=$(cat "$BATS_TEST_TMPDIR/out")
+    [[ $(jq -c '.memdevs[0] | [.regions[0].state, .disabled, .safe_to_remove]' <<<"$out") == '["interrupted",false,false]' ]] ||
+        fail "$out"
+    # neither the block it was in nor those after it: no process walk for them
+    assert_equal "$(jq '.busy_blocks | length' <<<"$out")" 0
+    grep -q "$r: stopped by a signal" "$BATS_TEST_TMPDIR/err"
+    [[ -e $CXL/$r && -e $CXL/$m/driver ]]
+    kill "$PIN_PID"; wait "$PIN_PID" 2>/dev/null || true
+    PIN_PID=
+    run --separate-stderr cxltier offline "$m" --remove -j
+    assert_success
+    unplug "$m" cxl-mem-hp5
 }
 
 # every block of the region's dax device online, whatever the zone

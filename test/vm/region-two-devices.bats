@@ -2,11 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: two-devices
 # Two Type-3 devices on two root ports of one host bridge: `cxltier region
-# create mem0 mem1` makes a working 2-way region and destroy undoes it.
+# create mem0 mem1` makes a working 2-way region and destroy undoes it;
+# `offline --remove` of a memdev with two regions, and of one whose devdax
+# device a process maps.
 load helper
 
 teardown() {
-    for r in $(ls $CXL | grep '^region[0-9]'); do cxltier region destroy "$r" --offline >/dev/null 2>&1 || true; done
+    local p
+    for p in ${MAP_PID:-} ${HOLD_PID:-}; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+    # the last created first: an endpoint gives its capacity back in reverse
+    for r in $(ls $CXL | grep '^region[0-9]' | sort -t n -k 2 -rn); do
+        cxltier region destroy "$r" --offline >/dev/null 2>&1 || true
+    done
 }
 
 # the memdevs in root-port order (the host bridge's dport ids)
@@ -90,5 +97,71 @@ port_order() {
     assert_success
     [[ $(jq -c '[.memdevs[] | [.name, .safe_to_remove]]' <<<"$output") == '[["mem0",true],["mem1",true]]' ]] ||
         fail "$output $stderr"
+    [[ ! -e $CXL/$r ]]
+}
+
+@test "offline mem0 --remove, two regions on mem0: the one allocated last goes first, both destroyed, exit 0" {
+    half=$(( $(cat $CXL/mem0/ram/size) / 2 ))
+    ra=$(cxltier region create mem0 --size "$half" -j | jq -re '.regions[0].name')
+    rb=$(cxltier region create mem0 --size "$half" -j | jq -re '.regions[0].name')
+    [[ $ra != "$rb" ]]
+    run timeout 600 cxltier online "$ra" "$rb"
+    assert_success
+    run --separate-stderr timeout 600 cxltier offline mem0 --remove -j
+    echo "$stderr" >&3
+    [[ -e $CXL/mem0/driver ]] || echo mem0 > /sys/bus/cxl/drivers/cxl_mem/bind
+    assert_success
+    [[ $(jq -c '.memdevs[0] | [[.regions[] | .name + " " + .state], .safe_to_remove]' <<<"$output") == \
+        "[[\"$rb destroyed\",\"$ra destroyed\"],true]" ]] || fail "$output"
+    [[ ! -e $CXL/$ra && ! -e $CXL/$rb ]]
+}
+
+# the driver a dax device is bound to
+dax_driver() { basename "$(readlink "/sys/bus/dax/devices/$1/driver")"; }
+# is process $1 named $2 (a subshell that opened its files, then exec'd it)?
+is_comm() { [[ $(cat "/proc/$1/comm" 2>/dev/null) == "$2" ]]; }
+
+@test "a devdax device a process maps or holds open: online --convert and offline --remove refuse, naming the processes; nothing changes" {
+    r=$(cxltier region create mem1 -j | jq -re '.regions[0].name')
+    d=$(vm_dax_of "$r")
+    if [[ $(dax_driver "$d") != device_dax ]]; then
+        offline_all "$d"
+        daxctl reconfigure-device --mode=devdax "$d" >/dev/null 2>&1
+    fi
+    assert_equal "$(dax_driver "$d")" device_dax
+    # mapped through a node of another name: found by its device number
+    IFS=: read -r maj min < "/sys/bus/dax/devices/$d/dev"
+    rm -f /tmp/other-dax; mknod /tmp/other-dax c "$maj" "$min"
+    coproc MAP { exec map-dax /tmp/other-dax 3>&-; }
+    read -r line <&"${MAP[0]}"
+    assert_equal "$line" ready
+    # and open only (no mapping) in another
+    ( exec 5<"/dev/$d"; exec sleep 3600 ) 3>&- &
+    HOLD_PID=$!
+    wait_for 30 "process $HOLD_PID to hold /dev/$d open" is_comm "$HOLD_PID" sleep
+    run --separate-stderr cxltier online "$d" --convert -j
+    echo "$stderr" >&3
+    assert_failure 1
+    [[ $stderr == *"$d is in use: process $MAP_PID (map-dax) has 2 MiB of it mapped, process $HOLD_PID (sleep) has it open;"* ]] ||
+        fail "$stderr"
+    [[ $stderr == *"switching it to system-ram would take the device from them"*"SIGBUS"* ]]
+    assert_equal "$(dax_driver "$d")" device_dax
+    run --separate-stderr cxltier offline mem1 --remove -j
+    echo "$stderr" >&3
+    assert_failure 1
+    [[ $(jq -c '.memdevs[0] | [.regions[0].name, .regions[0].state, .disabled, .safe_to_remove]' <<<"$output") == \
+        "[\"$r\",\"failed\",false,false]" ]] || fail "$output"
+    [[ $(jq -r '.memdevs[0].regions[0].error' <<<"$output") == *"process $MAP_PID (map-dax)"*"destroying $r would"* ]]
+    [[ $stderr == *"$d is in use: process $MAP_PID (map-dax)"* ]]
+    # nothing was taken from them
+    [[ -e $CXL/$r && -e $CXL/mem1/driver ]]
+    assert_equal "$(dax_driver "$d")" device_dax
+    kill -0 "$MAP_PID"
+    # gone, the device can go
+    kill "$MAP_PID" "$HOLD_PID"; wait "$MAP_PID" "$HOLD_PID" 2>/dev/null || true
+    MAP_PID= HOLD_PID=
+    run --separate-stderr cxltier offline mem1 --remove -j
+    [[ -e $CXL/mem1/driver ]] || echo mem1 > /sys/bus/cxl/drivers/cxl_mem/bind
+    assert_success
     [[ ! -e $CXL/$r ]]
 }

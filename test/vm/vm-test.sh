@@ -134,7 +134,7 @@ for j in "${JOBS[@]}"; do
     for f in "${FILES[@]}"; do   # files from elsewhere (e.g. the harness's own checks)
         [[ $(dirname "$f") == "$HERE" ]] || adds+=(-a "$f:/tests/$(basename "$f")")
     done
-    for helper in pin-pages mkcdat hog; do
+    for helper in pin-pages mkcdat hog map-dax; do
         [[ -x $b/test/$helper ]] && adds+=(-a "$b/test/$helper:/usr/bin/$helper")
     done
     # udevadm to test the rule (udevadm test)
