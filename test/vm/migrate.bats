@@ -43,6 +43,15 @@ moved_but_shared() {
 
 damon_on() { [[ $(cat $DAMON/nr_kdamonds) == 1 && $(cat $DAMON/0/state 2>/dev/null) == on ]]; }
 
+# killed_cold_run PID NODE: a --cold run on PID, killed with SIGKILL once its
+# kdamond is on (it can run no code: what it set up stays); sets BG to its pid
+killed_cold_run() {
+    cxltier migrate --pid "$1" --to "$2" --cold --interval 60 > /dev/null 2>&1 3>&- &
+    BG=$!
+    wait_for 60 "cxltier's kdamond" damon_on
+    kill -9 "$BG"; wait "$BG" || true
+}
+
 start_hog() { # MiB -> sets HOG_PID, waits for ready
     coproc HOG { exec numactl --membind=0 hog "$1"; }
     read -r line <&"${HOG[0]}"
@@ -383,10 +392,7 @@ reuse_pid() { # PID FILE CMD...: start CMD (stdout to FILE) as process PID; sets
 @test "DAMON left behind by a killed cxltier is recognised and removed by the next run" {
     N=$(cat "$BATS_FILE_TMPDIR/node")
     start_hog 8
-    cxltier migrate --pid "$HOG_PID" --to "$N" --cold --interval 60 > /dev/null 2>&1 3>&- &
-    BG=$!
-    wait_for 60 "cxltier's kdamond" damon_on
-    kill -9 "$BG"; wait "$BG" || true
+    killed_cold_run "$HOG_PID" "$N"
     damon_on    # left behind: it could not run any code
     [[ $(stat -c %a /run/cxltier) == 700 && -f /run/cxltier/damon.owner ]]
     run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --cold --interval 1 -j
@@ -405,10 +411,7 @@ kdamond_stopped() { [[ $(cat $DAMON/0/state) == off ]]; }
     [[ -e /sys/module/damon_stat/parameters/enabled ]] && { echo Y > /sys/module/damon_stat/parameters/enabled; stat=1; }
     start_hog 8
     victim=$HOG_PID
-    cxltier migrate --pid "$victim" --to "$N" --cold --interval 60 > /dev/null 2>&1 3>&- &
-    BG=$!
-    wait_for 60 "cxltier's kdamond" damon_on
-    kill -9 "$BG"; wait "$BG" || true
+    killed_cold_run "$victim" "$N"
     kill "$victim"; wait "$victim" || true
     # a vaddr kdamond stops by itself when its target is gone: pid -1, nr_kdamonds still 1
     wait_for 60 "the kdamond to stop once its target exited" kdamond_stopped
@@ -426,10 +429,7 @@ kdamond_stopped() { [[ $(cat $DAMON/0/state) == off ]]; }
 @test "DAMON left by a cxltier killed before it recorded its kdamond's pid: recognised and removed" {
     N=$(cat "$BATS_FILE_TMPDIR/node")
     start_hog 8
-    cxltier migrate --pid "$HOG_PID" --to "$N" --cold --interval 60 > /dev/null 2>&1 3>&- &
-    BG=$!
-    wait_for 60 "cxltier's kdamond" damon_on
-    kill -9 "$BG"; wait "$BG" || true
+    killed_cold_run "$HOG_PID" "$N"
     # as if the kill came between "on" and the record's update
     sed -i 's/^kdamond .*/kdamond -1/' /run/cxltier/damon.owner
     run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --cold --interval 1 -j
@@ -626,11 +626,8 @@ stat_off() { [[ $(cat /sys/module/damon_stat/parameters/enabled) == N ]]; }
     N=$(cat "$BATS_FILE_TMPDIR/node")
     echo Y > /sys/module/damon_stat/parameters/enabled
     start_hog 8
-    cxltier migrate --pid "$HOG_PID" --to "$N" --cold --interval 60 > /dev/null 2>&1 3>&- &
-    BG=$!
-    wait_for 60 "cxltier's kdamond" damon_on
-    stat_off
-    kill -9 "$BG"; wait "$BG" || true
+    killed_cold_run "$HOG_PID" "$N"
+    stat_off    # paused, and left so: the kill let it run no code
     grep -q 'stat_paused 1' /run/cxltier/damon.owner
     run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --cold --interval 1 -j
     moved_but_shared
