@@ -56,8 +56,11 @@ int ct_mig_plan_build(const char *maps, const struct ct_numa_vma *vma, size_t nv
 
 		size_t len = strcspn(line, "\n");
 
-		/* unreadable mappings hold no pages to speak of; [vsyscall] is not the process's */
-		if (sscanf(line, "%llx-%llx %7s", &a, &b, perms) != 3 || perms[0] != 'r' || memmem(line, len, "[vsyscall]", 10))
+		/* [vsyscall] is not the process's. A mapping that cannot be read
+		 * (PROT_NONE after use, write-only) still holds pages that
+		 * move_pages moves (vma_migratable does not look at VM_READ), as
+		 * migrate_pages does: it is planned like any other */
+		if (sscanf(line, "%llx-%llx %7s", &a, &b, perms) != 3 || memmem(line, len, "[vsyscall]", 10))
 			continue;
 		while (j < nvma && vma[j].start < a)
 			j++;

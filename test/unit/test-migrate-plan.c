@@ -74,6 +74,22 @@ int main(void)
 	ok(p.n == 2 && p.r[0].start == 0x7f000d000000 && p.r[0].direct, "only the mapping on node 1 (and the unknown stack)");
 	ct_mig_plan_free(&p);
 
+	/* a mapping that cannot be read (PROT_NONE after use) still holds pages move_pages moves */
+	{
+		static const char maps2[] = "7f0010000000-7f0010010000 ---p 00000000 00:00 0 \n"
+					    "7f0011000000-7f0011001000 ---p 00000000 00:00 0 \n";
+		static const char nm2[] = "7f0010000000 default anon=16 dirty=16 N0=16 kernelpagesize_kB=4\n"
+					  "7f0011000000 default\n";
+		struct ct_numa_vma *v2;
+		size_t n2;
+		is_int(ct_numa_maps_parse_all(nm2, &v2, &n2), 0, "numa_maps of a PROT_NONE mapping");
+		is_int(ct_mig_plan_build(maps2, v2, n2, NULL, &from, 1, 4096, &p), 0, "planned");
+		ok(p.n == 1 && p.r[0].start == 0x7f0010000000 && p.r[0].direct,
+		   "its 16 pages are moved like any others (the guard page without pages is not)");
+		ct_mig_plan_free(&p);
+		free(v2);
+	}
+
 	is_int(ct_mig_plan_build(maps, vma, nvma, &sel, &from, 1, 4096, &p), 0, "cold ranges only");
 	is_int(p.n, 2, "two DAMON regions side by side make one range; a huge page touched is one chosen");
 	ok(p.r[0].start == 0x7f0001000000 && p.r[0].end == 0x7f0001300000 && p.r[0].direct, "the anonymous part");
