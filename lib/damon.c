@@ -244,16 +244,17 @@ static int turn_on(struct ct_sysfs *s, struct ct_damon_owner *own, struct ct_dam
 
 /* the tried regions, asked for again while none are there: a process with
  * memory always has some, but under load the kdamond may not have filled
- * them in yet when the update returns (seen under TCG) */
+ * them in yet when the update returns (seen under TCG). Still none after
+ * that: -ENODATA, nothing was measured (which is not "nothing is hot"). */
 static int tried_regions(struct ct_sysfs *s, volatile sig_atomic_t *stop, char ***names, size_t *count)
 {
+	bool some = false;
 	int rc = 0;
 
 	*names = NULL;
 	*count = 0;
 	for (int attempt = 0; attempt < 10 && !rc && !(stop && *stop); attempt++) {
 		struct timespec ts = { 0, 200 * 1000000L };
-		bool some = false;
 		if (attempt)
 			nanosleep(&ts, NULL);
 		ct_strv_free(*names, *count);
@@ -267,6 +268,9 @@ static int tried_regions(struct ct_sysfs *s, volatile sig_atomic_t *stop, char *
 		if (some)
 			break;
 	}
+	if (!rc && !some && !(stop && *stop))
+		rc = ct_fail(s->err, ENODATA, "DAMON reported no region of the process during the interval (" SCHEME
+			     "/tried_regions stayed empty): nothing was measured, so nothing is chosen or moved");
 	return rc;
 }
 
@@ -295,7 +299,8 @@ static int collect(struct ct_sysfs *s, volatile sig_atomic_t *stop, struct ct_ac
 			r->age = (unsigned)v;
 		(*n)++;
 	}
-	ct_error_clear(s->err);
+	if (!rc)
+		ct_error_clear(s->err);	/* (a region that went away meanwhile) */
 	ct_strv_free(names, count);
 	return rc;
 }
@@ -325,8 +330,13 @@ static int sample(struct ct_sysfs *s, unsigned interval_ms, volatile sig_atomic_
 		size_t nsnap = 0, nmerged;
 		if (k)
 			wait_ms(SNAPSHOT_GAP_MS, stop);
-		if ((rc = collect(s, stop, &snap, &nsnap)))
+		if ((rc = collect(s, stop, &snap, &nsnap))) {
+			if (k && rc == -ENODATA) {	/* an earlier snapshot measured: that stands */
+				ct_error_clear(s->err);
+				rc = 0;
+			}
 			break;
+		}
 		if (!k) {
 			*out = snap;
 			*n = nsnap;

@@ -3,7 +3,9 @@
  * moment (taken by trylock): the one retry helper of the sysfs writer, and
  * the "on" write of ct_damon_sample going through it. The writes go through
  * a stand-in (-Wl,--wrap=ct_sysfs_write_str) that refuses "on" with EBUSY
- * the first times, as the kernel does while another reader holds the lock. */
+ * the first times, as the kernel does while another reader holds the lock.
+ * And a sampling whose tried regions stay empty: nothing was measured, an
+ * error (ENODATA), not an empty choice. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +119,16 @@ int main(void)
 	on_busy = 1000;
 	ok(ct_damon_sample(&s, 5555, 1000, &stop, &reg, &n, &run) == -EBUSY, "DAMON busy for good: EBUSY");
 	ok(on_writes > 3 + 1, "after several attempts (%d)", on_writes - 3);
+	ct_error_clear(&err);
+
+	/* the interval passes, the kdamond never fills its tried regions in */
+	fresh_damon();
+	on_busy = 0;
+	tree_put(root, SCHEME "/tried_regions/total_bytes", "0\n");
+	stop = 0;
+	is_int(ct_damon_sample(&s, 5555, 100, &stop, &reg, &n, &run), -ENODATA, "DAMON saw nothing: ENODATA");
+	ok(strstr(err.msg, "nothing was measured") != NULL, "saying so: %s", err.msg);
+	is_int(n, 0, "no region");
 	ct_error_clear(&err);
 
 	ct_sysfs_close(&s);
