@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "migrate.h"
 #include "migrate-batch.h"
+#include "migrate-tally.h"
 #include "numa.h"
 #include "numamaps.h"
 
@@ -25,18 +26,6 @@ const char *ct_mig_err_name(enum ct_mig_err e)
 void ct_migrate_setup(void)
 {
 	numa_max_node();
-}
-
-static enum ct_mig_err classify(int status)
-{
-	switch (-status) {
-	case EFAULT: return CT_MIG_EFAULT;
-	case ENOENT: return CT_MIG_ENOENT;
-	case EACCES: return CT_MIG_EACCES;
-	case EBUSY: case EAGAIN: return CT_MIG_EBUSY;
-	case ENOMEM: return CT_MIG_ENOMEM;
-	default: return CT_MIG_OTHER;
-	}
 }
 
 static double now(void)
@@ -281,13 +270,30 @@ static bool pace(struct run *run, uint64_t bytes)
 	return !(run->o->stop && *run->o->stop);
 }
 
+struct full_arg {
+	struct worker *w;
+	int known;			/* -1 not asked yet */
+};
+
+/* is the target nearly full? asked once per batch */
+static bool full_once(void *arg)
+{
+	struct full_arg *f = arg;
+
+	if (f->known < 0)
+		f->known = node_nearly_full(&f->w->s, f->w->run->o->to);
+	return f->known;
+}
+
 /* one batch: ask where the pages are (unless all are known to be on a source
  * node), move those on a source node, count each page's outcome */
 static void do_range(struct worker *w, struct task_state *ts, const struct ct_mig_range *rg)
 {
 	const struct ct_migrate_opts *o = w->run->o;
 	struct ct_migrate_result *r = &ts->t->r;
-	uint64_t page = w->run->page_size, per = rg->step / page, moved = 0, failed = 0, by[CT_MIG_NERR] = { 0 };
+	uint64_t page = w->run->page_size, per = rg->step / page;
+	struct ct_mig_tally t = { 0 };
+	struct full_arg full = { w, -1 };
 	double t0 = now(), scan = 0, move = 0;
 	unsigned long cnt = 0, take;
 	int rc;
@@ -325,29 +331,15 @@ static void do_range(struct worker *w, struct task_state *ts, const struct ct_mi
 			still_same(w, ts);
 		else if (rc == -EPERM)
 			no_permission(w, ts);
-		for (unsigned long i = 0; !rc && i < take; i++) {
-			int st = w->status[i], why;
-			if (st == o->to) {
-				moved += per;
-				continue;
-			}
-			if (rg->direct && (st == -ENOENT || st == -EFAULT))
-				continue;	/* freed or unmapped since numa_maps was read: nothing there */
-			/* left where it was: the kernel gave a count, not a reason
-			 * (it stops a batch at the first page it cannot move and
-			 * leaves the rest unwritten); a nearly full target is the
-			 * reason it has */
-			why = st < 0 && st != CT_STATUS_UNSET ? st : node_nearly_full(&w->s, o->to) ? -ENOMEM : 0;
-			failed += per;
-			by[why ? classify(why) : CT_MIG_OTHER] += per;
-		}
+		if (!rc)
+			ct_mig_tally(&t, w->status, take, o->to, per, rg->direct, full_once, &full);
 	}
 	pthread_mutex_lock(&ts->lock);
 	r->bytes_to_move += take * rg->step;
-	r->pages_moved += moved;
-	r->pages_failed += failed;
+	r->pages_moved += t.moved;
+	r->pages_failed += t.failed;
 	for (int e = 0; e < CT_MIG_NERR; e++)
-		r->failed_by[e] += by[e];
+		r->failed_by[e] += t.by[e];
 	r->scan_seconds += scan;
 	r->move_seconds += move;
 	task_span(ts, t0, now());
