@@ -117,6 +117,7 @@ struct run {
 	size_t nunits, cap, head;
 	pthread_mutex_t pace_lock;
 	double t0;
+	double pace0;			/* --rate's clock: when the first batch came to move (0: none yet) */
 	uint64_t paced;			/* bytes moved by every job, for --rate */
 	uint64_t page_size;
 };
@@ -254,7 +255,10 @@ static unsigned long reserve(struct task_state *ts, uint64_t max, unsigned long 
 }
 
 /* stay under --rate, all jobs together: a batch starts when the bytes
- * before it (of every job) are due; false when the run is stopped meanwhile */
+ * before it and its own (of every job) are due, on a clock that starts
+ * when the first batch comes to move (the time spent reading numa_maps and
+ * maps before it is no credit, and the first batch is paced too); false
+ * when the run is stopped meanwhile */
 static bool pace(struct run *run, uint64_t bytes)
 {
 	double start;
@@ -262,8 +266,10 @@ static bool pace(struct run *run, uint64_t bytes)
 	if (run->o->rate_mbps <= 0)
 		return true;
 	pthread_mutex_lock(&run->pace_lock);
-	start = run->t0 + run->paced / (run->o->rate_mbps * 1e6);
+	if (!run->pace0)
+		run->pace0 = now();
 	run->paced += bytes;
+	start = run->pace0 + run->paced / (run->o->rate_mbps * 1e6);
 	pthread_mutex_unlock(&run->pace_lock);
 	for (double wait; (wait = start - now()) > 0 && !(run->o->stop && *run->o->stop);)
 		usleep((useconds_t)(wait > 0.1 ? 100000 : wait * 1e6));

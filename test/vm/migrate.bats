@@ -322,6 +322,21 @@ cold_round() {
     check_intact
 }
 
+@test "--rate paces the first batch too: what it hands over takes at least its time at the rate" {
+    N=$(cat "$BATS_FILE_TMPDIR/node")
+    start_hog 8
+    local t0 t1
+    t0=$EPOCHREALTIME
+    # the byte limit ends the run after the hog's buffer: no later batch waits for it
+    run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --rate 1 --max-bytes 4M -j
+    t1=$EPOCHREALTIME
+    moved_but_shared
+    handed=$(jq '.processes[0].bytes_to_move' <<<"$output")
+    echo "# $handed bytes handed over in $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s at 1 MB/s" >&3
+    (( handed > 1 << 20 ))
+    awk -v n="$handed" -v a="$t0" -v b="$t1" 'BEGIN { exit !(n <= 1e6 * (b - a)) }'
+}
+
 reuse_pid() { # PID FILE CMD...: start CMD (stdout to FILE) as process PID; sets NEWCOMER
     local want=$1 out=$2 i
     shift 2
