@@ -322,6 +322,28 @@ cold_round() {
     check_intact
 }
 
+@test "--max-bytes on transparent huge pages: a THP moves whole or not at all; what arrived is what is reported, within the limit" {
+    N=$(cat "$BATS_FILE_TMPDIR/node")
+    grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled && skip "THP disabled"
+    coproc HOG { exec numactl --membind=0 hog --thp 32; }
+    read -r line <&"${HOG[0]}"
+    thp=$(awk '/AnonHugePages/ {s += $2} END {print s * 1024}' /proc/$HOG_PID/smaps)
+    (( thp >= 16 << 20 ))
+    local limit
+    # 1M: no THP fits (the kernel would move 2 MiB for any address given); 5M: two do
+    for limit in 1 5; do
+        before=$(node_bytes "$HOG_PID" "$N")
+        run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --max-bytes ${limit}M -j
+        moved_but_shared
+        arrived=$(( $(node_bytes "$HOG_PID" "$N") - before ))
+        moved=$(jq '.processes[0].bytes_moved' <<<"$output")
+        echo "# --max-bytes ${limit}M: reported $moved, arrived $arrived ($thp bytes in THPs)" >&3
+        assert_equal "$moved" "$arrived"
+        (( arrived <= limit << 20 ))
+    done
+    check_intact
+}
+
 @test "--rate paces the first batch too: what it hands over takes at least its time at the rate" {
     N=$(cat "$BATS_FILE_TMPDIR/node")
     start_hog 8
