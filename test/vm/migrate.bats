@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: default
 # vm-args: --ram-node 512M
+# vm-test-timeout: 600 -- filling a 512 MiB node under TCG on a loaded host (a full-target run took 262 s once)
 # `cxltier migrate` against the real kernel, between node 0 and a cpu-less
 # RAM-only node (QEMU's CXL memory is MMIO-emulated and far too slow to move
 # much data to).
