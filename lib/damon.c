@@ -24,44 +24,21 @@ static int w(struct ct_sysfs *s, const char *path, const char *val)
 	return ct_sysfs_write_str(s, path, val);
 }
 
-static void pause_ms(unsigned ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
 /* DAMON's sysfs files take damon_sysfs_lock by trylock and fail with EBUSY
  * while it is held: by the kdamond itself after every sample up to 6.13
  * (damon_sysfs_cmd_request_callback), or by any other reader of DAMON's
  * sysfs for a moment. The writes and reads that must not fail for that are
  * tried again a few times. */
+static const struct ct_sysfs_busy busy = { BUSY_TRIES, BUSY_GAP_MS };
+
 static int w_busy(struct ct_sysfs *s, const char *path, const char *val)
 {
-	int rc = -EBUSY;
-
-	for (int i = 0; i < BUSY_TRIES && rc == -EBUSY; i++) {
-		if (i) {
-			ct_error_clear(s->err);
-			pause_ms(BUSY_GAP_MS);
-		}
-		rc = w(s, path, val);
-	}
-	return rc;
+	return ct_sysfs_write_str_busy(s, &busy, path, val);
 }
 
 static int read_str_busy(struct ct_sysfs *s, const char *path, char *buf, size_t len)
 {
-	int rc = -EBUSY;
-
-	for (int i = 0; i < BUSY_TRIES && rc == -EBUSY; i++) {
-		if (i) {
-			ct_error_clear(s->err);
-			pause_ms(BUSY_GAP_MS);
-		}
-		rc = ct_sysfs_read_str(s, path, buf, len);
-	}
-	return rc;
+	return ct_sysfs_read_str_busy(s, &busy, path, buf, len);
 }
 
 static int setup(struct ct_sysfs *s, int pid)
@@ -237,7 +214,9 @@ static int clear_leftovers(struct ct_sysfs *s, struct ct_damon_owner *own, struc
 }
 
 /* DAMON_STAT, DAMON_RECLAIM and DAMON_LRU_SORT hold DAMON exclusively:
- * "on" fails with EBUSY. Statistics may pause; policies are someone's. */
+ * "on" fails with EBUSY. Statistics may pause; policies are someone's.
+ * With none of them on, an EBUSY is damon_sysfs_lock held for a moment
+ * (state_store takes it by trylock): "on" is tried again, as teardown is. */
 static int turn_on(struct ct_sysfs *s, struct ct_damon_owner *own, struct ct_damon_run *run)
 {
 	static const char *const policies[] = { "damon_reclaim", "damon_lru_sort" };
@@ -250,29 +229,32 @@ static int turn_on(struct ct_sysfs *s, struct ct_damon_owner *own, struct ct_dam
 		if (module_enabled(s, policies[i]))
 			return ct_fail(s->err, EBUSY, "DAMON is held by the kernel's %s (" MODPARAM " is Y): cxltier "
 				       "does not stop it; --hot/--cold need it off", policies[i], policies[i]);
-	if (!module_enabled(s, "damon_stat"))
-		return rc;
+	if (!module_enabled(s, "damon_stat")) {
+		ct_error_clear(s->err);
+		return w_busy(s, KD "/state", "on");
+	}
 	own->rec.stat_paused = true;	/* recorded before it changes */
 	if ((rc = ct_damon_owner_write(s, own)))
 		return rc;
 	if ((rc = w(s, ct_path(path, sizeof(path), MODPARAM, "damon_stat"), "N")))
 		return rc;
 	run->stat_paused = true;
-	return w(s, KD "/state", "on");
+	return w_busy(s, KD "/state", "on");
 }
 
 /* the tried regions, asked for again while none are there: a process with
  * memory always has some, but under load the kdamond may not have filled
- * them in yet when the update returns (seen under TCG) */
+ * them in yet when the update returns (seen under TCG). Still none after
+ * that: -ENODATA, nothing was measured (which is not "nothing is hot"). */
 static int tried_regions(struct ct_sysfs *s, volatile sig_atomic_t *stop, char ***names, size_t *count)
 {
+	bool some = false;
 	int rc = 0;
 
 	*names = NULL;
 	*count = 0;
 	for (int attempt = 0; attempt < 10 && !rc && !(stop && *stop); attempt++) {
 		struct timespec ts = { 0, 200 * 1000000L };
-		bool some = false;
 		if (attempt)
 			nanosleep(&ts, NULL);
 		ct_strv_free(*names, *count);
@@ -286,6 +268,9 @@ static int tried_regions(struct ct_sysfs *s, volatile sig_atomic_t *stop, char *
 		if (some)
 			break;
 	}
+	if (!rc && !some && !(stop && *stop))
+		rc = ct_fail(s->err, ENODATA, "DAMON reported no region of the process during the interval (" SCHEME
+			     "/tried_regions stayed empty): nothing was measured, so nothing is chosen or moved");
 	return rc;
 }
 
@@ -314,7 +299,8 @@ static int collect(struct ct_sysfs *s, volatile sig_atomic_t *stop, struct ct_ac
 			r->age = (unsigned)v;
 		(*n)++;
 	}
-	ct_error_clear(s->err);
+	if (!rc)
+		ct_error_clear(s->err);	/* (a region that went away meanwhile) */
 	ct_strv_free(names, count);
 	return rc;
 }
@@ -344,8 +330,13 @@ static int sample(struct ct_sysfs *s, unsigned interval_ms, volatile sig_atomic_
 		size_t nsnap = 0, nmerged;
 		if (k)
 			wait_ms(SNAPSHOT_GAP_MS, stop);
-		if ((rc = collect(s, stop, &snap, &nsnap)))
+		if ((rc = collect(s, stop, &snap, &nsnap))) {
+			if (k && rc == -ENODATA) {	/* an earlier snapshot measured: that stands */
+				ct_error_clear(s->err);
+				rc = 0;
+			}
 			break;
+		}
 		if (!k) {
 			*out = snap;
 			*n = nsnap;

@@ -12,7 +12,7 @@ bool ct_mig_is_source(const struct ct_nodeset *from, int to, int node)
 	return !ct_nodeset_count(from) || ct_nodeset_has(from, node);
 }
 
-static int add(struct ct_mig_plan *p, size_t *cap, uint64_t a, uint64_t b, uint64_t step, bool direct)
+static int add(struct ct_mig_plan *p, uint64_t a, uint64_t b, uint64_t step, bool direct, bool thp)
 {
 	struct ct_mig_range *last = p->n ? &p->r[p->n - 1] : NULL;
 
@@ -22,26 +22,26 @@ static int add(struct ct_mig_plan *p, size_t *cap, uint64_t a, uint64_t b, uint6
 		p->bytes_direct += b - a;
 	else
 		p->bytes_query += b - a;
-	if (last && last->end == a && last->step == step && last->direct == direct) {
+	if (last && last->end == a && last->step == step && last->direct == direct && last->thp == thp) {
 		last->end = b;	/* one range where DAMON saw several regions */
 		return 0;
 	}
-	if (p->n == *cap) {
-		size_t nc = *cap ? 2 * *cap : 64;
+	if (p->n == p->cap) {
+		size_t nc = p->cap ? 2 * p->cap : 64;
 		struct ct_mig_range *nr = realloc(p->r, nc * sizeof(*nr));
 		if (!nr)
 			return -ENOMEM;
 		p->r = nr;
-		*cap = nc;
+		p->cap = nc;
 	}
-	p->r[p->n++] = (struct ct_mig_range){ a, b, step, direct };
+	p->r[p->n++] = (struct ct_mig_range){ a, b, step, direct, thp };
 	return 0;
 }
 
 int ct_mig_plan_build(const char *maps, const struct ct_numa_vma *vma, size_t nvma, const struct ct_selection *sel,
 		      const struct ct_nodeset *from, int to, uint64_t page_size, struct ct_mig_plan *p)
 {
-	size_t cap = 0, j = 0;
+	size_t j = 0;
 	const char *line = maps;
 	int rc = 0;
 
@@ -56,8 +56,11 @@ int ct_mig_plan_build(const char *maps, const struct ct_numa_vma *vma, size_t nv
 
 		size_t len = strcspn(line, "\n");
 
-		/* unreadable mappings hold no pages to speak of; [vsyscall] is not the process's */
-		if (sscanf(line, "%llx-%llx %7s", &a, &b, perms) != 3 || perms[0] != 'r' || memmem(line, len, "[vsyscall]", 10))
+		/* [vsyscall] is not the process's. A mapping that cannot be read
+		 * (PROT_NONE after use, write-only) still holds pages that
+		 * move_pages moves (vma_migratable does not look at VM_READ), as
+		 * migrate_pages does: it is planned like any other */
+		if (sscanf(line, "%llx-%llx %7s", &a, &b, perms) != 3 || memmem(line, len, "[vsyscall]", 10))
 			continue;
 		while (j < nvma && vma[j].start < a)
 			j++;
@@ -75,7 +78,7 @@ int ct_mig_plan_build(const char *maps, const struct ct_numa_vma *vma, size_t nv
 		}
 		/* no numa_maps line (the mapping is newer): ask page by page */
 		if (!sel || !sel->on) {
-			rc = add(p, &cap, a, b, step, direct);
+			rc = add(p, a, b, step, direct, false);
 			continue;
 		}
 		for (size_t k = 0; k < sel->n && !rc; k++) {
@@ -85,11 +88,37 @@ int ct_mig_plan_build(const char *maps, const struct ct_numa_vma *vma, size_t nv
 				continue;
 			s0 &= ~(step - 1);		/* a huge page touched is a huge page chosen */
 			e0 = (e0 + step - 1) & ~(step - 1);
-			rc = add(p, &cap, s0 < a ? a : s0, e0 > b ? b : e0, step, direct);
+			rc = add(p, s0 < a ? a : s0, e0 > b ? b : e0, step, direct, false);
 		}
 	}
 	if (rc)
 		ct_mig_plan_free(p);
+	return rc;
+}
+
+int ct_mig_plan_add_present(struct ct_mig_plan *p, const struct ct_mig_range *r, const struct ct_present *pr, size_t n,
+			    uint64_t huge_size)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < n && !rc; i++) {
+		uint64_t a = pr[i].start > r->start ? pr[i].start : r->start;
+		uint64_t b = pr[i].end < r->end ? pr[i].end : r->end;
+		const struct ct_mig_range *last = p->n ? &p->r[p->n - 1] : NULL;
+		if (a >= b)
+			continue;
+		if (!pr[i].huge || !huge_size || huge_size <= r->step) {
+			rc = add(p, a, b, r->step, r->direct, false);
+			continue;
+		}
+		/* a PMD maps a naturally aligned huge page inside one mapping */
+		a &= ~(huge_size - 1);
+		b = (b + huge_size - 1) & ~(huge_size - 1);
+		if (last && last->end > a)
+			a = last->end;	/* the huge page a range before took already */
+		if (a < b)
+			rc = add(p, a, b, huge_size, r->direct, true);
+	}
 	return rc;
 }
 
@@ -118,7 +147,7 @@ int ct_mig_plan_split(const struct ct_mig_plan *p, unsigned long max_entries, st
 				*out = nr;
 				cap = nc;
 			}
-			(*out)[(*n)++] = (struct ct_mig_range){ a, b, r->step, r->direct };
+			(*out)[(*n)++] = (struct ct_mig_range){ a, b, r->step, r->direct, r->thp };
 			a = b;
 		}
 	}

@@ -11,8 +11,10 @@
 #include <unistd.h>
 #include "migrate.h"
 #include "migrate-batch.h"
+#include "migrate-tally.h"
 #include "numa.h"
 #include "numamaps.h"
+#include "pagemap.h"
 
 #define BATCH 4096		/* entries per move_pages call: 16 MiB of base pages */
 
@@ -25,18 +27,6 @@ const char *ct_mig_err_name(enum ct_mig_err e)
 void ct_migrate_setup(void)
 {
 	numa_max_node();
-}
-
-static enum ct_mig_err classify(int status)
-{
-	switch (-status) {
-	case EFAULT: return CT_MIG_EFAULT;
-	case ENOENT: return CT_MIG_ENOENT;
-	case EACCES: return CT_MIG_EACCES;
-	case EBUSY: case EAGAIN: return CT_MIG_EBUSY;
-	case ENOMEM: return CT_MIG_ENOMEM;
-	default: return CT_MIG_OTHER;
-	}
 }
 
 static double now(void)
@@ -110,6 +100,7 @@ struct task_state {
 	struct ct_migrate_task *t;
 	atomic_bool stopped;		/* gone, refused or failed: its other units are skipped */
 	atomic_uint_fast64_t reserved;	/* bytes taken from --max-bytes */
+	atomic_bool limit_hit;		/* an entry did not fit: nothing after it is handed over */
 	double first, last;		/* when its first batch began, its last ended */
 	double plan_seconds;
 };
@@ -128,8 +119,10 @@ struct run {
 	size_t nunits, cap, head;
 	pthread_mutex_t pace_lock;
 	double t0;
+	double pace0;			/* --rate's clock: when the first batch came to move (0: none yet) */
 	uint64_t paced;			/* bytes moved by every job, for --rate */
 	uint64_t page_size;
+	uint64_t huge_size;		/* a PMD-mapped transparent huge page */
 };
 
 struct worker {
@@ -139,6 +132,8 @@ struct worker {
 	struct ct_batch b;
 	void **pages;
 	int *status;
+	void **sub;			/* the base pages of one huge page, or of a batch's cut */
+	int *sub_status;
 	pthread_t thread;
 };
 
@@ -247,25 +242,47 @@ static bool node_nearly_full(struct ct_sysfs *s, int node)
 	return free_bytes < (8u << 20) || free_bytes * 100 < total * 5;
 }
 
-/* take up to want entries of step bytes from the task's --max-bytes */
+/* the size of a PMD-mapped transparent huge page (0: none, or unknown) */
+static uint64_t pmd_size(struct ct_sysfs *s, uint64_t page)
+{
+	uint64_t v = 0;
+
+	if (ct_sysfs_read_u64(s, "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", 10, &v) || v <= page ||
+	    v > (1u << 30) || (v & (v - 1)))
+		v = 0;
+	ct_error_clear(s->err);
+	return v;
+}
+
+/* take up to want entries of step bytes from the task's --max-bytes. The
+ * limit ends the process's run at the first entry that does not fit (a
+ * transparent huge page moves whole or not at all): smaller pages further
+ * on are not handed over instead, so what moves is a prefix, in address
+ * order, of what would move without the limit */
 static unsigned long reserve(struct task_state *ts, uint64_t max, unsigned long want, uint64_t step)
 {
 	uint_fast64_t used = atomic_load(&ts->reserved);
 
 	if (!max)
 		return want;
+	if (atomic_load(&ts->limit_hit))
+		return 0;
 	for (;;) {
 		uint64_t room = used < max ? max - used : 0;
 		unsigned long take = room / step < want ? (unsigned long)(room / step) : want;
-		if (!take)
-			return 0;
-		if (atomic_compare_exchange_weak(&ts->reserved, &used, used + take * step))
-			return take;
+		if (take && !atomic_compare_exchange_weak(&ts->reserved, &used, used + take * step))
+			continue;
+		if (take < want)
+			atomic_store(&ts->limit_hit, true);
+		return take;
 	}
 }
 
 /* stay under --rate, all jobs together: a batch starts when the bytes
- * before it (of every job) are due; false when the run is stopped meanwhile */
+ * before it and its own (of every job) are due, on a clock that starts
+ * when the first batch comes to move (the time spent reading numa_maps and
+ * maps before it is no credit, and the first batch is paced too); false
+ * when the run is stopped meanwhile */
 static bool pace(struct run *run, uint64_t bytes)
 {
 	double start;
@@ -273,12 +290,94 @@ static bool pace(struct run *run, uint64_t bytes)
 	if (run->o->rate_mbps <= 0)
 		return true;
 	pthread_mutex_lock(&run->pace_lock);
-	start = run->t0 + run->paced / (run->o->rate_mbps * 1e6);
+	if (!run->pace0)
+		run->pace0 = now();
 	run->paced += bytes;
+	start = run->pace0 + run->paced / (run->o->rate_mbps * 1e6);
 	pthread_mutex_unlock(&run->pace_lock);
 	for (double wait; (wait = start - now()) > 0 && !(run->o->stop && *run->o->stop);)
 		usleep((useconds_t)(wait > 0.1 ? 100000 : wait * 1e6));
 	return !(run->o->stop && *run->o->stop);
+}
+
+/* where each base page of [a, a + len) is: how many on the target, or -1
+ * when the kernel could not be asked */
+static int64_t on_target(struct worker *w, uint64_t a, uint64_t len)
+{
+	uint64_t page = w->run->page_size, k = 0;
+	int64_t there = 0;
+
+	for (uint64_t p = a; p < a + len; p += page)
+		w->sub[k++] = (void *)(uintptr_t)p;
+	if (ct_batch_query(&w->b, w->sub, w->sub_status, (unsigned long)k))
+		return -1;
+	for (uint64_t i = 0; i < k; i++)
+		there += w->sub_status[i] == w->run->o->to;
+	return there;
+}
+
+struct full_arg {
+	struct worker *w;
+	int known;			/* -1 not asked yet */
+};
+
+/* is the target nearly full? asked once per batch */
+static bool full_once(void *arg)
+{
+	struct full_arg *f = arg;
+
+	if (f->known < 0)
+		f->known = node_nearly_full(&f->w->s, f->w->run->o->to);
+	return f->known;
+}
+
+/* a batch of transparent huge pages, moved: what arrived, counted in base
+ * pages. The kernel moves a THP whole, or, when the target has no 2 MiB
+ * in one piece for it, splits it and moves its pages one by one; only then
+ * (an entry not on the target, or the target nearly full) may part of one
+ * have moved: its base pages are asked where they are */
+static void tally_thp(struct worker *w, const struct ct_mig_range *rg, unsigned long take, struct full_arg *full,
+		      struct ct_mig_tally *t)
+{
+	uint64_t per = rg->step / w->run->page_size;
+
+	for (unsigned long i = 0; i < take; i++) {
+		int st = w->status[i], why;
+		int64_t there;
+		if (st == w->run->o->to && !full_once(full)) {
+			t->moved += per;
+			continue;
+		}
+		there = on_target(w, (uintptr_t)w->pages[i], rg->step);
+		if (there < 0)
+			there = st == w->run->o->to ? (int64_t)per : 0;
+		t->moved += (uint64_t)there;
+		if ((uint64_t)there >= per)
+			continue;
+		why = st == w->run->o->to ? CT_STATUS_UNSET : st;	/* moved in part: no reason given */
+		ct_mig_tally(t, &why, 1, w->run->o->to, per - (uint64_t)there, rg->direct, full_once, full);
+	}
+}
+
+/* a batch of base pages cut by --max-bytes after entry take - 1: a large
+ * folio mapped by page table entries (one pagemap does not show as huge)
+ * that the cut goes through moved whole. Its pages past the cut that
+ * arrived are counted as moved, and taken from the limit (an overshoot of
+ * less than one such folio, which the report shows as it is) */
+static uint64_t carried(struct worker *w, unsigned long take, unsigned long cnt)
+{
+	uint64_t huge = w->run->huge_size, page = w->run->page_size, block, k = 0, there = 0;
+
+	if (!take || take >= cnt || !huge)
+		return 0;
+	block = (uintptr_t)w->pages[take - 1] & ~(huge - 1);
+	for (unsigned long i = take; i < cnt && ((uintptr_t)w->pages[i] & ~(huge - 1)) == block; i++)
+		w->sub[k++] = w->pages[i];
+	if (!k || ct_batch_query(&w->b, w->sub, w->sub_status, (unsigned long)k))
+		return 0;
+	for (uint64_t i = 0; i < k; i++)
+		there += w->sub_status[i] == w->run->o->to;
+	return there * page;
 }
 
 /* one batch: ask where the pages are (unless all are known to be on a source
@@ -287,13 +386,17 @@ static void do_range(struct worker *w, struct task_state *ts, const struct ct_mi
 {
 	const struct ct_migrate_opts *o = w->run->o;
 	struct ct_migrate_result *r = &ts->t->r;
-	uint64_t page = w->run->page_size, per = rg->step / page, moved = 0, failed = 0, by[CT_MIG_NERR] = { 0 };
+	uint64_t page = w->run->page_size, per = rg->step / page, extra = 0;
+	struct ct_mig_tally t = { 0 };
+	struct full_arg full = { w, -1 };
 	double t0 = now(), scan = 0, move = 0;
 	unsigned long cnt = 0, take;
 	int rc;
 
-	if (o->max_bytes && atomic_load(&ts->reserved) + rg->step > o->max_bytes)
+	if (o->max_bytes && (atomic_load(&ts->limit_hit) || atomic_load(&ts->reserved) + rg->step > o->max_bytes)) {
+		atomic_store(&ts->limit_hit, true);
 		return;		/* its limit is reached */
+	}
 	if (!still_same(w, ts))
 		return;
 	w->b.pid = ts->t->proc->pid;
@@ -325,29 +428,20 @@ static void do_range(struct worker *w, struct task_state *ts, const struct ct_mi
 			still_same(w, ts);
 		else if (rc == -EPERM)
 			no_permission(w, ts);
-		for (unsigned long i = 0; !rc && i < take; i++) {
-			int st = w->status[i], why;
-			if (st == o->to) {
-				moved += per;
-				continue;
-			}
-			if (rg->direct && (st == -ENOENT || st == -EFAULT))
-				continue;	/* freed or unmapped since numa_maps was read: nothing there */
-			/* left where it was: the kernel gave a count, not a reason
-			 * (it stops a batch at the first page it cannot move and
-			 * leaves the rest unwritten); a nearly full target is the
-			 * reason it has */
-			why = st < 0 && st != CT_STATUS_UNSET ? st : node_nearly_full(&w->s, o->to) ? -ENOMEM : 0;
-			failed += per;
-			by[why ? classify(why) : CT_MIG_OTHER] += per;
+		if (!rc && rg->thp) {
+			tally_thp(w, rg, take, &full, &t);
+		} else if (!rc) {
+			ct_mig_tally(&t, w->status, take, o->to, per, rg->direct, full_once, &full);
+			extra = carried(w, take, cnt);
+			atomic_fetch_add(&ts->reserved, extra);
 		}
 	}
 	pthread_mutex_lock(&ts->lock);
-	r->bytes_to_move += take * rg->step;
-	r->pages_moved += moved;
-	r->pages_failed += failed;
+	r->bytes_to_move += take * rg->step + extra;
+	r->pages_moved += t.moved + extra / page;
+	r->pages_failed += t.failed;
 	for (int e = 0; e < CT_MIG_NERR; e++)
-		r->failed_by[e] += by[e];
+		r->failed_by[e] += t.by[e];
 	r->scan_seconds += scan;
 	r->move_seconds += move;
 	task_span(ts, t0, now());
@@ -424,6 +518,42 @@ static void prepared(struct run *run)
 	pthread_mutex_unlock(&run->queue_lock);
 }
 
+/* the plan's ranges of base pages narrowed to what /proc/PID/pagemap shows
+ * present, its transparent huge pages one entry each. Without
+ * PAGEMAP_SCAN (before 6.7), or when it fails, a range stays as it was:
+ * asked page by page, huge pages found by the EBUSY of their tails.
+ * 0 or -ENOMEM. */
+static int present_only(struct run *run, int pid, struct ct_sysfs *s, struct ct_mig_plan *plan)
+{
+	struct ct_mig_plan out = { 0 };
+	struct ct_present *pr = NULL;
+	size_t npr = 0, cap = 0;
+	int fd = ct_pagemap_open(s, pid), rc = 0;
+
+	if (fd < 0)
+		return 0;
+	for (size_t i = 0; i < plan->n && !rc; i++) {
+		const struct ct_mig_range *r = &plan->r[i];
+		int e = -1;
+		npr = 0;
+		if (r->step == run->page_size && !(e = ct_pagemap_present(fd, r->start, r->end, &pr, &npr, &cap)))
+			rc = ct_mig_plan_add_present(&out, r, pr, npr, run->huge_size);
+		else if (e == -ENOMEM)
+			rc = e;
+		else
+			rc = ct_mig_plan_add_present(&out, r, &(struct ct_present){ r->start, r->end, false }, 1, 0);
+	}
+	close(fd);
+	free(pr);
+	if (rc) {
+		ct_mig_plan_free(&out);
+		return rc;
+	}
+	ct_mig_plan_free(plan);
+	*plan = out;
+	return 0;
+}
+
 /* read what the process has where, and cut its move_pages work into batches */
 static int plan_ranges(struct worker *w, size_t task, const char *numa_maps)
 {
@@ -445,6 +575,8 @@ static int plan_ranges(struct worker *w, size_t task, const char *numa_maps)
 		rc = -ENOMEM;
 		goto out;
 	}
+	if ((rc = present_only(run, t->proc->pid, s, &plan)))
+		goto out;
 	rc = ct_mig_plan_split(&plan, BATCH, &chunk, &nchunk);
 	ct_mig_plan_free(&plan);
 	if (!rc)
@@ -588,7 +720,10 @@ static int start_workers(struct run *run, struct worker *w, unsigned n)
 		w[i].s.err = &w[i].err;
 		w[i].pages = malloc(BATCH * sizeof(*w[i].pages));
 		w[i].status = malloc(BATCH * sizeof(*w[i].status));
-		if (!w[i].pages || !w[i].status || ct_batch_init(&w[i].b, move_pages, 0, run->o->to, BATCH))
+		w[i].sub = malloc((run->huge_size / run->page_size + 1) * sizeof(*w[i].sub));
+		w[i].sub_status = malloc((run->huge_size / run->page_size + 1) * sizeof(*w[i].sub_status));
+		if (!w[i].pages || !w[i].status || !w[i].sub || !w[i].sub_status ||
+		    ct_batch_init(&w[i].b, move_pages, 0, run->o->to, BATCH))
 			return -ENOMEM;
 		w[i].b.target_full = target_full;
 		w[i].b.full_arg = &w[i];
@@ -623,6 +758,7 @@ int ct_migrate_run(struct ct_sysfs *s, const struct ct_migrate_opts *o, struct c
 
 	memset(tot, 0, sizeof(*tot));
 	run.t0 = now();
+	run.huge_size = pmd_size(s, run.page_size);
 	run.ts = calloc(n ? n : 1, sizeof(*run.ts));
 	if (!run.ts)
 		return ct_fail(s->err, ENOMEM, "out of memory");
@@ -662,6 +798,8 @@ out:
 	for (unsigned i = 0; w && i < jobs; i++) {
 		free(w[i].pages);
 		free(w[i].status);
+		free(w[i].sub);
+		free(w[i].sub_status);
 		ct_batch_free(&w[i].b);
 	}
 	free(w);

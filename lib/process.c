@@ -202,6 +202,27 @@ int ct_procset_add_all(struct ct_sysfs *s, struct ct_procset *set)
 	return rc;
 }
 
+/* a process chosen by its name: added, then its name read again from the
+ * stat read once its pidfd is held. A PID whose process ended between the
+ * two reads (and that another process may have taken, under another name)
+ * is not chosen: it is not the process that was named. */
+static int add_named(struct ct_sysfs *s, struct ct_procset *set, int pid, const char *name)
+{
+	size_t before = set->count;
+	struct ct_process *p;
+	int rc = ct_procset_add_pid(s, set, pid);
+
+	if (rc || set->count == before)
+		return rc;	/* (one chosen already, by --pid: kept) */
+	p = &set->proc[set->count - 1];
+	if (p->err == -ESRCH || (!p->err && strcmp(p->comm, name))) {
+		if (p->pidfd >= 0)
+			close(p->pidfd);
+		set->count--;
+	}
+	return 0;
+}
+
 int ct_procset_add_comm(struct ct_sysfs *s, struct ct_procset *set, const char *name)
 {
 	char **names, path[64], comm[64];
@@ -220,7 +241,7 @@ int ct_procset_add_comm(struct ct_sysfs *s, struct ct_procset *set, const char *
 			rc = ct_fail(s->err, -r, "--comm %s: /proc/%s/comm cannot be read: " FDS_HINT, name, names[i],
 				     FDS_WHY(-r));
 		else if (!r && !strcmp(comm, name))
-			rc = ct_procset_add_pid(s, set, atoi(names[i]));
+			rc = add_named(s, set, atoi(names[i]), name);
 	}
 	ct_strv_free(names, count);
 	if (rc)

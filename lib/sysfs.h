@@ -60,6 +60,22 @@ struct stat;
 int ct_sysfs_stat(struct ct_sysfs *s, const char *path, struct stat *st);
 int ct_sysfs_write_str(struct ct_sysfs *s, const char *path, const char *val);
 
+/* Files whose handler takes a lock by trylock and fails with EBUSY while
+ * someone else holds it for a moment (DAMON's damon_sysfs_lock): the same
+ * read or write tried again, up to tries times in all, gap_ms apart, while
+ * it fails with EBUSY (the message of an attempt that is tried again is
+ * cleared; the last one's stays). */
+struct ct_sysfs_busy {
+	unsigned tries;
+	unsigned gap_ms;
+};
+int ct_sysfs_write_str_busy(struct ct_sysfs *s, const struct ct_sysfs_busy *b, const char *path, const char *val);
+int ct_sysfs_read_str_busy(struct ct_sysfs *s, const struct ct_sysfs_busy *b, const char *path, char *buf,
+			   size_t len);
+/* the retry itself, around any operation on s (tests give their own) */
+int ct_sysfs_retry_busy(struct ct_sysfs *s, const struct ct_sysfs_busy *b, int (*op)(struct ct_sysfs *s, void *arg),
+			void *arg);
+
 /* sorted names of entries in a directory starting with prefix (NULL: all,
  * hidden files excluded); *names is a malloc'd array of malloc'd strings */
 int ct_sysfs_list(struct ct_sysfs *s, const char *dir, const char *prefix,

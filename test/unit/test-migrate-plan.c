@@ -74,6 +74,51 @@ int main(void)
 	ok(p.n == 2 && p.r[0].start == 0x7f000d000000 && p.r[0].direct, "only the mapping on node 1 (and the unknown stack)");
 	ct_mig_plan_free(&p);
 
+	/* pagemap's present runs: a sparse range narrowed to them; a THP run one entry per huge page */
+	{
+		struct ct_mig_plan q = { 0 };
+		struct ct_mig_range big = { 0x7f0000000000, 0x7f0040000000, 4096, false, false };
+		struct ct_present pr[] = { { 0x7f0000001000, 0x7f0000003000, false },
+					   { 0x7f0000200000, 0x7f0000600000, true },	/* two THPs */
+					   { 0x7f0000600000, 0x7f0000601000, false },
+					   { 0x7f0040000000, 0x7f0040001000, false } };	/* past the range */
+		is_int(ct_mig_plan_add_present(&q, &big, pr, 4, 2 << 20), 0, "a 1 GiB range narrowed to its present runs");
+		is_int(q.n, 3, "two base-page runs and one of huge pages");
+		ok(q.r[0].start == 0x7f0000001000 && q.r[0].end == 0x7f0000003000 && q.r[0].step == 4096 && !q.r[0].thp,
+		   "two base pages");
+		ok(q.r[1].start == 0x7f0000200000 && q.r[1].end == 0x7f0000600000 && q.r[1].step == 2 << 20 && q.r[1].thp,
+		   "two THPs: one entry each");
+		ok(q.r[2].start == 0x7f0000600000 && q.r[2].end == 0x7f0000601000, "the page after them");
+		ct_mig_plan_free(&q);
+
+		/* two chosen ranges that cut one THP: the whole huge page, once */
+		struct ct_mig_range a = { 0x7f0000300000, 0x7f0000380000, 4096, true, false };
+		struct ct_mig_range b = { 0x7f0000380000, 0x7f0000500000, 4096, true, false };
+		struct ct_present thp[] = { { 0x7f0000200000, 0x7f0000600000, true } };
+		is_int(ct_mig_plan_add_present(&q, &a, thp, 1, 2 << 20), 0, "a range that cuts a THP");
+		is_int(ct_mig_plan_add_present(&q, &b, thp, 1, 2 << 20), 0, "the next one, in the same THP and the next");
+		is_int(q.n, 1, "one range");
+		ok(q.r[0].start == 0x7f0000200000 && q.r[0].end == 0x7f0000600000 && q.r[0].thp && q.r[0].direct,
+		   "both huge pages whole, each once");
+		ct_mig_plan_free(&q);
+	}
+
+	/* a mapping that cannot be read (PROT_NONE after use) still holds pages move_pages moves */
+	{
+		static const char maps2[] = "7f0010000000-7f0010010000 ---p 00000000 00:00 0 \n"
+					    "7f0011000000-7f0011001000 ---p 00000000 00:00 0 \n";
+		static const char nm2[] = "7f0010000000 default anon=16 dirty=16 N0=16 kernelpagesize_kB=4\n"
+					  "7f0011000000 default\n";
+		struct ct_numa_vma *v2;
+		size_t n2;
+		is_int(ct_numa_maps_parse_all(nm2, &v2, &n2), 0, "numa_maps of a PROT_NONE mapping");
+		is_int(ct_mig_plan_build(maps2, v2, n2, NULL, &from, 1, 4096, &p), 0, "planned");
+		ok(p.n == 1 && p.r[0].start == 0x7f0010000000 && p.r[0].direct,
+		   "its 16 pages are moved like any others (the guard page without pages is not)");
+		ct_mig_plan_free(&p);
+		free(v2);
+	}
+
 	is_int(ct_mig_plan_build(maps, vma, nvma, &sel, &from, 1, 4096, &p), 0, "cold ranges only");
 	is_int(p.n, 2, "two DAMON regions side by side make one range; a huge page touched is one chosen");
 	ok(p.r[0].start == 0x7f0001000000 && p.r[0].end == 0x7f0001300000 && p.r[0].direct, "the anonymous part");

@@ -1,9 +1,54 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* /proc/PID/stat: the fields a process is known by (its name may hold
  * spaces and parentheses) */
+#include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include "tap.h"
+#include "tree.h"
 #include "process.h"
+
+#define STAT(pid, name) pid " (" name ") S 1 " pid " " pid " 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 500 4096 1\n"
+
+/* --comm: the name is read from /proc/PID/comm, then the process is held
+ * and its stat read; a PID whose process ended between the two and went to
+ * another process (another name in stat) is not the one named */
+static void comm_reuse(void)
+{
+	char root[512], cmd[600];
+	struct ct_error err = { 0 };
+	struct ct_sysfs s;
+	struct ct_procset set = { 0 };
+
+	if (!mkdtemp(tap_tmp_template(root, sizeof(root), "cxltier-test-process")) || ct_sysfs_open(&s, root, &err)) {
+		ok(0, "a tree for /proc");
+		return;
+	}
+	tree_put(root, "/proc/100/comm", "hog\n");
+	tree_put(root, "/proc/100/stat", STAT("100", "bash"));	/* the PID is bash's now */
+	tree_put(root, "/proc/101/comm", "hog\n");
+	tree_put(root, "/proc/101/stat", STAT("101", "hog"));
+	is_int(ct_procset_add_comm(&s, &set, "hog"), 0, "--comm hog");
+	is_int(set.count, 1, "one process chosen");
+	is_int(set.count ? set.proc[0].pid : 0, 101, "the one still named hog, not the PID another process took");
+	ct_procset_free(&set);
+
+	tree_put(root, "/proc/101/stat", STAT("101", "sshd"));
+	is_int(ct_procset_add_comm(&s, &set, "hog"), -ESRCH, "every hog's PID taken by another: none named");
+	is_int(set.count, 0, "nothing chosen");
+	ct_procset_free(&set);
+	ct_error_clear(&err);
+
+	tree_put(root, "/proc/101/stat", STAT("101", "hog"));
+	ct_procset_add_pid(&s, &set, 100);
+	is_int(ct_procset_add_comm(&s, &set, "hog"), 0, "--pid 100 --comm hog");
+	is_int(set.count, 2, "the PID given by --pid stays chosen beside the hog");
+	ct_procset_free(&set);
+	ct_sysfs_close(&s);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd))
+		ok(0, "the tree removed");
+}
 
 int main(void)
 {
@@ -33,5 +78,6 @@ int main(void)
 	ok(ct_proc_stat_parse("77 (x) R 1 2 3", comm, sizeof(comm), &flags, &start, &vsize, &state) < 0,
 	   "a cut line is refused");
 	ok(ct_proc_stat_parse("garbage", comm, sizeof(comm), &flags, &start, &vsize, &state) < 0, "garbage is refused");
+	comm_reuse();
 	return tap_done();
 }

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: default
 # vm-args: --ram-node 512M
+# vm-test-timeout: 600 -- filling a 512 MiB node under TCG on a loaded host (a full-target run took 262 s once)
 # `cxltier migrate` against the real kernel, between node 0 and a cpu-less
 # RAM-only node (QEMU's CXL memory is MMIO-emulated and far too slow to move
 # much data to).
@@ -42,6 +43,15 @@ moved_but_shared() {
 }
 
 damon_on() { [[ $(cat $DAMON/nr_kdamonds) == 1 && $(cat $DAMON/0/state 2>/dev/null) == on ]]; }
+
+# killed_cold_run PID NODE: a --cold run on PID, killed with SIGKILL once its
+# kdamond is on (it can run no code: what it set up stays); sets BG to its pid
+killed_cold_run() {
+    cxltier migrate --pid "$1" --to "$2" --cold --interval 60 > /dev/null 2>&1 3>&- &
+    BG=$!
+    wait_for 60 "cxltier's kdamond" damon_on
+    kill -9 "$BG"; wait "$BG" || true
+}
 
 start_hog() { # MiB -> sets HOG_PID, waits for ready
     coproc HOG { exec numactl --membind=0 hog "$1"; }
@@ -313,6 +323,43 @@ cold_round() {
     check_intact
 }
 
+@test "--max-bytes on transparent huge pages: a THP moves whole or not at all; what arrived is what is reported, within the limit" {
+    N=$(cat "$BATS_FILE_TMPDIR/node")
+    grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled && skip "THP disabled"
+    coproc HOG { exec numactl --membind=0 hog --thp 32; }
+    read -r line <&"${HOG[0]}"
+    thp=$(awk '/AnonHugePages/ {s += $2} END {print s * 1024}' /proc/$HOG_PID/smaps)
+    (( thp >= 16 << 20 ))
+    local limit
+    # 1M: no THP fits (the kernel would move 2 MiB for any address given); 5M: two do
+    for limit in 1 5; do
+        before=$(node_bytes "$HOG_PID" "$N")
+        run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --max-bytes ${limit}M -j
+        moved_but_shared
+        arrived=$(( $(node_bytes "$HOG_PID" "$N") - before ))
+        moved=$(jq '.processes[0].bytes_moved' <<<"$output")
+        echo "# --max-bytes ${limit}M: reported $moved, arrived $arrived ($thp bytes in THPs)" >&3
+        assert_equal "$moved" "$arrived"
+        (( arrived <= limit << 20 ))
+    done
+    check_intact
+}
+
+@test "--rate paces the first batch too: what it hands over takes at least its time at the rate" {
+    N=$(cat "$BATS_FILE_TMPDIR/node")
+    start_hog 8
+    local t0 t1
+    t0=$EPOCHREALTIME
+    # the byte limit ends the run after the hog's buffer: no later batch waits for it
+    run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --rate 1 --max-bytes 4M -j
+    t1=$EPOCHREALTIME
+    moved_but_shared
+    handed=$(jq '.processes[0].bytes_to_move' <<<"$output")
+    echo "# $handed bytes handed over in $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s at 1 MB/s" >&3
+    (( handed > 1 << 20 ))
+    awk -v n="$handed" -v a="$t0" -v b="$t1" 'BEGIN { exit !(n <= 1e6 * (b - a)) }'
+}
+
 reuse_pid() { # PID FILE CMD...: start CMD (stdout to FILE) as process PID; sets NEWCOMER
     local want=$1 out=$2 i
     shift 2
@@ -383,10 +430,7 @@ reuse_pid() { # PID FILE CMD...: start CMD (stdout to FILE) as process PID; sets
 @test "DAMON left behind by a killed cxltier is recognised and removed by the next run" {
     N=$(cat "$BATS_FILE_TMPDIR/node")
     start_hog 8
-    cxltier migrate --pid "$HOG_PID" --to "$N" --cold --interval 60 > /dev/null 2>&1 3>&- &
-    BG=$!
-    wait_for 60 "cxltier's kdamond" damon_on
-    kill -9 "$BG"; wait "$BG" || true
+    killed_cold_run "$HOG_PID" "$N"
     damon_on    # left behind: it could not run any code
     [[ $(stat -c %a /run/cxltier) == 700 && -f /run/cxltier/damon.owner ]]
     run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --cold --interval 1 -j
@@ -405,10 +449,7 @@ kdamond_stopped() { [[ $(cat $DAMON/0/state) == off ]]; }
     [[ -e /sys/module/damon_stat/parameters/enabled ]] && { echo Y > /sys/module/damon_stat/parameters/enabled; stat=1; }
     start_hog 8
     victim=$HOG_PID
-    cxltier migrate --pid "$victim" --to "$N" --cold --interval 60 > /dev/null 2>&1 3>&- &
-    BG=$!
-    wait_for 60 "cxltier's kdamond" damon_on
-    kill -9 "$BG"; wait "$BG" || true
+    killed_cold_run "$victim" "$N"
     kill "$victim"; wait "$victim" || true
     # a vaddr kdamond stops by itself when its target is gone: pid -1, nr_kdamonds still 1
     wait_for 60 "the kdamond to stop once its target exited" kdamond_stopped
@@ -426,10 +467,7 @@ kdamond_stopped() { [[ $(cat $DAMON/0/state) == off ]]; }
 @test "DAMON left by a cxltier killed before it recorded its kdamond's pid: recognised and removed" {
     N=$(cat "$BATS_FILE_TMPDIR/node")
     start_hog 8
-    cxltier migrate --pid "$HOG_PID" --to "$N" --cold --interval 60 > /dev/null 2>&1 3>&- &
-    BG=$!
-    wait_for 60 "cxltier's kdamond" damon_on
-    kill -9 "$BG"; wait "$BG" || true
+    killed_cold_run "$HOG_PID" "$N"
     # as if the kill came between "on" and the record's update
     sed -i 's/^kdamond .*/kdamond -1/' /run/cxltier/damon.owner
     run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --cold --interval 1 -j
@@ -626,11 +664,8 @@ stat_off() { [[ $(cat /sys/module/damon_stat/parameters/enabled) == N ]]; }
     N=$(cat "$BATS_FILE_TMPDIR/node")
     echo Y > /sys/module/damon_stat/parameters/enabled
     start_hog 8
-    cxltier migrate --pid "$HOG_PID" --to "$N" --cold --interval 60 > /dev/null 2>&1 3>&- &
-    BG=$!
-    wait_for 60 "cxltier's kdamond" damon_on
-    stat_off
-    kill -9 "$BG"; wait "$BG" || true
+    killed_cold_run "$HOG_PID" "$N"
+    stat_off    # paused, and left so: the kill let it run no code
     grep -q 'stat_paused 1' /run/cxltier/damon.owner
     run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --cold --interval 1 -j
     moved_but_shared
