@@ -11,13 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "tap.h"
-#include "tree.h"
+#include "damon-tree.h"
 #include "damon.h"
 
-#define ADMIN "/sys/kernel/mm/damon/admin/kdamonds"
-#define KD ADMIN "/0"
-#define CTX KD "/contexts/0"
-#define SCHEME CTX "/schemes/0"
 
 static char root[512];
 static int on_busy;		/* "on" writes still to refuse */
@@ -52,20 +48,9 @@ static int always_enoent(struct ct_sysfs *s, void *arg)
 	return ct_fail(s->err, ENOENT, "gone");
 }
 
-static const char *const files[] = {
-	ADMIN "/nr_kdamonds", KD "/state", KD "/pid", KD "/contexts/nr_contexts", CTX "/operations",
-	CTX "/monitoring_attrs/intervals/sample_us", CTX "/monitoring_attrs/intervals/aggr_us",
-	CTX "/monitoring_attrs/intervals/update_us", CTX "/monitoring_attrs/nr_regions/min",
-	CTX "/monitoring_attrs/nr_regions/max", CTX "/targets/nr_targets", CTX "/targets/0/pid_target",
-	CTX "/schemes/nr_schemes", SCHEME "/action", SCHEME "/access_pattern/sz/min", SCHEME "/access_pattern/sz/max",
-	SCHEME "/access_pattern/nr_accesses/min", SCHEME "/access_pattern/nr_accesses/max",
-	SCHEME "/access_pattern/age/min", SCHEME "/access_pattern/age/max",
-};
-
 static void fresh_damon(void)
 {
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
-		tree_put(root, files[i], "");
+	damon_tree_empty(root);
 	tree_put(root, ADMIN "/nr_kdamonds", "0\n");
 	tree_put(root, KD "/pid", "-1\n");
 	tree_put(root, KD "/state", "off\n");

@@ -9,27 +9,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "tap.h"
-#include "tree.h"
+#include "damon-tree.h"
 #include "damon.h"
 
-#define ADMIN "/sys/kernel/mm/damon/admin/kdamonds"
-#define KD ADMIN "/0"
-#define CTX KD "/contexts/0"
-#define SCHEME CTX "/schemes/0"
 #define STAT "/sys/module/damon_stat/parameters/enabled"
 #define OWNER "/run/cxltier/damon.owner"
 
 static char root[512];
-
-static const char *const files[] = {
-	ADMIN "/nr_kdamonds", KD "/state", KD "/pid", KD "/contexts/nr_contexts", CTX "/operations",
-	CTX "/monitoring_attrs/intervals/sample_us", CTX "/monitoring_attrs/intervals/aggr_us",
-	CTX "/monitoring_attrs/intervals/update_us", CTX "/monitoring_attrs/nr_regions/min",
-	CTX "/monitoring_attrs/nr_regions/max", CTX "/targets/nr_targets", CTX "/targets/0/pid_target",
-	CTX "/schemes/nr_schemes", SCHEME "/action", SCHEME "/access_pattern/sz/min", SCHEME "/access_pattern/sz/max",
-	SCHEME "/access_pattern/nr_accesses/min", SCHEME "/access_pattern/nr_accesses/max",
-	SCHEME "/access_pattern/age/min", SCHEME "/access_pattern/age/max",
-};
 
 static void put(const char *path, const char *text)
 {
@@ -63,8 +49,7 @@ static bool exists(const char *path)
 /* a kdamond as a killed cxltier (pid 999999, gone) left it: target 4242 */
 static void left_setup(const char *kdamond_pid, const char *state, bool whole)
 {
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
-		put(files[i], "");
+	damon_tree_empty(root);
 	put(ADMIN "/nr_kdamonds", "1\n");
 	put(KD "/contexts/nr_contexts", "1\n");
 	put(CTX "/targets/nr_targets", "1\n");

@@ -59,6 +59,18 @@ start_hog() { # MiB -> sets HOG_PID, waits for ready
     [[ $line == ready ]]
 }
 
+# a 32 MiB hog in transparent huge pages (the test is skipped where THP is
+# off); sets HOG_PID and THP, its bytes in THPs (at least 16 MiB)
+start_thp_hog() {
+    grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled && skip "THP disabled"
+    coproc HOG { exec numactl --membind=0 hog --thp 32; }
+    read -r line <&"${HOG[0]}"
+    [[ $line == ready ]]
+    THP=$(awk '/AnonHugePages/ {s += $2} END {print s * 1024}' /proc/$HOG_PID/smaps)
+    echo "# $THP bytes in THPs" >&3
+    (( THP >= 16 << 20 ))
+}
+
 anon_bytes() { # pid node: the process's private anonymous memory on node
     awk -v n="N$2=" '/anon=/ && !/file=/ {for (i = 1; i <= NF; i++) if (index($i, n) == 1) { split($i, a, "="); s += a[2] * 4096 }} END {print s + 0}' /proc/$1/numa_maps
 }
@@ -304,12 +316,7 @@ cold_round() {
 
 @test "transparent huge pages moved page by page by two jobs: whole, every byte counted once, none left busy" {
     N=$(cat "$BATS_FILE_TMPDIR/node")
-    grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled && skip "THP disabled"
-    coproc HOG { exec numactl --membind=0 hog --thp 32; }
-    read -r line <&"${HOG[0]}"
-    thp=$(awk '/AnonHugePages/ {s += $2} END {print s * 1024}' /proc/$HOG_PID/smaps)
-    echo "# $thp bytes in THPs" >&3
-    (( thp >= 16 << 20 ))
+    start_thp_hog
     before=$(node_bytes "$HOG_PID" "$N")
     run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --max-bytes 1G --jobs 2 -j
     moved_but_shared
@@ -325,11 +332,7 @@ cold_round() {
 
 @test "--max-bytes on transparent huge pages: a THP moves whole or not at all; what arrived is what is reported, within the limit" {
     N=$(cat "$BATS_FILE_TMPDIR/node")
-    grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled && skip "THP disabled"
-    coproc HOG { exec numactl --membind=0 hog --thp 32; }
-    read -r line <&"${HOG[0]}"
-    thp=$(awk '/AnonHugePages/ {s += $2} END {print s * 1024}' /proc/$HOG_PID/smaps)
-    (( thp >= 16 << 20 ))
+    start_thp_hog
     local limit
     # 1M: no THP fits (the kernel would move 2 MiB for any address given); 5M: two do
     for limit in 1 5; do
@@ -338,7 +341,7 @@ cold_round() {
         moved_but_shared
         arrived=$(( $(node_bytes "$HOG_PID" "$N") - before ))
         moved=$(jq '.processes[0].bytes_moved' <<<"$output")
-        echo "# --max-bytes ${limit}M: reported $moved, arrived $arrived ($thp bytes in THPs)" >&3
+        echo "# --max-bytes ${limit}M: reported $moved, arrived $arrived ($THP bytes in THPs)" >&3
         assert_equal "$moved" "$arrived"
         (( arrived <= limit << 20 ))
     done
