@@ -14,7 +14,9 @@
 #include "filter.h"
 #include "json-build.h"
 #include "../lib/context.h"
+#include "../lib/event-keep.h"
 #include "../lib/event-source.h"
+#include "../lib/rundir.h"
 
 struct run {
 	struct cmd_env *env;
@@ -24,7 +26,10 @@ struct run {
 	bool follow;
 	json_object *arr;	/* collected (not follow) */
 	int out_err;		/* -errno of the first failed write (--follow) */
+	bool keep_failed;	/* records to keep could not be kept */
 };
+
+#define KEEP_LOCK_MS 30000	/* another reader of the shared instance: wait for it */
 
 static void usage(void)
 {
@@ -34,7 +39,8 @@ static void usage(void)
 	       "CXL event records (General Media, DRAM, Memory Module, poison, overflow, AER)\n"
 	       "as the kernel drained them from the devices (kernel 6.3+ tracepoints), decoded.\n"
 	       "cxltier keeps them in a tracefs instance of its own ('" CT_EVENT_SHARED_INSTANCE "'): the first\n"
-	       "run creates it; later runs print and consume what arrived since.\n\n"
+	       "run creates it; later runs print and consume what arrived since (what their\n"
+	       "filters hide is kept for a later run).\n\n"
 	       "  -f, --follow        stream events until interrupted (a private instance; one\n"
 	       "                      JSON object per line with -j, flushed)\n"
 	       "      --type LIST     general_media,dram,memory_module,poison,overflow,aer,generic\n"
@@ -65,7 +71,7 @@ static int on_event(const struct ct_event *e, void *arg)
 	struct run *run = arg;
 
 	if (!wanted(run, e))
-		return 0;
+		return run->follow ? 0 : CT_EVENT_KEEP;	/* read, so kept for a later run */
 	if (run->follow)
 		return run->out_err = events_print_line(run->env, e);
 	json_object_array_add(run->arr, events_json(e));
@@ -81,13 +87,13 @@ static int parse_since(const char *s, uint64_t *ns)
 	clock_gettime(CLOCK_REALTIME, &now);
 	if (s[0] == '@') {
 		v = strtod(s + 1, &end);
-		if (*end || v < 0)
+		if (end == s + 1 || *end || !(v >= 0) || v > 1e10)	/* after the year 2286: a typo */
 			return -1;
 		*ns = (uint64_t)(v * 1e9);
 		return 0;
 	}
 	v = strtod(s, &end);
-	if (end == s || v < 0)
+	if (end == s || !(v >= 0))
 		return -1;
 	switch (*end) {
 	case 's': case '\0': break;
@@ -98,6 +104,8 @@ static int parse_since(const char *s, uint64_t *ns)
 	}
 	if (*end && end[1])
 		return -1;
+	if (v * 1e9 > (double)now.tv_sec * 1e9 + now.tv_nsec)
+		return -2;	/* before 1970 */
 	*ns = (uint64_t)now.tv_sec * 1000000000ULL + now.tv_nsec - (uint64_t)(v * 1e9);
 	return 0;
 }
@@ -153,6 +161,32 @@ static void catch_stop_signals(void)
 		sigaction(sigs[i], &sa, NULL);
 }
 
+/* the shared instance: what the filters hide is kept for a later run */
+static int read_shared(struct run *run, struct ct_event_source *s)
+{
+	struct cmd_env *env = run->env;
+	struct ct_event_kept_report rep;
+	int rc = ct_event_source_read_shared(s, on_event, run, KEEP_LOCK_MS, &rep);
+
+	if (rep.damaged_bytes)
+		cmd_warn(env, "%s: %zu bytes of it were damaged and are dropped (the records before them are kept)",
+			 CT_RUNDIR "/" CT_KEPT_FILE, rep.damaged_bytes);
+	if (rep.undecodable)
+		cmd_warn(env, "%zu kept records are of tracepoints this kernel no longer has: dropped", rep.undecodable);
+	if (rep.dropped)
+		cmd_warn(env, "%lu of the oldest records the filters hid are dropped: at most %u KiB of them are "
+			 "kept (a run without filters shows and clears them)", rep.dropped, CT_KEPT_MAX_BYTES >> 10);
+	if (rep.store_rc) {
+		cmd_err(env, "%zu records this run read and did not show could not be kept, and are lost: %s", rep.kept,
+			ct_context_message(env->ctx));
+		run->keep_failed = true;
+	} else if (rep.kept) {
+		cmd_info(env, 1, "%zu records the filters hid are kept in " CT_RUNDIR "/" CT_KEPT_FILE
+			 " for a later run", rep.kept);
+	}
+	return rc;
+}
+
 static int from_trace(struct run *run)
 {
 	struct cmd_env *env = run->env;
@@ -175,10 +209,14 @@ static int from_trace(struct run *run)
 	if (!run->follow && ct_event_source_created(s) && !env->out.json)
 		fprintf(stderr, "cxltier events: started keeping CXL events in the '" CT_EVENT_SHARED_INSTANCE "' tracefs "
 			"instance; events from now on show here ('cxltier events --stop' ends it)\n");
+	if (ct_event_source_reenabled(s))
+		cmd_warn(env, "the '" CT_EVENT_SHARED_INSTANCE "' tracefs instance was not recording (its cxl events "
+			 "or its tracing were off: cxl_core reloaded, or an 'events --stop' that could not remove it); "
+			 "turned it on again: events from before now may be missing");
 	if (run->follow)
 		rc = ct_event_source_follow(s, on_event, run, &stop, 100, STDOUT_FILENO);
 	else
-		rc = ct_event_source_read(s, on_event, run);
+		rc = read_shared(run, s);
 	if (rc == -EPIPE && !run->out_err)
 		run->out_err = rc;	/* seen before a write failed */
 	if (run->out_err && run->out_err != -EPIPE)	/* EPIPE: the reader went away, a normal end */
@@ -191,7 +229,9 @@ static int from_trace(struct run *run)
 	crc = ct_event_source_close(s);
 	if (crc)
 		cmd_err(env, "%s", ct_context_message(env->ctx));
-	return (rc && run->out_err != -EPIPE) || crc ? EXIT_FAIL : EXIT_OK;
+	if ((rc && run->out_err != -EPIPE) || crc)
+		return EXIT_FAIL;
+	return run->keep_failed ? EXIT_PARTIAL : EXIT_OK;	/* shown, and the rest lost: said above */
 }
 
 static int parse_filters(struct run *run, struct name_filter *sev)
@@ -245,8 +285,9 @@ int cmd_events(int argc, char **argv, struct cmd_env *env)
 		case OPT_STOP: stop_inst = true; break;
 		case OPT_FILE: file = optarg; break;
 		case OPT_SINCE:
-			if (parse_since(optarg, &run.since_ns)) {
-				cmd_err(env, "--since %s: give 30s, 10m, 2h, 1d or @EPOCH", optarg);
+			if ((c = parse_since(optarg, &run.since_ns))) {
+				cmd_err(env, c == -2 ? "--since %s: that is before 1970; give a time since then"
+					: "--since %s: give 30s, 10m, 2h, 1d or @EPOCH", optarg);
 				rc = EXIT_USAGE;
 				goto out;
 			}
@@ -280,8 +321,11 @@ int cmd_events(int argc, char **argv, struct cmd_env *env)
 				"events are no longer kept\n");
 		goto out;
 	}
-	if ((rc = from_trace(&run)) == EXIT_OK && !run.follow)
-		rc = events_print(env, root);
+	rc = from_trace(&run);
+	if ((rc == EXIT_OK || rc == EXIT_PARTIAL) && !run.follow) {
+		int prc = events_print(env, root);
+		rc = prc ? prc : rc;
+	}
 out:
 	json_object_put(root);
 	filter_free(&run.memdevs);

@@ -12,8 +12,10 @@
 #include <tracefs.h>
 #include <event-parse.h>
 #include "context.h"
+#include "event-keep.h"
 #include "event-source.h"
 #include "event-trace.h"
+#include "lock.h"
 
 #define PRIVATE_BUFFER_KB 256	/* per CPU: CXL records are rare and read often */
 #define MAX_STALE 16
@@ -24,6 +26,7 @@ struct ct_event_source {
 	struct tracefs_instance *inst;
 	char name[96];
 	bool shared, created;
+	bool reenabled;			/* the shared instance was found not recording */
 	clockid_t clock;		/* what the instance's trace clock counts */
 	int64_t clock_to_real;		/* ns to add to a record's time for the wall clock */
 	unsigned long lost;
@@ -31,6 +34,8 @@ struct ct_event_source {
 	ct_event_fn fn;
 	void *arg;
 	int fn_rc;
+	struct ct_kept *keep;		/* the shared read: where records fn keeps go */
+	int keep_rc;
 	char *stale[MAX_STALE];
 	size_t nstale;
 };
@@ -226,6 +231,16 @@ static int enable(struct ct_event_source *s, const char *const *events)
 	return 0;
 }
 
+/* every cxl event of the instance on, and its tracing on */
+static bool recording(struct ct_event_source *s)
+{
+	char *enabled = tracefs_instance_file_read(s->inst, "events/cxl/enable", NULL);
+	bool on = enabled && enabled[0] == '1' && tracefs_trace_is_on(s->inst) == 1;
+
+	free(enabled);
+	return on;
+}
+
 static void free_source(struct ct_event_source *s)
 {
 	if (s->inst)
@@ -290,6 +305,17 @@ int ct_event_source_open(struct ct_context *ctx, const struct ct_event_source_op
 		free_source(s);
 		return rc;
 	}
+	/* the shared instance as an earlier run left it: recording, unless the
+	 * cxl events came back off (cxl_core reloaded: a module's events are
+	 * added to existing instances disabled) or its tracing was turned off
+	 * (a --stop that could not remove it) */
+	if (!s->created && !recording(s)) {
+		if ((rc = enable(s, NULL))) {
+			free_source(s);
+			return rc;
+		}
+		s->reenabled = true;
+	}
 	s->clock = clock_of(s->inst);
 	*out = s;
 	return 0;
@@ -329,6 +355,11 @@ bool ct_event_source_created(const struct ct_event_source *s)
 	return s->created;
 }
 
+bool ct_event_source_reenabled(const struct ct_event_source *s)
+{
+	return s->reenabled;
+}
+
 unsigned long ct_event_source_lost(const struct ct_event_source *s)
 {
 	return s->lost;
@@ -350,21 +381,75 @@ static int64_t ns_of(clockid_t id)
 	return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
+/* the shared read: a record for later runs (the first failure is kept too) */
+static void keep_raw(struct ct_event_source *s, const char *event, uint64_t ts, uint64_t real_time, int cpu,
+		     const void *data, int size)
+{
+	int rc;
+
+	if (!s->keep)
+		return;
+	rc = ct_kept_add(s->keep, event, ts, real_time, cpu, data, size > 0 ? (uint32_t)size : 0);
+	if (rc && !s->keep_rc)
+		s->keep_rc = rc;
+}
+
 static int on_record(struct tep_event *ev, struct tep_record *r, int cpu, void *arg)
 {
 	struct ct_event_source *s = arg;
 	struct ct_event e;
 
-	(void)cpu;
 	if (r->missed_events)
 		s->lost += r->missed_events > 0 ? (unsigned long)r->missed_events : 1;
-	/* a non-zero return would drop the rest of the page: keep consuming */
-	if (s->fn_rc || !ev->system || strcmp(ev->system, "cxl"))
+	/* a non-zero return would drop the rest of the page: keep consuming
+	 * (and keeping, on the shared read, what fn no longer gets) */
+	if (!ev->system || strcmp(ev->system, "cxl"))
 		return 0;
+	if (s->fn_rc) {
+		keep_raw(s, ev->name, r->ts, (uint64_t)((int64_t)r->ts + s->clock_to_real), cpu, r->data, r->size);
+		return 0;
+	}
 	ct_event_from_trace(ev, r, &e);
 	e.trace_time = (uint64_t)((int64_t)r->ts + s->clock_to_real);
 	s->fn_rc = s->fn(&e, s->arg);
+	if (s->fn_rc == CT_EVENT_KEEP) {
+		keep_raw(s, ev->name, r->ts, e.trace_time, cpu, r->data, r->size);
+		s->fn_rc = 0;
+	}
 	return 0;
+}
+
+/* the records earlier runs kept, decoded with this kernel's format and
+ * given to fn again; those fn keeps again go to s->keep */
+static void replay(struct ct_event_source *s, const struct ct_kept *old, struct ct_event_kept_report *rep)
+{
+	for (size_t i = 0; i < old->n; i++) {
+		const struct ct_kept_record *k = &old->r[i];
+		struct tep_event *ev = tep_find_event_by_name(s->tep, "cxl", k->event);
+		struct tep_record r;
+		struct ct_event e;
+		if (!ev) {
+			rep->undecodable++;
+			continue;
+		}
+		if (s->fn_rc) {		/* fn stopped: the rest stays kept */
+			keep_raw(s, k->event, k->ts, k->real_time, k->cpu, k->data, (int)k->size);
+			continue;
+		}
+		memset(&r, 0, sizeof(r));
+		r.ts = k->ts;
+		r.cpu = k->cpu;
+		r.size = (int)k->size;
+		r.data = k->data;
+		ct_event_from_trace(ev, &r, &e);
+		e.trace_time = k->real_time;
+		rep->replayed++;
+		s->fn_rc = s->fn(&e, s->arg);
+		if (s->fn_rc == CT_EVENT_KEEP) {
+			keep_raw(s, k->event, k->ts, k->real_time, k->cpu, k->data, (int)k->size);
+			s->fn_rc = 0;
+		}
+	}
 }
 
 int ct_event_source_read(struct ct_event_source *s, ct_event_fn fn, void *arg)
@@ -391,6 +476,41 @@ int ct_event_source_read(struct ct_event_source *s, ct_event_fn fn, void *arg)
 	return s->fn_rc < 0 ? s->fn_rc : 0;
 }
 
+int ct_event_source_read_shared(struct ct_event_source *s, ct_event_fn fn, void *arg, unsigned timeout_ms,
+				struct ct_event_kept_report *rep)
+{
+	struct ct_sysfs *sys = &s->ctx->sys;
+	struct ct_kept old, now = { 0 };
+	int lock_fd, rc;
+
+	memset(rep, 0, sizeof(*rep));
+	/* nothing is read unless what must be kept can be: else a filtered
+	 * run would lose what it hides */
+	if ((rc = ct_kept_load(sys, timeout_ms, NULL, &lock_fd, &old, &rep->damaged_bytes)))
+		return rc;
+	s->keep = &now;
+	s->keep_rc = 0;
+	s->fn = fn;
+	s->arg = arg;
+	s->fn_rc = 0;
+	replay(s, &old, rep);
+	rc = s->fn_rc < 0 ? s->fn_rc : 0;
+	if (!s->fn_rc)
+		rc = ct_event_source_read(s, fn, arg);
+	rep->kept = now.n;
+	rep->dropped = now.dropped;
+	if (s->keep_rc)
+		rep->store_rc = ct_fail(&s->ctx->err, -s->keep_rc, "cannot hold the records to keep: %s",
+					strerror(-s->keep_rc));
+	else
+		rep->store_rc = ct_kept_store(sys, lock_fd, &now);
+	s->keep = NULL;
+	ct_lock_release(lock_fd);
+	ct_kept_free(&old);
+	ct_kept_free(&now);
+	return rc;
+}
+
 int ct_event_source_follow(struct ct_event_source *s, ct_event_fn fn, void *arg,
 			   const volatile sig_atomic_t *stop, unsigned interval_ms, int watch_fd)
 {
@@ -404,8 +524,9 @@ int ct_event_source_follow(struct ct_event_source *s, ct_event_fn fn, void *arg,
 			return ct_fail(&s->ctx->err, ENOENT, "the tracefs instance %s disappeared (removed by "
 				       "someone else?): no more events are collected", s->name);
 		/* the pause between reads; a signal ends it early, and so does the
-		 * reader of watch_fd going away (POLLERR on a pipe, POLLHUP) */
-		if (poll(&w, 1, (int)interval_ms) > 0 && (w.revents & (POLLERR | POLLHUP)))
+		 * reader of watch_fd going away (POLLERR on a pipe, POLLHUP), or
+		 * watch_fd closed (POLLNVAL: nothing can be written) */
+		if (poll(&w, 1, (int)interval_ms) > 0 && (w.revents & (POLLERR | POLLHUP | POLLNVAL)))
 			return ct_fail(&s->ctx->err, EPIPE, "the reader of the events went away");
 	}
 	/* what arrived before the stop */

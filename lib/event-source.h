@@ -46,6 +46,30 @@ int ct_event_source_open(struct ct_context *ctx, const struct ct_event_source_op
 			 struct ct_event_source **out);
 /* consume and decode every record in the buffer now, oldest first */
 int ct_event_source_read(struct ct_event_source *s, ct_event_fn fn, void *arg);
+
+/* fn's answer for a record it did not show (ct_event_source_read_shared) */
+#define CT_EVENT_KEEP 1
+
+struct ct_event_kept_report {
+	size_t replayed;		/* records earlier runs kept, given to fn again */
+	size_t kept;			/* records kept now for later runs */
+	unsigned long dropped;		/* the oldest kept ones, dropped for room */
+	size_t damaged_bytes;		/* of a damaged store, dropped */
+	size_t undecodable;		/* kept ones this kernel has no tracepoint for */
+	int store_rc;			/* 0, or why the records to keep could not be kept */
+};
+
+/*
+ * The shared instance: first the records that earlier runs read but did not
+ * show (event-keep.h), then those in the buffer, oldest first. A record for
+ * which fn returns CT_EVENT_KEEP is kept for later runs; any other record fn
+ * is given is consumed. The store is locked for the whole read (another
+ * reader waits up to timeout_ms). Returns the read's error; a failure to
+ * keep what must be kept is in rep->store_rc, with the message in the
+ * context (the records are then lost: the buffer has been read).
+ */
+int ct_event_source_read_shared(struct ct_event_source *s, ct_event_fn fn, void *arg, unsigned timeout_ms,
+				struct ct_event_kept_report *rep);
 /* read every interval_ms until *stop is set (a signal handler) or fn stops;
  * -ENOENT when the instance disappeared under us, -EPIPE when watch_fd (if
  * >= 0: where the events go) reports that its reader went away */
@@ -57,6 +81,9 @@ int ct_event_source_close(struct ct_event_source *s);
 
 const char *ct_event_source_instance(const struct ct_event_source *s);
 bool ct_event_source_created(const struct ct_event_source *s);	/* it did not exist before */
+/* the shared instance was there but not recording (its cxl events or its
+ * tracing off), and was turned on again: what came meanwhile is not in it */
+bool ct_event_source_reenabled(const struct ct_event_source *s);
 unsigned long ct_event_source_lost(const struct ct_event_source *s);	/* records the buffer dropped */
 /* the stale instances this open removed (names valid until close) */
 size_t ct_event_source_stale_removed(const struct ct_event_source *s, const char *const **names);

@@ -26,6 +26,12 @@ static long holder_pid(int fd)
 
 int ct_lock_acquire(struct ct_sysfs *s, unsigned timeout_ms, volatile sig_atomic_t *stop, int *out)
 {
+	return ct_lock_acquire_named(s, CT_LOCK_NAME, "changing memory blocks", timeout_ms, stop, out);
+}
+
+int ct_lock_acquire_named(struct ct_sysfs *s, const char *name, const char *what, unsigned timeout_ms,
+			  volatile sig_atomic_t *stop, int *out)
+{
 	struct timespec pause = { 0, 20 * 1000000L };
 	unsigned waited = 0;
 	char pid[24];
@@ -35,7 +41,7 @@ int ct_lock_acquire(struct ct_sysfs *s, unsigned timeout_ms, volatile sig_atomic
 	*out = -1;
 	if ((rc = ct_rundir_open(s, &dirfd)))
 		return rc;
-	rc = ct_rundir_open_file(s, dirfd, CT_LOCK_NAME, &fd, &created);
+	rc = ct_rundir_open_file(s, dirfd, name, &fd, &created);
 	close(dirfd);
 	if (rc)
 		return rc;
@@ -43,16 +49,15 @@ int ct_lock_acquire(struct ct_sysfs *s, unsigned timeout_ms, volatile sig_atomic
 		if (errno != EWOULDBLOCK && errno != EINTR) {
 			int e = errno;
 			close(fd);
-			return ct_fail(s->err, e, "cannot lock %s" CT_RUNDIR "/" CT_LOCK_NAME ": %s", s->root, strerror(e));
+			return ct_fail(s->err, e, "cannot lock %s" CT_RUNDIR "/%s: %s", s->root, name, strerror(e));
 		}
 		if (waited >= timeout_ms || (stop && *stop)) {
 			long holder = holder_pid(fd);
 			close(fd);
 			if (holder > 0)
 				snprintf(pid, sizeof(pid), "%ld", holder);
-			return ct_fail(s->err, EWOULDBLOCK,
-				       "another cxltier (pid %s) is changing memory blocks; waited %u ms for %s" CT_RUNDIR
-				       "/" CT_LOCK_NAME, holder > 0 ? pid : "?", waited, s->root);
+			return ct_fail(s->err, EWOULDBLOCK, "another cxltier (pid %s) is %s; waited %u ms for %s" CT_RUNDIR "/%s",
+				       holder > 0 ? pid : "?", what, waited, s->root, name);
 		}
 		nanosleep(&pause, NULL);
 		waited += 20;

@@ -92,4 +92,12 @@ P=$CXLTIER_SRC/test/fixtures/payloads
     assert_failure 2
     run cxltier events --since yesterday
     assert_failure 2
+    # before 1970: an error, not a time that wraps around and hides every record
+    run cxltier events --since 100000d
+    assert_failure 2
+    assert_output --partial "before 1970"
+    run cxltier events --since @1e30
+    assert_failure 2
+    run cxltier events --since @
+    assert_failure 2
 }

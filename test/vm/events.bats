@@ -257,6 +257,52 @@ events_of() {
     assert_success
     assert_equal "$(jq -c '[.events[] | [.kind, .severity]] | unique' <<<"$output")" '[["dram","fatal"]]'
     assert_equal "$(jq '[.events[] | select(.dpa == 20480)] | length' <<<"$output")" 1
+    # what the filters hid was read from the buffer (reading consumes) and is
+    # kept: the next run shows it; what was shown is not shown again
+    [[ -f /run/cxltier/events.kept && $(stat -c %a /run/cxltier/events.kept) == 600 ]]
+    run --separate-stderr cxltier events -j
+    assert_success
+    assert_equal "$(jq -c '[.events[] | select(.dpa == 16384) | [.kind, .severity]]' <<<"$output")" '[["general_media","warning"]]'
+    assert_equal "$(jq '[.events[] | select(.dpa == 20480)] | length' <<<"$output")" 0
+    [[ ! -e /run/cxltier/events.kept ]]
+}
+
+@test "--since and a memdev filter keep what they hide, across runs, until a run shows it" {
+    # the follower's instance gets each record when the shared one does
+    start_follower
+    inject cxl-inject-general-media-event "{\"path\":\"$DEV\",\"log\":\"informational\",\"flags\":1,\"dpa\":24576,\"descriptor\":0,\"type\":0,\"transaction-type\":1}"
+    wait_for 120 "the injected event traced (dpa 24576)" jq -se 'any(.[]; .dpa == 24576)' "$BATS_TEST_TMPDIR/follow.out"
+    # a run for another memdev, then one for events newer than an hour from
+    # now: each reads the record and hides it
+    run --separate-stderr cxltier events -j mem9
+    assert_success
+    assert_equal "$(jq '.events | length' <<<"$output")" 0
+    run --separate-stderr cxltier events -j --since @$(( ${EPOCHREALTIME%.*} + 3600 ))
+    assert_success
+    assert_equal "$(jq '.events | length' <<<"$output")" 0
+    run --separate-stderr cxltier events -j mem0
+    assert_success
+    assert_equal "$(jq '[.events[] | select(.dpa == 24576)] | length' <<<"$output")" 1
+    [[ ! -e /run/cxltier/events.kept ]]
+}
+
+@test "the shared instance found not recording (cxl events off) is turned on again, with a warning" {
+    cxltier events > /dev/null 2>&1
+    echo 0 > $T/cxltier/events/cxl/enable
+    run --separate-stderr cxltier events -j
+    assert_success
+    [[ $stderr == *"was not recording"*"turned it on again"* ]]
+    assert_equal "$(cat $T/cxltier/events/cxl/enable)" 1
+    # and it records again
+    inject cxl-inject-general-media-event "{\"path\":\"$DEV\",\"log\":\"warning\",\"flags\":1,\"dpa\":28672,\"descriptor\":0,\"type\":0,\"transaction-type\":1}"
+    wait_for 120 "the event injected after the re-enable (dpa 28672)" seen_dpa 28672
+    run --separate-stderr cxltier events -j
+    [[ $stderr != *"was not recording"* ]]
+}
+
+seen_dpa() {
+    cxltier events -j >> "$BATS_TEST_TMPDIR/all.json" 2>/dev/null &&
+        jq -se --argjson d "$1" 'any(.[].events[]; .dpa == $d)' "$BATS_TEST_TMPDIR/all.json" >/dev/null
 }
 
 @test "the global trace buffer and other instances are left alone" {
