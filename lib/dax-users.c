@@ -60,11 +60,14 @@ static void seen_add(struct seen_set *ss, unsigned long fsdev, unsigned long lon
 	ss->n++;
 }
 
-static bool is_dev(struct ct_sysfs *s, const char *path, dev_t devt)
+/* is path the device (a character device with its number)? 1 yes, 0 another
+ * file, a negative errno when it cannot be looked at */
+static int is_dev(struct ct_sysfs *s, const char *path, dev_t devt)
 {
 	struct stat st;
+	int rc = ct_sysfs_stat(s, path, &st);
 
-	return !ct_sysfs_stat(s, path, &st) && S_ISCHR(st.st_mode) && st.st_rdev == devt;
+	return rc ? rc : S_ISCHR(st.st_mode) && st.st_rdev == devt;
 }
 
 /* bytes of pid's mappings of the device */
@@ -88,12 +91,12 @@ static uint64_t mapped(struct ct_sysfs *s, int pid, dev_t devt, struct seen_set 
 		if ((k = seen_find(ss, makedev(maj, min), ino)))
 			dax = k->dax;
 		else {
-			struct stat st;
 			/* the mapped file itself (CAP_SYS_ADMIN); not known: looked at again */
-			if (ct_sysfs_stat(s, ct_path(path, sizeof(path), "/proc/%d/map_files/%llx-%llx", pid, start, end),
-					  &st))
+			int rc = is_dev(s, ct_path(path, sizeof(path), "/proc/%d/map_files/%llx-%llx", pid, start, end),
+					devt);
+			if (rc < 0)
 				continue;
-			dax = S_ISCHR(st.st_mode) && st.st_rdev == devt;
+			dax = rc;
 			seen_add(ss, makedev(maj, min), ino, dax);
 		}
 		if (dax)
@@ -115,7 +118,7 @@ static bool has_open(struct ct_sysfs *s, int pid, dev_t devt)
 		return false;
 	}
 	for (size_t i = 0; i < count && !found; i++)
-		found = is_dev(s, ct_path(path, sizeof(path), "%s/%s", dir, names[i]), devt);
+		found = is_dev(s, ct_path(path, sizeof(path), "%s/%s", dir, names[i]), devt) > 0;
 	ct_strv_free(names, count);
 	return found;
 }

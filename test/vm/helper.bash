@@ -80,6 +80,16 @@ offline_all() {
     done
 }
 
+# start_pinner NODE: pin-pages with its pages on NODE, pinned (coproc PIN,
+# PIN_PID); waits for its "ready" and sets PINNED to its next line, the
+# memory blocks its pages are in
+start_pinner() {
+    coproc PIN { exec numactl --membind="$1" pin-pages 3>&-; }
+    read -r line <&"${PIN[0]}"
+    assert_equal "$line" ready
+    read -r PINNED <&"${PIN[0]}"
+}
+
 # wait_for SECONDS WHAT CMD...: poll CMD until it succeeds; on timeout fail
 # saying what was waited for (no fixed sleep stands in for synchronisation).
 # While it waits, $CXLTIER_VM_STATE/waiting names the wait, so that a test

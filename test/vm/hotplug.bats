@@ -124,17 +124,14 @@ all_movable() {
     r=$(jq -r '.new_regions[0].region' <<<"$output")
     all_movable "$r" || fail "blocks of $r: $(blocks_state "$(vm_dax_of "$r")")"
     node=$(cat /sys/bus/dax/devices/$(vm_dax_of "$r")/target_node)
-    coproc PIN { exec numactl --membind="$node" pin-pages 3>&-; }
-    read -r line <&"${PIN[0]}"
-    assert_equal "$line" ready
-    read -r pinned <&"${PIN[0]}"
+    start_pinner "$node"
     run --separate-stderr cxltier offline "$m" --remove --timeout 4 -j
     echo "$stderr" >&3
     assert_failure 64
     [[ $(jq -c '.memdevs[0] | [.regions[0].state, .disabled, .safe_to_remove]' <<<"$output") == '["busy",false,false]' ]]
     # the pinned block is named, with pin-pages among who has pages there
     b=$(jq -r '.busy_blocks[0].block' <<<"$output")
-    [[ " $pinned " == *" $b "* ]] || fail "busy $b, pinned $pinned"
+    [[ " $PINNED " == *" $b "* ]] || fail "busy $b, pinned $PINNED"
     [[ $(jq --argjson p "$PIN_PID" '[.busy_blocks[0].pinned_by[] | select(.pid == $p and .comm == "pin-pages")] | length' <<<"$output") == 1 ]]
     [[ $stderr == *"$b ($r, node $node) stays online"*"$PIN_PID (pin-pages"* ]]
     [[ $stderr == *"$m: NOT safe to remove"* ]]
@@ -160,12 +157,9 @@ going_offline() { [[ $(cat $MEMSYS/$1/state) == going-offline ]]; }
     assert_success
     r=$(jq -r '.new_regions[0].region' <<<"$output")
     node=$(cat /sys/bus/dax/devices/$(vm_dax_of "$r")/target_node)
-    coproc PIN { exec numactl --membind="$node" pin-pages 3>&-; }
-    read -r line <&"${PIN[0]}"
-    assert_equal "$line" ready
-    read -r pinned <&"${PIN[0]}"
-    b=${pinned%% *}
-    [[ $b == memory* ]] || fail "pinned: $pinned"
+    start_pinner "$node"
+    b=${PINNED%% *}
+    [[ $b == memory* ]] || fail "pinned: $PINNED"
     cxltier offline "$m" --remove --timeout 120 -j > "$BATS_TEST_TMPDIR/out" 2> "$BATS_TEST_TMPDIR/err" 3>&- &
     CX_PID=$!
     wait_for 120 "cxltier to be offlining the pinned $b" going_offline "$b"

@@ -254,9 +254,7 @@ anchor_movable() {
     # last in this file: migrating pages off the emulated CXL memory is slow
     vm_online_movable "$D"
     node=$(cat /sys/bus/dax/devices/$D/target_node)
-    coproc PIN { exec numactl --membind="$node" pin-pages; }
-    read -r line <&"${PIN[0]}"
-    assert_equal "$line" ready
+    start_pinner "$node"
     run --separate-stderr cxltier offline "$R" --timeout 4 --rollback -j
     rb_status=$status rb_out=$output
     start=$(date +%s)
@@ -280,14 +278,11 @@ anchor_movable() {
     # A1 into ZONE_NORMAL. The rollback returns A2, and cannot return A1.
     vm_online_movable "$D"
     node=$(cat /sys/bus/dax/devices/$D/target_node)
-    coproc PIN { exec numactl --membind="$node" pin-pages 3>&-; }
-    read -r line <&"${PIN[0]}"
-    assert_equal "$line" ready
-    read -r pinned <&"${PIN[0]}"
-    P=${pinned%% *}
-    [[ $P == memory* ]] || fail "pin-pages could not tell its blocks: $pinned"
+    start_pinner "$node"
+    P=${PINNED%% *}
+    [[ $P == memory* ]] || fail "pin-pages could not tell its blocks: $PINNED"
     free=()
-    for b in $(vm_blocks_of "$D"); do [[ " $pinned " == *" $b "* ]] || free+=("$b"); done
+    for b in $(vm_blocks_of "$D"); do [[ " $PINNED " == *" $b "* ]] || free+=("$b"); done
     A1=${free[0]} A2=${free[1]}
     cxltier offline "$A1" "$A2" "$P" --rollback --timeout 60 -j > /tmp/rb.json 2> /tmp/rb.err 3>&- &
     pid=$!
