@@ -22,7 +22,7 @@
 #   CXLTIER_VM_TIMEOUT        backstop per boot in seconds (default: the file's
 #                             tests' limits + 300 s for setup/teardown + 300 s to boot)
 #   CXLTIER_VM_ASAN_BUILD     an ASan/UBSan build directory: also run
-#   CXLTIER_VM_ASAN_FILES     these files (default: online list cdat) with its
+#   CXLTIER_VM_ASAN_FILES     these files (default: online cdat) with its
 #                             cxltier, on the first kernel; a sanitizer report
 #                             fails the test during which it was written
 #   CXLTIER_VM_WORK           where boots keep their files (default BUILDDIR/vm)
