@@ -273,7 +273,7 @@ int cmd_events(int argc, char **argv, struct cmd_env *env)
 	const char *file = NULL;
 	bool stop_inst = false, removed;
 	json_object *root = NULL;
-	int c, rc = EXIT_OK;
+	int c, since_rc, rc = EXIT_OK;
 
 	env->opts = opts;
 	opterr = 0;
@@ -285,8 +285,8 @@ int cmd_events(int argc, char **argv, struct cmd_env *env)
 		case OPT_STOP: stop_inst = true; break;
 		case OPT_FILE: file = optarg; break;
 		case OPT_SINCE:
-			if ((c = parse_since(optarg, &run.since_ns))) {
-				cmd_err(env, c == -2 ? "--since %s: that is before 1970; give a time since then"
+			if ((since_rc = parse_since(optarg, &run.since_ns))) {
+				cmd_err(env, since_rc == -2 ? "--since %s: that is before 1970; give a time since then"
 					: "--since %s: give 30s, 10m, 2h, 1d or @EPOCH", optarg);
 				rc = EXIT_USAGE;
 				goto out;

@@ -127,11 +127,9 @@ bad:
 
 int ct_kept_serialize(const struct ct_kept *k, uint8_t **buf, size_t *len)
 {
-	size_t total = MAGIC_LEN, off = MAGIC_LEN;
+	size_t total = k->n ? k->bytes : MAGIC_LEN, off = MAGIC_LEN;
 	uint8_t *p;
 
-	for (size_t i = 0; i < k->n; i++)
-		total += record_len(strlen(k->r[i].event), k->r[i].size);
 	if (!(p = calloc(1, total)))
 		return -ENOMEM;
 	memcpy(p, MAGIC, MAGIC_LEN);
@@ -154,30 +152,6 @@ int ct_kept_serialize(const struct ct_kept *k, uint8_t **buf, size_t *len)
 	return 0;
 }
 
-/* the whole file (at most a little more than the store ever writes) */
-static int read_all(struct ct_sysfs *s, int fd, uint8_t **buf, size_t *len)
-{
-	size_t cap = CT_KEPT_MAX_BYTES + CT_KEPT_MAX_RECORD + 4096, n = 0;
-	uint8_t *p = malloc(cap);
-	ssize_t got;
-
-	if (!p)
-		return ct_fail(s->err, ENOMEM, "out of memory");
-	while (n < cap && (got = read(fd, p + n, cap - n)) != 0) {
-		if (got < 0) {
-			int e = errno;
-			if (e == EINTR)
-				continue;
-			free(p);
-			return ct_fail(s->err, e, "cannot read %s" CT_RUNDIR "/" CT_KEPT_FILE ": %s", s->root, strerror(e));
-		}
-		n += (size_t)got;
-	}
-	*buf = p;
-	*len = n;
-	return 0;
-}
-
 int ct_kept_load(struct ct_sysfs *s, unsigned timeout_ms, volatile sig_atomic_t *stop, int *lock_fd,
 		 struct ct_kept *k, size_t *damaged)
 {
@@ -197,7 +171,7 @@ int ct_kept_load(struct ct_sysfs *s, unsigned timeout_ms, volatile sig_atomic_t 
 		return 0;	/* nothing kept */
 	if (rc)
 		goto fail;
-	rc = read_all(s, fd, &buf, &len);
+	rc = ct_sysfs_read_fd(s, fd, CT_RUNDIR "/" CT_KEPT_FILE, &buf, &len);
 	close(fd);
 	if (rc)
 		goto fail;
@@ -219,14 +193,13 @@ fail:
 	return rc;
 }
 
-int ct_kept_store(struct ct_sysfs *s, int lock_fd, const struct ct_kept *k)
+int ct_kept_store(struct ct_sysfs *s, const struct ct_kept *k)
 {
 	char path[4096];
 	uint8_t *buf;
 	size_t len;
 	int rc;
 
-	(void)lock_fd;	/* held by the caller: no one else writes meanwhile */
 	if ((size_t)snprintf(path, sizeof(path), "%s" CT_RUNDIR "/" CT_KEPT_FILE, s->root) >= sizeof(path))
 		return ct_fail(s->err, ENAMETOOLONG, "%s: too long a root", s->root);
 	if (!k->n) {

@@ -57,8 +57,8 @@ void ct_kept_free(struct ct_kept *k);
  * the damage are in k, *damaged says how many bytes after them were dropped */
 int ct_kept_load(struct ct_sysfs *s, unsigned timeout_ms, volatile sig_atomic_t *stop, int *lock_fd,
 		 struct ct_kept *k, size_t *damaged);
-/* replace the store with k (atomically; removed when k is empty); the lock
- * stays held (ct_lock_release(lock_fd)) */
-int ct_kept_store(struct ct_sysfs *s, int lock_fd, const struct ct_kept *k);
+/* replace the store with k (atomically; removed when k is empty), the lock
+ * ct_kept_load took still held (the caller releases it) */
+int ct_kept_store(struct ct_sysfs *s, const struct ct_kept *k);
 
 #endif

@@ -397,61 +397,48 @@ static void keep_raw(struct ct_event_source *s, const char *event, uint64_t ts, 
 		s->keep_rc = rc;
 }
 
+/* one cxl record to fn; kept for later runs when fn answers CT_EVENT_KEEP,
+ * or when fn has stopped (the shared read loses nothing it consumed) */
+static void deliver(struct ct_event_source *s, struct tep_event *ev, struct tep_record *r, int cpu,
+		    uint64_t real_time)
+{
+	struct ct_event e;
+
+	if (!s->fn_rc) {
+		ct_event_from_trace(ev, r, &e);
+		e.trace_time = real_time;
+		s->fn_rc = s->fn(&e, s->arg);
+		if (s->fn_rc != CT_EVENT_KEEP)
+			return;
+		s->fn_rc = 0;
+	}
+	keep_raw(s, ev->name, r->ts, real_time, cpu, r->data, r->size);
+}
+
 static int on_record(struct tep_event *ev, struct tep_record *r, int cpu, void *arg)
 {
 	struct ct_event_source *s = arg;
-	struct ct_event e;
 
 	if (r->missed_events)
 		s->lost += r->missed_events > 0 ? (unsigned long)r->missed_events : 1;
-	/* a non-zero return would drop the rest of the page: keep consuming
-	 * (and keeping, on the shared read, what fn no longer gets) */
-	if (!ev->system || strcmp(ev->system, "cxl"))
-		return 0;
-	if (s->fn_rc) {
-		keep_raw(s, ev->name, r->ts, (uint64_t)((int64_t)r->ts + s->clock_to_real), cpu, r->data, r->size);
-		return 0;
-	}
-	ct_event_from_trace(ev, r, &e);
-	e.trace_time = (uint64_t)((int64_t)r->ts + s->clock_to_real);
-	s->fn_rc = s->fn(&e, s->arg);
-	if (s->fn_rc == CT_EVENT_KEEP) {
-		keep_raw(s, ev->name, r->ts, e.trace_time, cpu, r->data, r->size);
-		s->fn_rc = 0;
-	}
+	/* a non-zero return would drop the rest of the page: keep consuming */
+	if (ev->system && !strcmp(ev->system, "cxl"))
+		deliver(s, ev, r, cpu, (uint64_t)((int64_t)r->ts + s->clock_to_real));
 	return 0;
 }
 
-/* the records earlier runs kept, decoded with this kernel's format and
- * given to fn again; those fn keeps again go to s->keep */
+/* the records earlier runs kept, decoded with this kernel's format, given
+ * to fn again (those of a tracepoint it no longer has are dropped) */
 static void replay(struct ct_event_source *s, const struct ct_kept *old, struct ct_event_kept_report *rep)
 {
 	for (size_t i = 0; i < old->n; i++) {
 		const struct ct_kept_record *k = &old->r[i];
 		struct tep_event *ev = tep_find_event_by_name(s->tep, "cxl", k->event);
-		struct tep_record r;
-		struct ct_event e;
-		if (!ev) {
+		struct tep_record r = { .ts = k->ts, .cpu = k->cpu, .size = (int)k->size, .data = k->data };
+		if (ev)
+			deliver(s, ev, &r, k->cpu, k->real_time);
+		else
 			rep->undecodable++;
-			continue;
-		}
-		if (s->fn_rc) {		/* fn stopped: the rest stays kept */
-			keep_raw(s, k->event, k->ts, k->real_time, k->cpu, k->data, (int)k->size);
-			continue;
-		}
-		memset(&r, 0, sizeof(r));
-		r.ts = k->ts;
-		r.cpu = k->cpu;
-		r.size = (int)k->size;
-		r.data = k->data;
-		ct_event_from_trace(ev, &r, &e);
-		e.trace_time = k->real_time;
-		rep->replayed++;
-		s->fn_rc = s->fn(&e, s->arg);
-		if (s->fn_rc == CT_EVENT_KEEP) {
-			keep_raw(s, k->event, k->ts, k->real_time, k->cpu, k->data, (int)k->size);
-			s->fn_rc = 0;
-		}
 	}
 }
 
@@ -506,7 +493,7 @@ int ct_event_source_read_shared(struct ct_event_source *s, ct_event_fn fn, void 
 		rep->store_rc = ct_fail(&s->ctx->err, -s->keep_rc, "cannot hold the records to keep: %s",
 					strerror(-s->keep_rc));
 	else
-		rep->store_rc = ct_kept_store(sys, lock_fd, &now);
+		rep->store_rc = ct_kept_store(sys, &now);
 	s->keep = NULL;
 	ct_lock_release(lock_fd);
 	ct_kept_free(&old);

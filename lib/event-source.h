@@ -51,7 +51,6 @@ int ct_event_source_read(struct ct_event_source *s, ct_event_fn fn, void *arg);
 #define CT_EVENT_KEEP 1
 
 struct ct_event_kept_report {
-	size_t replayed;		/* records earlier runs kept, given to fn again */
 	size_t kept;			/* records kept now for later runs */
 	unsigned long dropped;		/* the oldest kept ones, dropped for room */
 	size_t damaged_bytes;		/* of a damaged store, dropped */

@@ -110,26 +110,19 @@ int ct_sysfs_read_str(struct ct_sysfs *s, const char *path, char *buf, size_t le
 	return 0;
 }
 
-int ct_sysfs_read_bin(struct ct_sysfs *s, const char *path, uint8_t **out, size_t *outlen)
+int ct_sysfs_read_fd(struct ct_sysfs *s, int fd, const char *path, uint8_t **out, size_t *outlen)
 {
 	size_t cap = 4096, len = 0;
 	uint8_t *buf = malloc(cap);
-	int fd;
 
 	if (!buf)
 		return ct_fail(s->err, ENOMEM, "out of memory reading %s", path);
-	fd = open_ro(s, path);
-	if (fd < 0) {
-		free(buf);
-		return fd;
-	}
 	for (;;) {
 		ssize_t n;
 		if (len == cap) {
 			uint8_t *nb = cap > (1u << 26) ? NULL : realloc(buf, cap * 2);
 			if (!nb) {
 				free(buf);
-				close(fd);
 				return ct_fail(s->err, EFBIG, "%s%s is larger than 128 MiB", s->root, path);
 			}
 			buf = nb;
@@ -141,17 +134,26 @@ int ct_sysfs_read_bin(struct ct_sysfs *s, const char *path, uint8_t **out, size_
 		if (n < 0) {
 			int e = errno;
 			free(buf);
-			close(fd);
 			return fail_io(s, e, "read", path);
 		}
 		if (n == 0)
 			break;
 		len += n;
 	}
-	close(fd);
 	*out = buf;
 	*outlen = len;
 	return 0;
+}
+
+int ct_sysfs_read_bin(struct ct_sysfs *s, const char *path, uint8_t **out, size_t *outlen)
+{
+	int fd = open_ro(s, path), rc;
+
+	if (fd < 0)
+		return fd;
+	rc = ct_sysfs_read_fd(s, fd, path, out, outlen);
+	close(fd);
+	return rc;
 }
 
 int ct_sysfs_read_text(struct ct_sysfs *s, const char *path, char **text)
