@@ -18,6 +18,10 @@
 #include "lock.h"
 
 #define PRIVATE_BUFFER_KB 256	/* per CPU: CXL records are rare and read often */
+/* per CPU, the kept instance: rare records too, but held until a run reads
+ * them; set once, when cxltier creates it (a resize would drop pages), not
+ * the kernel's 1408 KiB on every CPU of a large machine */
+#define SHARED_BUFFER_KB 512
 #define MAX_STALE 16
 
 struct ct_event_source {
@@ -301,8 +305,8 @@ int ct_event_source_open(struct ct_context *ctx, const struct ct_event_source_op
 		free_source(s);	/* never take over what someone else made */
 		return ct_fail(&ctx->err, EEXIST, "the tracefs instance %s exists already", s->name);
 	}
-	if (!s->shared)
-		tracefs_instance_set_buffer_size(s->inst, PRIVATE_BUFFER_KB, -1);
+	if (s->created)
+		tracefs_instance_set_buffer_size(s->inst, s->shared ? SHARED_BUFFER_KB : PRIVATE_BUFFER_KB, -1);
 	if (s->created && (rc = enable(s, o->events))) {
 		tracefs_instance_destroy(s->inst);
 		free_source(s);

@@ -305,6 +305,19 @@ seen_dpa() {
         jq -se --argjson d "$1" 'any(.[].events[]; .dpa == $d)' "$BATS_TEST_TMPDIR/all.json" >/dev/null
 }
 
+@test "the shared instance gets 512 KiB of ring buffer per CPU when cxltier creates it; a size set since is kept" {
+    cxltier events --stop > /dev/null 2>&1
+    run --separate-stderr cxltier events -j
+    assert_success
+    # in whole ring-buffer pages (4080 bytes of data each)
+    kb=$(cat $T/cxltier/buffer_size_kb)
+    (( kb >= 512 && kb < 528 )) || fail "buffer_size_kb of the new shared instance: $kb (the kernel's default is 1408)"
+    echo 1024 > $T/cxltier/buffer_size_kb
+    run --separate-stderr cxltier events -j
+    assert_success
+    assert_equal "$(cat $T/cxltier/buffer_size_kb)" 1024
+}
+
 @test "the global trace buffer and other instances are left alone" {
     assert_equal "$(cat /sys/kernel/tracing/events/cxl/enable)" 0
     run cxltier events --stop
