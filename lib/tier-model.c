@@ -110,6 +110,15 @@ static int numa_distance_cb(const void *numa, int from, int to)
 	return ct_numa_distance(numa, from, to);
 }
 
+static bool numa_has_cpu_cb(const void *numa, int node)
+{
+	const struct ct_node *n = ct_numa_node(numa, node);
+
+	return n && n->has_cpu;
+}
+
+static const struct ct_tier_node_info numa_info = { numa_distance_cb, numa_has_cpu_cb };
+
 /* the node this process runs on (live), else the first CPU node */
 static int caller_node(const struct ct_numa *numa, bool live)
 {
@@ -148,7 +157,7 @@ static int load_nodes(struct ct_context *ctx, struct ct_tier_model *m)
 		if (rc)
 			return rc;
 		pick_figures(ctx, m, &rel, x);
-		x->has_demotion = ct_tiers_demotion_targets(&m->tiers, n->id, numa_distance_cb, &m->numa,
+		x->has_demotion = ct_tiers_demotion_targets(&m->tiers, n->id, &numa_info, &m->numa,
 							    &x->demotion_preferred, &x->demotion_allowed) > 0;
 	}
 	return 0;
