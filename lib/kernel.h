@@ -99,7 +99,7 @@ enum ct_latency_verdict {
 enum ct_latency_evidence {
 	CT_EVIDENCE_NONE,
 	CT_EVIDENCE_FIGURES,		/* the kernel's figure against CDAT (+ local) */
-	CT_EVIDENCE_RELEASE,		/* the kernel release alone */
+	CT_EVIDENCE_EXCESS,		/* no CDAT: the figure over 5 us above local */
 };
 struct ct_latency_check {
 	enum ct_latency_verdict verdict;
@@ -107,10 +107,9 @@ struct ct_latency_check {
 	uint64_t expected_ns;		/* CDAT + local latency judged against, 0 none */
 };
 /* kernel_ns: the kernel's read latency; cdat_ns, local_ns: 0 when unknown */
-void ct_kernel_check_latency(const struct ct_kernel_release *r, uint64_t kernel_ns, uint64_t cdat_ns,
-			     uint64_t local_ns, struct ct_latency_check *c);
+void ct_kernel_check_latency(uint64_t kernel_ns, uint64_t cdat_ns, uint64_t local_ns, struct ct_latency_check *c);
 const char *ct_latency_verdict_name(enum ct_latency_verdict v);	/* "plausible", "link_latency_ps_as_ns"; NULL */
-const char *ct_latency_evidence_name(enum ct_latency_evidence e);	/* "figures", "release"; NULL */
+const char *ct_latency_evidence_name(enum ct_latency_evidence e);	/* "figures", "excess"; NULL */
 
 /* what the libcxl cxltier was built against (LIBCXL_VERSION) can do */
 int ct_libcxl_version(void);

@@ -39,13 +39,25 @@ load helper
     [[ $(q '[.nodes[].ranking | [.rank, .effective_distance, .source]]') == '[[1,10,"hmat"],[2,25,"cdat+local"]]' ]]
 }
 
-@test "6.12 without CDAT (not root): the bug judged by release, ranked by SLIT" {
+@test "6.12 without CDAT (not root): the bug judged by its excess over local, ranked by SLIT" {
     cp -a "$(fixture lab-region-online)" "$BATS_TEST_TMPDIR/t"
     rm "$BATS_TEST_TMPDIR"/t/sys/devices/platform/ACPI0017:00/root0/port1/endpoint2/CDAT
     run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" tiers -j
     assert_success
     [[ $(jq -c '.nodes[1] | [.access1.latency_check.verdict, .access1.latency_check.by, .ranking.source, has("cdat")]' <<<"$output") == \
-       '["link_latency_ps_as_ns","release","slit",false]' ]]
+       '["link_latency_ps_as_ns","excess","slit",false]' ]]
+}
+
+@test "without CDAT a figure a CXL path can have is left unchecked, whatever the release (a fixed 6.12.y)" {
+    cp -a "$(fixture lab-region-online)" "$BATS_TEST_TMPDIR/t"
+    rm "$BATS_TEST_TMPDIR"/t/sys/devices/platform/ACPI0017:00/root0/port1/endpoint2/CDAT
+    for a in access0 access1; do
+        echo 320 > "$BATS_TEST_TMPDIR/t/sys/devices/system/node/node1/$a/initiators/read_latency"
+    done
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" tiers -j
+    assert_success
+    [[ $(jq -c '.nodes[1] | [(.access1 | has("latency_check")), .ranking.source, .ranking.effective_distance]' <<<"$output") == \
+       '[false,"hmat",32]' ]]
 }
 
 @test "7.x: the CXL node has no figures; its region's stand in, named, and it ranks below DRAM by them" {
