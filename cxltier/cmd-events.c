@@ -27,6 +27,7 @@ struct run {
 	json_object *arr;	/* collected (not follow) */
 	int out_err;		/* -errno of the first failed write (--follow) */
 	bool keep_failed;	/* records to keep could not be kept */
+	size_t kept, lost;	/* the shared instance: records hidden by the filters, kept or lost */
 };
 
 #define KEEP_LOCK_MS 30000	/* another reader of the shared instance: wait for it */
@@ -180,7 +181,9 @@ static int read_shared(struct run *run, struct ct_event_source *s)
 		cmd_err(env, "%zu records this run read and did not show could not be kept, and are lost: %s", rep.kept,
 			ct_context_message(env->ctx));
 		run->keep_failed = true;
+		run->lost = rep.kept;
 	} else if (rep.kept) {
+		run->kept = rep.kept;
 		cmd_info(env, 1, "%zu records the filters hid are kept in " CT_RUNDIR "/" CT_KEPT_FILE
 			 " for a later run", rep.kept);
 	}
@@ -323,7 +326,12 @@ int cmd_events(int argc, char **argv, struct cmd_env *env)
 	}
 	rc = from_trace(&run);
 	if ((rc == EXIT_OK || rc == EXIT_PARTIAL) && !run.follow) {
-		int prc = events_print(env, root);
+		int prc;
+		/* what a script needs to know of what it was not shown */
+		jb_u64(root, "kept", run.kept);
+		if (run.lost)
+			jb_u64(root, "lost", run.lost);
+		prc = events_print(env, root);
 		rc = prc ? prc : rc;
 	}
 out:

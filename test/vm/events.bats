@@ -256,6 +256,7 @@ events_of() {
     run --separate-stderr cxltier events -j --type dram --severity fatal
     assert_success
     assert_equal "$(jq -c '[.events[] | [.kind, .severity]] | unique' <<<"$output")" '[["dram","fatal"]]'
+    (( $(jq '.kept' <<<"$output") >= 1 )) || fail "the hidden General Media record not counted in .kept: $output"
     assert_equal "$(jq '[.events[] | select(.dpa == 20480)] | length' <<<"$output")" 1
     # what the filters hid was read from the buffer (reading consumes) and is
     # kept: the next run shows it; what was shown is not shown again
