@@ -27,7 +27,9 @@ struct run {
 	json_object *arr;	/* collected (not follow) */
 	int out_err;		/* -errno of the first failed write (--follow) */
 	bool keep_failed;	/* records to keep could not be kept */
-	size_t kept, lost;	/* the shared instance: records hidden by the filters, kept or lost */
+	size_t kept, unkept;	/* the shared instance: records hidden by the filters, kept or lost */
+	unsigned long dropped;	/* the oldest kept ones, dropped for room */
+	unsigned long overwritten;	/* in the ring buffer before they were read */
 };
 
 #define KEEP_LOCK_MS 30000	/* another reader of the shared instance: wait for it */
@@ -177,16 +179,24 @@ static int read_shared(struct run *run, struct ct_event_source *s)
 	if (rep.dropped)
 		cmd_warn(env, "%lu of the oldest records the filters hid are dropped: at most %u KiB of them are "
 			 "kept (a run without filters shows and clears them)", rep.dropped, CT_KEPT_MAX_BYTES >> 10);
-	if (rep.store_rc) {
-		cmd_err(env, "%zu records this run read and did not show could not be kept, and are lost: %s", rep.kept,
-			ct_context_message(env->ctx));
+	if (rep.unkept) {
+		cmd_err(env, "%zu records this run read and did not show could not be kept, and are lost: %s",
+			rep.unkept, rep.store_rc ? ct_context_message(env->ctx) : strerror(-rep.hold_rc));
 		run->keep_failed = true;
-		run->lost = rep.kept;
+		run->unkept = rep.unkept;
+	}
+	if (rep.store_rc) {
+		if (!rep.unkept)
+			cmd_err(env, "%s", ct_context_message(env->ctx));
+		cmd_warn(env, CT_RUNDIR "/" CT_KEPT_FILE " was left as it was: the records it held that this run "
+			 "showed will show again");
+		run->keep_failed = true;
 	} else if (rep.kept) {
 		run->kept = rep.kept;
 		cmd_info(env, 1, "%zu records the filters hid are kept in " CT_RUNDIR "/" CT_KEPT_FILE
 			 " for a later run", rep.kept);
 	}
+	run->dropped = rep.dropped;
 	return rc;
 }
 
@@ -226,9 +236,10 @@ static int from_trace(struct run *run)
 		cmd_err(env, "cannot write the events to stdout: %s", strerror(-run->out_err));
 	else if (rc && !run->out_err)
 		cmd_err(env, "%s", ct_context_message(env->ctx));
-	if (ct_event_source_lost(s))
+	run->overwritten = ct_event_source_lost(s);
+	if (run->overwritten)
 		cmd_warn(env, "%lu records were lost in the trace buffer of %s (they came faster than they were read)",
-			 ct_event_source_lost(s), ct_event_source_instance(s));
+			 run->overwritten, ct_event_source_instance(s));
 	crc = ct_event_source_close(s);
 	if (crc)
 		cmd_err(env, "%s", ct_context_message(env->ctx));
@@ -329,8 +340,12 @@ int cmd_events(int argc, char **argv, struct cmd_env *env)
 		int prc;
 		/* what a script needs to know of what it was not shown */
 		jb_u64(root, "kept", run.kept);
-		if (run.lost)
-			jb_u64(root, "lost", run.lost);
+		if (run.unkept)
+			jb_u64(root, "unkept", run.unkept);
+		if (run.dropped)
+			jb_u64(root, "dropped", run.dropped);
+		if (run.overwritten)
+			jb_u64(root, "overwritten", run.overwritten);
 		prc = events_print(env, root);
 		rc = prc ? prc : rc;
 	}

@@ -40,6 +40,7 @@ struct ct_event_source {
 	int fn_rc;
 	struct ct_kept *keep;		/* the shared read: where records fn keeps go */
 	int keep_rc;
+	size_t keep_added, keep_failed;	/* records ct_kept_add took, and could not take */
 	char *stale[MAX_STALE];
 	size_t nstale;
 };
@@ -397,8 +398,13 @@ static void keep_raw(struct ct_event_source *s, const char *event, uint64_t ts, 
 	if (!s->keep)
 		return;
 	rc = ct_kept_add(s->keep, event, ts, real_time, cpu, data, size > 0 ? (uint32_t)size : 0);
-	if (rc && !s->keep_rc)
-		s->keep_rc = rc;
+	if (!rc) {
+		s->keep_added++;
+	} else {
+		s->keep_failed++;
+		if (!s->keep_rc)
+			s->keep_rc = rc;
+	}
 }
 
 /* one cxl record to fn; kept for later runs when fn answers CT_EVENT_KEEP,
@@ -475,6 +481,7 @@ int ct_event_source_read_shared(struct ct_event_source *s, ct_event_fn fn, void 
 {
 	struct ct_sysfs *sys = &s->ctx->sys;
 	struct ct_kept old, now = { 0 };
+	size_t replayed, fresh;
 	int lock_fd, rc;
 
 	memset(rep, 0, sizeof(*rep));
@@ -484,20 +491,28 @@ int ct_event_source_read_shared(struct ct_event_source *s, ct_event_fn fn, void 
 		return rc;
 	s->keep = &now;
 	s->keep_rc = 0;
+	s->keep_added = s->keep_failed = 0;
 	s->fn = fn;
 	s->arg = arg;
 	s->fn_rc = 0;
 	replay(s, &old, rep);
+	replayed = s->keep_added;
 	rc = s->fn_rc < 0 ? s->fn_rc : 0;
 	if (!s->fn_rc)
 		rc = ct_event_source_read(s, fn, arg);
 	rep->kept = now.n;
 	rep->dropped = now.dropped;
-	if (s->keep_rc)
-		rep->store_rc = ct_fail(&s->ctx->err, -s->keep_rc, "cannot hold the records to keep: %s",
-					strerror(-s->keep_rc));
-	else
-		rep->store_rc = ct_kept_store(sys, &now);
+	/* a record that could not be held is lost; the others are stored */
+	rep->hold_rc = s->keep_rc;
+	rep->unkept = s->keep_failed;
+	rep->store_rc = ct_kept_store(sys, &now);
+	if (rep->store_rc) {
+		/* the old store is still there: what it held is not lost (what
+		 * this run showed of it shows again); this run's own are */
+		fresh = s->keep_added - replayed;
+		rep->unkept += fresh < now.n ? fresh : now.n;
+		rep->kept = 0;
+	}
 	s->keep = NULL;
 	ct_lock_release(lock_fd);
 	ct_kept_free(&old);
