@@ -88,8 +88,9 @@ const char *ct_figure_source_name(enum ct_figure_source s);	/* "node", "region";
  * table). Judged from the figures when the device's CDAT latency is known
  * (plus the initiator's local latency when known: the least a host path
  * costs): a kernel figure more than ten times that and 5 us above it is the
- * link latency in the wrong unit. Without CDAT, by release: the kernels that
- * derive CXL figures (6.9) before 7.0.
+ * link latency in the wrong unit. Without CDAT, by the figure's excess over
+ * the local latency: more than 5 us (the bug adds ~17 us a link, and no CXL
+ * path comes near 5 us); a lower figure is left unchecked.
  */
 enum ct_latency_verdict {
 	CT_LATENCY_UNCHECKED,		/* nothing to judge by */

@@ -73,7 +73,13 @@ static bool reach_nearest_cpu(const struct ct_numa *numa, int from, int mem, dou
 			*via = c->id;
 		}
 	}
-	return *via >= 0;
+	if (*via < 0)
+		return false;
+	if (*hop <= 0) {
+		*hop = 0;	/* as near as they are: nothing added, no node named */
+		*via = -1;
+	}
+	return true;
 }
 
 static void rank_one(const struct ct_tier_model *m, struct ct_tier_node *x)

@@ -68,7 +68,9 @@ int ct_tiers_load(struct ct_sysfs *s, struct ct_tiers *t)
 		if (rc == -ENOENT)
 			rc = ct_sysfs_read_str(s, ct_path(path, sizeof(path), TIERING "/%s/nodes", names[i]),
 					       buf, sizeof(buf));
-		if (rc == -ENOENT && !ct_sysfs_exists(s, ct_path(path, sizeof(path), TIERING "/%s", names[i]))) {
+		/* ENODEV: removed between the open and the read */
+		if ((rc == -ENOENT || rc == -ENODEV) &&
+		    !ct_sysfs_exists(s, ct_path(path, sizeof(path), TIERING "/%s", names[i]))) {
 			/* gone since the listing: the kernel removes a tier when its
 			 * last node goes offline (memory being offlined meanwhile) */
 			ct_error_clear(s->err);

@@ -11,6 +11,9 @@ load events
 teardown() {
     local p
     for p in ${MAP_PID:-} ${HOLD_PID:-}; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+    # the events test's shared instance and store, when it failed half way
+    cxltier events --stop >/dev/null 2>&1 || true
+    rm -f /run/cxltier/events.kept
     # the last created first: an endpoint gives its capacity back in reverse
     for r in $(ls $CXL | grep '^region[0-9]' | sort -t n -k 2 -rn); do
         cxltier region destroy "$r" --offline >/dev/null 2>&1 || true
