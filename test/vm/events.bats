@@ -29,7 +29,7 @@ teardown() {
         rm -f "$f"
     fi
     for p in $T/cxltier-test-*; do [[ -d $p ]] && rmdir "$p"; done
-    # the one-page /run/cxltier of a failed test
+    # the small /run/cxltier of a failed test
     grep -q ' /run/cxltier tmpfs ' /proc/mounts && umount /run/cxltier
     return 0
 }
@@ -290,10 +290,11 @@ events_of() {
 }
 
 @test "a store that cannot be written: this run's hidden records counted as unkept (exit 64), the old store left as it was" {
-    # /run/cxltier on a one-page tmpfs: the first store fills it, the next
-    # write fails (ENOSPC)
+    # /run/cxltier on a small tmpfs, filled after the first store: the next
+    # store's write fails (ENOSPC)
     mkdir -p -m 0700 /run/cxltier
-    mount -t tmpfs -o size=4k,mode=0700 cxltier-test /run/cxltier
+    mount -t tmpfs -o size=64k,mode=0700 cxltier-test /run/cxltier
+    cxltier events > /dev/null    # what earlier tests left in the shared instance
     start_follower
     inject cxl-inject-general-media-event "{\"path\":\"$DEV\",\"log\":\"informational\",\"flags\":1,\"dpa\":40960,\"descriptor\":0,\"type\":0,\"transaction-type\":1}"
     wait_for 120 "the first injected event traced (dpa 40960)" jq -se 'any(.[]; .dpa == 40960)' "$BATS_TEST_TMPDIR/follow.out"
@@ -301,6 +302,7 @@ events_of() {
     assert_success
     assert_equal "$(jq -c '[.kept, .unkept]' <<<"$output")" '[1,null]'
     cp /run/cxltier/events.kept "$BATS_TEST_TMPDIR/store.before"
+    dd if=/dev/zero of=/run/cxltier/fill bs=4k 2>/dev/null || true
     inject cxl-inject-general-media-event "{\"path\":\"$DEV\",\"log\":\"informational\",\"flags\":1,\"dpa\":45056,\"descriptor\":0,\"type\":0,\"transaction-type\":1}"
     wait_for 120 "the second injected event traced (dpa 45056)" jq -se 'any(.[]; .dpa == 45056)' "$BATS_TEST_TMPDIR/follow.out"
     run --separate-stderr cxltier events -j --type dram
@@ -311,6 +313,7 @@ events_of() {
         fail "no message naming the loss and its cause: $stderr"
     [[ $stderr == *"events.kept was left as it was"* ]] || fail "the old store not named: $stderr"
     cmp /run/cxltier/events.kept "$BATS_TEST_TMPDIR/store.before"
+    rm /run/cxltier/fill
     run --separate-stderr cxltier events -j
     umount /run/cxltier
     assert_equal "$(jq -c '[.events[] | select(.dpa == 40960 or .dpa == 45056) | .dpa]' <<<"$output")" '[40960]'
