@@ -510,8 +510,10 @@ int ct_event_source_read_shared(struct ct_event_source *s, ct_event_fn fn, void 
 		/* the old store is still there: what it held is not lost (what
 		 * this run showed of it shows again); this run's own are */
 		fresh = s->keep_added - replayed;
-		rep->unkept += fresh < now.n ? fresh : now.n;
-		rep->kept = 0;
+		if (fresh > now.n)
+			fresh = now.n;
+		rep->unkept += fresh;
+		rep->kept = now.n - fresh;	/* those still in the old store */
 	}
 	s->keep = NULL;
 	ct_lock_release(lock_fd);
