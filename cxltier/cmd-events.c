@@ -192,10 +192,10 @@ static int read_shared(struct run *run, struct ct_event_source *s)
 			 "showed will show again");
 		run->keep_failed = true;
 	} else if (rep.kept) {
-		run->kept = rep.kept;
 		cmd_info(env, 1, "%zu records the filters hid are kept in " CT_RUNDIR "/" CT_KEPT_FILE
 			 " for a later run", rep.kept);
 	}
+	run->kept = rep.kept;
 	run->dropped = rep.dropped;
 	return rc;
 }
