@@ -14,9 +14,7 @@
 #include "filter.h"
 #include "json-build.h"
 #include "../lib/context.h"
-#include "../lib/event-keep.h"
 #include "../lib/event-source.h"
-#include "../lib/rundir.h"
 
 struct run {
 	struct cmd_env *env;
@@ -26,10 +24,7 @@ struct run {
 	bool follow;
 	json_object *arr;	/* collected (not follow) */
 	int out_err;		/* -errno of the first failed write (--follow) */
-	bool keep_failed;	/* records to keep could not be kept */
-	size_t kept, unkept;	/* the shared instance: records hidden by the filters, kept or lost */
-	unsigned long dropped;	/* the oldest kept ones, dropped for room */
-	unsigned long overwritten;	/* in the ring buffer before they were read */
+	struct events_unshown unshown;	/* what the run read and did not show */
 };
 
 #define KEEP_LOCK_MS 30000	/* another reader of the shared instance: wait for it */
@@ -167,36 +162,10 @@ static void catch_stop_signals(void)
 /* the shared instance: what the filters hide is kept for a later run */
 static int read_shared(struct run *run, struct ct_event_source *s)
 {
-	struct cmd_env *env = run->env;
 	struct ct_event_kept_report rep;
 	int rc = ct_event_source_read_shared(s, on_event, run, KEEP_LOCK_MS, &rep);
 
-	if (rep.damaged_bytes)
-		cmd_warn(env, "%s: %zu bytes of it were damaged and are dropped (the records before them are kept)",
-			 CT_RUNDIR "/" CT_KEPT_FILE, rep.damaged_bytes);
-	if (rep.undecodable)
-		cmd_warn(env, "%zu kept records are of tracepoints this kernel no longer has: dropped", rep.undecodable);
-	if (rep.dropped)
-		cmd_warn(env, "%lu of the oldest records the filters hid are dropped: at most %u KiB of them are "
-			 "kept (a run without filters shows and clears them)", rep.dropped, CT_KEPT_MAX_BYTES >> 10);
-	if (rep.unkept) {
-		cmd_err(env, "%zu records this run read and did not show could not be kept, and are lost: %s",
-			rep.unkept, rep.store_rc ? ct_context_message(env->ctx) : strerror(-rep.hold_rc));
-		run->keep_failed = true;
-		run->unkept = rep.unkept;
-	}
-	if (rep.store_rc) {
-		if (!rep.unkept)
-			cmd_err(env, "%s", ct_context_message(env->ctx));
-		cmd_warn(env, CT_RUNDIR "/" CT_KEPT_FILE " was left as it was: the records it held that this run "
-			 "showed will show again");
-		run->keep_failed = true;
-	} else if (rep.kept) {
-		cmd_info(env, 1, "%zu records the filters hid are kept in " CT_RUNDIR "/" CT_KEPT_FILE
-			 " for a later run", rep.kept);
-	}
-	run->kept = rep.kept;
-	run->dropped = rep.dropped;
+	events_unshown_report(run->env, &rep, &run->unshown);
 	return rc;
 }
 
@@ -236,16 +205,16 @@ static int from_trace(struct run *run)
 		cmd_err(env, "cannot write the events to stdout: %s", strerror(-run->out_err));
 	else if (rc && !run->out_err)
 		cmd_err(env, "%s", ct_context_message(env->ctx));
-	run->overwritten = ct_event_source_lost(s);
-	if (run->overwritten)
+	run->unshown.overwritten = ct_event_source_lost(s);
+	if (run->unshown.overwritten)
 		cmd_warn(env, "%lu records were lost in the trace buffer of %s (they came faster than they were read)",
-			 run->overwritten, ct_event_source_instance(s));
+			 run->unshown.overwritten, ct_event_source_instance(s));
 	crc = ct_event_source_close(s);
 	if (crc)
 		cmd_err(env, "%s", ct_context_message(env->ctx));
 	if ((rc && run->out_err != -EPIPE) || crc)
 		return EXIT_FAIL;
-	return run->keep_failed ? EXIT_PARTIAL : EXIT_OK;	/* shown, and the rest lost: said above */
+	return run->unshown.failed ? EXIT_PARTIAL : EXIT_OK;	/* shown, and the rest lost: said above */
 }
 
 static int parse_filters(struct run *run, struct name_filter *sev)
@@ -338,14 +307,7 @@ int cmd_events(int argc, char **argv, struct cmd_env *env)
 	rc = from_trace(&run);
 	if ((rc == EXIT_OK || rc == EXIT_PARTIAL) && !run.follow) {
 		int prc;
-		/* what a script needs to know of what it was not shown */
-		jb_u64(root, "kept", run.kept);
-		if (run.unkept)
-			jb_u64(root, "unkept", run.unkept);
-		if (run.dropped)
-			jb_u64(root, "dropped", run.dropped);
-		if (run.overwritten)
-			jb_u64(root, "overwritten", run.overwritten);
+		events_unshown_json(root, &run.unshown);
 		prc = events_print(env, root);
 		rc = prc ? prc : rc;
 	}
