@@ -14,9 +14,7 @@
 #include "filter.h"
 #include "json-build.h"
 #include "../lib/context.h"
-#include "../lib/event-keep.h"
 #include "../lib/event-source.h"
-#include "../lib/rundir.h"
 
 struct run {
 	struct cmd_env *env;
@@ -26,7 +24,7 @@ struct run {
 	bool follow;
 	json_object *arr;	/* collected (not follow) */
 	int out_err;		/* -errno of the first failed write (--follow) */
-	bool keep_failed;	/* records to keep could not be kept */
+	struct events_unshown unshown;	/* what the run read and did not show */
 };
 
 #define KEEP_LOCK_MS 30000	/* another reader of the shared instance: wait for it */
@@ -164,26 +162,10 @@ static void catch_stop_signals(void)
 /* the shared instance: what the filters hide is kept for a later run */
 static int read_shared(struct run *run, struct ct_event_source *s)
 {
-	struct cmd_env *env = run->env;
 	struct ct_event_kept_report rep;
 	int rc = ct_event_source_read_shared(s, on_event, run, KEEP_LOCK_MS, &rep);
 
-	if (rep.damaged_bytes)
-		cmd_warn(env, "%s: %zu bytes of it were damaged and are dropped (the records before them are kept)",
-			 CT_RUNDIR "/" CT_KEPT_FILE, rep.damaged_bytes);
-	if (rep.undecodable)
-		cmd_warn(env, "%zu kept records are of tracepoints this kernel no longer has: dropped", rep.undecodable);
-	if (rep.dropped)
-		cmd_warn(env, "%lu of the oldest records the filters hid are dropped: at most %u KiB of them are "
-			 "kept (a run without filters shows and clears them)", rep.dropped, CT_KEPT_MAX_BYTES >> 10);
-	if (rep.store_rc) {
-		cmd_err(env, "%zu records this run read and did not show could not be kept, and are lost: %s", rep.kept,
-			ct_context_message(env->ctx));
-		run->keep_failed = true;
-	} else if (rep.kept) {
-		cmd_info(env, 1, "%zu records the filters hid are kept in " CT_RUNDIR "/" CT_KEPT_FILE
-			 " for a later run", rep.kept);
-	}
+	events_unshown_report(run->env, &rep, &run->unshown);
 	return rc;
 }
 
@@ -223,15 +205,16 @@ static int from_trace(struct run *run)
 		cmd_err(env, "cannot write the events to stdout: %s", strerror(-run->out_err));
 	else if (rc && !run->out_err)
 		cmd_err(env, "%s", ct_context_message(env->ctx));
-	if (ct_event_source_lost(s))
+	run->unshown.overwritten = ct_event_source_lost(s);
+	if (run->unshown.overwritten)
 		cmd_warn(env, "%lu records were lost in the trace buffer of %s (they came faster than they were read)",
-			 ct_event_source_lost(s), ct_event_source_instance(s));
+			 run->unshown.overwritten, ct_event_source_instance(s));
 	crc = ct_event_source_close(s);
 	if (crc)
 		cmd_err(env, "%s", ct_context_message(env->ctx));
 	if ((rc && run->out_err != -EPIPE) || crc)
 		return EXIT_FAIL;
-	return run->keep_failed ? EXIT_PARTIAL : EXIT_OK;	/* shown, and the rest lost: said above */
+	return run->unshown.failed ? EXIT_PARTIAL : EXIT_OK;	/* shown, and the rest lost: said above */
 }
 
 static int parse_filters(struct run *run, struct name_filter *sev)
@@ -323,7 +306,9 @@ int cmd_events(int argc, char **argv, struct cmd_env *env)
 	}
 	rc = from_trace(&run);
 	if ((rc == EXIT_OK || rc == EXIT_PARTIAL) && !run.follow) {
-		int prc = events_print(env, root);
+		int prc;
+		events_unshown_json(root, &run.unshown);
+		prc = events_print(env, root);
 		rc = prc ? prc : rc;
 	}
 out:

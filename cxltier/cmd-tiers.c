@@ -14,6 +14,7 @@
 
 static void fmt_zones(json_object *rec, char *buf, size_t len);
 static void fmt_dist(json_object *rec, char *buf, size_t len);
+static void fmt_by(json_object *rec, char *buf, size_t len);
 static void fmt_adist(json_object *rec, char *buf, size_t len);
 static void fmt_cxl(json_object *rec, char *buf, size_t len);
 static void fmt_figs(json_object *rec, char *buf, size_t len);
@@ -42,7 +43,8 @@ static const struct out_column columns[] = {
 	{ "DEMOTES-TO", "demotion_targets", OUT_STR, 0.1, 0, "preferred demotion targets", NULL },
 	{ "RANK", "ranking.rank", OUT_NUM, 0.1, 0, "order by effective distance from --from", NULL },
 	{ "EFFECTIVE", "ranking.effective_distance", OUT_NUM, 0.1, 0, "effective distance (SLIT scale, 10 = local)", NULL },
-	{ "BY", "ranking.source", OUT_STR, 0.1, 0, "what decided it: hmat, region, cdat+local, slit", NULL },
+	{ "BY", "ranking.source", OUT_STR, 0.1, 0,
+	  "what decided it: hmat, region, cdat+local, slit; +hop:nodeN: figures for node N, its SLIT hop added", fmt_by },
 };
 static const struct out_table table = {
 	levels, NULL, columns, sizeof(columns) / sizeof(columns[0]),
@@ -111,6 +113,17 @@ static void fmt_dist(json_object *rec, char *buf, size_t len)
 		off += snprintf(buf + off, len - off, "%s%d:%d", off ? "," : "",
 				json_object_get_int(out_lookup(e, "node")), json_object_get_int(out_lookup(e, "distance")));
 	}
+}
+
+static void fmt_by(json_object *rec, char *buf, size_t len)
+{
+	json_object *src = out_lookup(rec, "ranking.source"), *via = out_lookup(rec, "ranking.via_node");
+
+	buf[0] = '\0';
+	if (src && via)
+		snprintf(buf, len, "%s+hop:node%d", json_object_get_string(src), json_object_get_int(via));
+	else if (src)
+		snprintf(buf, len, "%s", json_object_get_string(src));
 }
 
 static void fmt_adist(json_object *rec, char *buf, size_t len)

@@ -6,6 +6,7 @@
 #include <json-c/json.h>
 #include "cmd.h"
 #include "../lib/event.h"
+#include "../lib/event-source.h"
 
 /* one record as a JSON object (the caller owns it): events-json.c */
 json_object *events_json(const struct ct_event *e);
@@ -18,5 +19,18 @@ int events_print(struct cmd_env *env, json_object *root);
  * -errno when stdout failed (-EPIPE: the reader went away) */
 int events_print_line(const struct cmd_env *env, const struct ct_event *e);
 void events_columns_help(void);
+
+/* what a run of the shared instance read and did not show: events-unshown.c */
+struct events_unshown {
+	size_t kept;			/* hidden by the filters, kept for a later run */
+	size_t unkept;			/* hidden, and could not be kept: lost */
+	unsigned long dropped;		/* the oldest kept ones, dropped for room */
+	unsigned long overwritten;	/* overwritten in the ring buffer before they were read */
+	bool failed;			/* something to keep was not kept: exit 64 */
+};
+/* say on stderr what the shared read's report means, and count it in u */
+void events_unshown_report(struct cmd_env *env, const struct ct_event_kept_report *rep, struct events_unshown *u);
+/* u's counts in the JSON root: kept always, the others when not zero */
+void events_unshown_json(json_object *root, const struct events_unshown *u);
 
 #endif

@@ -85,12 +85,19 @@ static json_object *node_json(const struct ct_tier_model *m, const struct ct_tie
 		jb_int(a, "min", x->tier * 128);
 		jb_int(a, "max", x->tier * 128 + 127);
 	}
+	/* from each node to this one: its column of the SLIT, not its own row
+	 * (nodeN/distance is the distance from N), which differs when the
+	 * firmware's SLIT is asymmetric */
 	d = jb_arr(o, "distances");
-	for (size_t j = 0; n->distance && j < m->numa.count; j++) {
-		json_object *e = json_object_new_object();
+	for (size_t j = 0; j < m->numa.count; j++) {
+		int dist = ct_numa_distance(&m->numa, m->numa.nodes[j].id, n->id);
+		json_object *e;
+		if (dist < 0)
+			continue;
+		e = json_object_new_object();
 		jb_int(e, "node", m->numa.nodes[j].id);
 		jb_bool(e, "has_cpu", m->numa.nodes[j].has_cpu);
-		jb_int(e, "distance", n->distance[j]);
+		jb_int(e, "distance", dist);
 		json_object_array_add(d, e);
 	}
 	access_json(o, "access0", &x->access[0]);
@@ -116,6 +123,8 @@ static json_object *node_json(const struct ct_tier_model *m, const struct ct_tie
 		jb_int(rk, "rank", x->rank);
 		jb_double(rk, "effective_distance", (double)(int)(x->effective * 10 + 0.5) / 10);
 		jb_str(rk, "source", ct_rank_source_name(x->rank_source));
+		if (x->via >= 0)
+			jb_int(rk, "via_node", x->via);
 	}
 	return o;
 }

@@ -61,7 +61,6 @@ int ct_memdev_qos_class(struct ct_sysfs *s, const char *memdev, const char *part
 
 /* what the figures are judged by */
 struct judge {
-	struct ct_kernel_release rel;
 	uint64_t cdat_read_ns;
 };
 
@@ -75,7 +74,7 @@ static int add_figure(struct ct_context *ctx, struct ct_memdev_view *v, const st
 	v->figures = nf;
 	nf += v->nfigures++;
 	*nf = *f;
-	ct_kernel_check_latency(&j->rel, f->acc.read_latency, j->cdat_read_ns, 0, &nf->check);
+	ct_kernel_check_latency(f->acc.read_latency, j->cdat_read_ns, 0, &nf->check);
 	return 0;
 }
 
@@ -122,8 +121,6 @@ int ct_memdev_view_load(struct ct_context *ctx, const struct ct_topology *t, con
 	int rc = 0;
 
 	memset(v, 0, sizeof(*v));
-	if (ct_kernel_release(ctx, &j.rel))
-		memset(&j.rel, 0, sizeof(j.rel));
 	v->has_ram_qos = ct_memdev_qos_class(&ctx->sys, memdev, "ram", &v->ram_qos) == 0;
 	v->has_pmem_qos = ct_memdev_qos_class(&ctx->sys, memdev, "pmem", &v->pmem_qos) == 0;
 	ct_error_clear(&ctx->err);

@@ -138,7 +138,7 @@ void ct_doctor_figures(struct ct_context *ctx, const struct ct_topology *t, stru
 			if (m && ct_cdat_endpoint_perf(ctx, m->endpoint, &perf) && perf.read_latency > cdat)
 				cdat = perf.read_latency;	/* as slow as its slowest member */
 		}
-		ct_kernel_check_latency(&rel, acc.read_latency, cdat, 0, &c);
+		ct_kernel_check_latency(acc.read_latency, cdat, 0, &c);
 		if (c.verdict == CT_LATENCY_LINK_PS_AS_NS && c.by == CT_EVIDENCE_FIGURES)
 			ct_finding_add(f, "latency", r->name, CT_FINDING_INFO,
 				       "trust the CDAT latency (cxltier cdat; cxltier tiers ranks by it), or use Linux 7.x, which reports these figures right",
@@ -150,7 +150,8 @@ void ct_doctor_figures(struct ct_context *ctx, const struct ct_topology *t, stru
 			ct_finding_add(f, "latency", r->name, CT_FINDING_INFO,
 				       "run as root so that CDAT can be read and the figures checked; Linux 7.x reports them right",
 				       "access0 read latency %llu ns: kernel %s adds the PCIe link latency in picoseconds to nanoseconds "
-				       "(judged by release: CDAT not readable)", (unsigned long long)acc.read_latency, rel.text);
+				       "(judged by its excess over any CXL path: CDAT not readable)",
+				       (unsigned long long)acc.read_latency, rel.text);
 		else if (c.verdict == CT_LATENCY_PLAUSIBLE)
 			ct_finding_add(f, "latency", r->name, CT_FINDING_OK, "",
 				       "access0 read latency %llu ns, plausible against %llu ns from CDAT",

@@ -171,8 +171,13 @@ int ct_kept_load(struct ct_sysfs *s, unsigned timeout_ms, volatile sig_atomic_t 
 		return 0;	/* nothing kept */
 	if (rc)
 		goto fail;
-	rc = ct_sysfs_read_fd(s, fd, CT_RUNDIR "/" CT_KEPT_FILE, &buf, &len);
+	/* no store this code writes is larger: a larger one is not read whole */
+	rc = ct_sysfs_read_fd(s, fd, CT_RUNDIR "/" CT_KEPT_FILE, CT_KEPT_MAX_BYTES, &buf, &len);
 	close(fd);
+	if (rc == -EFBIG)
+		rc = ct_fail(s->err, EFBIG, "%s" CT_RUNDIR "/" CT_KEPT_FILE " is larger than the %u MiB that cxltier "
+			     "keeps: it is not the store cxltier wrote. Nothing was read; move it away to read events",
+			     s->root, CT_KEPT_MAX_BYTES >> 20);
 	if (rc)
 		goto fail;
 	rc = ct_kept_parse(buf, len, k, &bad_at);

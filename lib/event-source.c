@@ -18,6 +18,10 @@
 #include "lock.h"
 
 #define PRIVATE_BUFFER_KB 256	/* per CPU: CXL records are rare and read often */
+/* per CPU, the kept instance: rare records too, but held until a run reads
+ * them; set once, when cxltier creates it (a resize would drop pages), not
+ * the kernel's 1408 KiB on every CPU of a large machine */
+#define SHARED_BUFFER_KB 512
 #define MAX_STALE 16
 
 struct ct_event_source {
@@ -36,6 +40,7 @@ struct ct_event_source {
 	int fn_rc;
 	struct ct_kept *keep;		/* the shared read: where records fn keeps go */
 	int keep_rc;
+	size_t keep_added, keep_failed;	/* records ct_kept_add took, and could not take */
 	char *stale[MAX_STALE];
 	size_t nstale;
 };
@@ -301,8 +306,8 @@ int ct_event_source_open(struct ct_context *ctx, const struct ct_event_source_op
 		free_source(s);	/* never take over what someone else made */
 		return ct_fail(&ctx->err, EEXIST, "the tracefs instance %s exists already", s->name);
 	}
-	if (!s->shared)
-		tracefs_instance_set_buffer_size(s->inst, PRIVATE_BUFFER_KB, -1);
+	if (s->created)
+		tracefs_instance_set_buffer_size(s->inst, s->shared ? SHARED_BUFFER_KB : PRIVATE_BUFFER_KB, -1);
 	if (s->created && (rc = enable(s, o->events))) {
 		tracefs_instance_destroy(s->inst);
 		free_source(s);
@@ -393,8 +398,13 @@ static void keep_raw(struct ct_event_source *s, const char *event, uint64_t ts, 
 	if (!s->keep)
 		return;
 	rc = ct_kept_add(s->keep, event, ts, real_time, cpu, data, size > 0 ? (uint32_t)size : 0);
-	if (rc && !s->keep_rc)
-		s->keep_rc = rc;
+	if (!rc) {
+		s->keep_added++;
+	} else {
+		s->keep_failed++;
+		if (!s->keep_rc)
+			s->keep_rc = rc;
+	}
 }
 
 /* one cxl record to fn; kept for later runs when fn answers CT_EVENT_KEEP,
@@ -471,6 +481,7 @@ int ct_event_source_read_shared(struct ct_event_source *s, ct_event_fn fn, void 
 {
 	struct ct_sysfs *sys = &s->ctx->sys;
 	struct ct_kept old, now = { 0 };
+	size_t replayed, fresh;
 	int lock_fd, rc;
 
 	memset(rep, 0, sizeof(*rep));
@@ -480,20 +491,30 @@ int ct_event_source_read_shared(struct ct_event_source *s, ct_event_fn fn, void 
 		return rc;
 	s->keep = &now;
 	s->keep_rc = 0;
+	s->keep_added = s->keep_failed = 0;
 	s->fn = fn;
 	s->arg = arg;
 	s->fn_rc = 0;
 	replay(s, &old, rep);
+	replayed = s->keep_added;
 	rc = s->fn_rc < 0 ? s->fn_rc : 0;
 	if (!s->fn_rc)
 		rc = ct_event_source_read(s, fn, arg);
 	rep->kept = now.n;
 	rep->dropped = now.dropped;
-	if (s->keep_rc)
-		rep->store_rc = ct_fail(&s->ctx->err, -s->keep_rc, "cannot hold the records to keep: %s",
-					strerror(-s->keep_rc));
-	else
-		rep->store_rc = ct_kept_store(sys, &now);
+	/* a record that could not be held is lost; the others are stored */
+	rep->hold_rc = s->keep_rc;
+	rep->unkept = s->keep_failed;
+	rep->store_rc = ct_kept_store(sys, &now);
+	if (rep->store_rc) {
+		/* the old store is still there: what it held is not lost (what
+		 * this run showed of it shows again); this run's own are */
+		fresh = s->keep_added - replayed;
+		if (fresh > now.n)
+			fresh = now.n;
+		rep->unkept += fresh;
+		rep->kept = now.n - fresh;	/* those still in the old store */
+	}
 	s->keep = NULL;
 	ct_lock_release(lock_fd);
 	ct_kept_free(&old);

@@ -55,7 +55,9 @@ struct ct_event_kept_report {
 	unsigned long dropped;		/* the oldest kept ones, dropped for room */
 	size_t damaged_bytes;		/* of a damaged store, dropped */
 	size_t undecodable;		/* kept ones this kernel has no tracepoint for */
-	int store_rc;			/* 0, or why the records to keep could not be kept */
+	int hold_rc;			/* 0, or why a record to keep could not be held */
+	int store_rc;			/* 0, or why the store could not be written */
+	size_t unkept;			/* records this run read, hid and could not keep: lost */
 };
 
 /*
@@ -63,9 +65,10 @@ struct ct_event_kept_report {
  * show (event-keep.h), then those in the buffer, oldest first. A record for
  * which fn returns CT_EVENT_KEEP is kept for later runs; any other record fn
  * is given is consumed. The store is locked for the whole read (another
- * reader waits up to timeout_ms). Returns the read's error; a failure to
- * keep what must be kept is in rep->store_rc, with the message in the
- * context (the records are then lost: the buffer has been read).
+ * reader waits up to timeout_ms). Returns the read's error. What could not
+ * be kept is in rep: hold_rc (a record not held: out of memory), store_rc
+ * (the store not written, with the message in the context: the old store
+ * stays), unkept (this run's records so lost: the buffer has been read).
  */
 int ct_event_source_read_shared(struct ct_event_source *s, ct_event_fn fn, void *arg, unsigned timeout_ms,
 				struct ct_event_kept_report *rep);

@@ -88,8 +88,9 @@ const char *ct_figure_source_name(enum ct_figure_source s);	/* "node", "region";
  * table). Judged from the figures when the device's CDAT latency is known
  * (plus the initiator's local latency when known: the least a host path
  * costs): a kernel figure more than ten times that and 5 us above it is the
- * link latency in the wrong unit. Without CDAT, by release: the kernels that
- * derive CXL figures (6.9) before 7.0.
+ * link latency in the wrong unit. Without CDAT, by the figure's excess over
+ * the local latency: more than 5 us (the bug adds ~17 us a link, and no CXL
+ * path comes near 5 us); a lower figure is left unchecked.
  */
 enum ct_latency_verdict {
 	CT_LATENCY_UNCHECKED,		/* nothing to judge by */
@@ -99,7 +100,7 @@ enum ct_latency_verdict {
 enum ct_latency_evidence {
 	CT_EVIDENCE_NONE,
 	CT_EVIDENCE_FIGURES,		/* the kernel's figure against CDAT (+ local) */
-	CT_EVIDENCE_RELEASE,		/* the kernel release alone */
+	CT_EVIDENCE_EXCESS,		/* no CDAT: the figure over 5 us above local */
 };
 struct ct_latency_check {
 	enum ct_latency_verdict verdict;
@@ -107,10 +108,9 @@ struct ct_latency_check {
 	uint64_t expected_ns;		/* CDAT + local latency judged against, 0 none */
 };
 /* kernel_ns: the kernel's read latency; cdat_ns, local_ns: 0 when unknown */
-void ct_kernel_check_latency(const struct ct_kernel_release *r, uint64_t kernel_ns, uint64_t cdat_ns,
-			     uint64_t local_ns, struct ct_latency_check *c);
+void ct_kernel_check_latency(uint64_t kernel_ns, uint64_t cdat_ns, uint64_t local_ns, struct ct_latency_check *c);
 const char *ct_latency_verdict_name(enum ct_latency_verdict v);	/* "plausible", "link_latency_ps_as_ns"; NULL */
-const char *ct_latency_evidence_name(enum ct_latency_evidence e);	/* "figures", "release"; NULL */
+const char *ct_latency_evidence_name(enum ct_latency_evidence e);	/* "figures", "excess"; NULL */
 
 /* what the libcxl cxltier was built against (LIBCXL_VERSION) can do */
 int ct_libcxl_version(void);

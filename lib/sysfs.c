@@ -110,23 +110,30 @@ int ct_sysfs_read_str(struct ct_sysfs *s, const char *path, char *buf, size_t le
 	return 0;
 }
 
-int ct_sysfs_read_fd(struct ct_sysfs *s, int fd, const char *path, uint8_t **out, size_t *outlen)
+int ct_sysfs_read_fd(struct ct_sysfs *s, int fd, const char *path, size_t max, uint8_t **out, size_t *outlen)
 {
 	size_t cap = 4096, len = 0;
 	uint8_t *buf = malloc(cap);
 
 	if (!buf)
-		return ct_fail(s->err, ENOMEM, "out of memory reading %s", path);
+		return ct_fail(s->err, ENOMEM, "out of memory reading %s%s", s->root, path);
 	for (;;) {
 		ssize_t n;
+		if (len > max) {
+			free(buf);
+			return ct_fail(s->err, EFBIG, "%s%s is larger than %zu bytes, the most read from it", s->root,
+				       path, max);
+		}
 		if (len == cap) {
-			uint8_t *nb = cap > (1u << 26) ? NULL : realloc(buf, cap * 2);
+			/* at most one byte beyond max: it tells a file of max bytes from a larger one */
+			size_t want = cap > max / 2 ? max + 1 : cap * 2;
+			uint8_t *nb = realloc(buf, want);
 			if (!nb) {
 				free(buf);
-				return ct_fail(s->err, EFBIG, "%s%s is larger than 128 MiB", s->root, path);
+				return ct_fail(s->err, ENOMEM, "out of memory reading %s%s", s->root, path);
 			}
 			buf = nb;
-			cap *= 2;
+			cap = want;
 		}
 		n = read(fd, buf + len, cap - len);
 		if (n < 0 && errno == EINTR)
@@ -151,7 +158,7 @@ int ct_sysfs_read_bin(struct ct_sysfs *s, const char *path, uint8_t **out, size_
 
 	if (fd < 0)
 		return fd;
-	rc = ct_sysfs_read_fd(s, fd, path, out, outlen);
+	rc = ct_sysfs_read_fd(s, fd, path, CT_SYSFS_READ_MAX, out, outlen);
 	close(fd);
 	return rc;
 }

@@ -43,8 +43,10 @@ int ct_sysfs_mkdir(struct ct_sysfs *s, const char *path, mode_t mode);
 int ct_sysfs_read_str(struct ct_sysfs *s, const char *path, char *buf, size_t len);
 /* whole file up to EOF (binary attributes report size 0): *buf is malloc'd */
 int ct_sysfs_read_bin(struct ct_sysfs *s, const char *path, uint8_t **buf, size_t *len);
-/* the same from an open descriptor (not closed); path names it in messages */
-int ct_sysfs_read_fd(struct ct_sysfs *s, int fd, const char *path, uint8_t **buf, size_t *len);
+/* the same from an open descriptor (not closed); path names it in messages.
+ * -EFBIG for a file of more than max bytes (ct_sysfs_read_bin: CT_SYSFS_READ_MAX) */
+#define CT_SYSFS_READ_MAX ((size_t)128 << 20)
+int ct_sysfs_read_fd(struct ct_sysfs *s, int fd, const char *path, size_t max, uint8_t **buf, size_t *len);
 /* whole file up to EOF as a NUL-terminated string: *text is malloc'd */
 int ct_sysfs_read_text(struct ct_sysfs *s, const char *path, char **text);
 /* integers: base 0 accepts 0x... and decimal; base 16 for "%lx" files */

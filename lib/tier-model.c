@@ -77,7 +77,7 @@ static uint64_t local_latency(const struct ct_tier_model *m)
 
 /* the node's figures, or for a CXL node without any its first region's
  * that has them; CXL figures checked against CDAT */
-static void pick_figures(struct ct_context *ctx, const struct ct_tier_model *m, const struct ct_kernel_release *rel,
+static void pick_figures(struct ct_context *ctx, const struct ct_tier_model *m,
 			 struct ct_tier_node *x)
 {
 	for (int a = 0; a < 2; a++) {
@@ -100,7 +100,7 @@ static void pick_figures(struct ct_context *ctx, const struct ct_tier_model *m, 
 			ct_strlcpy(f->region, x->regions.v[i], sizeof(f->region));
 		}
 		if (x->has_cxl && f->source != CT_FIGURES_NONE)
-			ct_kernel_check_latency(rel, f->acc.read_latency, x->has_cdat ? x->cdat.read_latency : 0,
+			ct_kernel_check_latency(f->acc.read_latency, x->has_cdat ? x->cdat.read_latency : 0,
 						local_latency(m), &f->check);
 	}
 }
@@ -109,6 +109,15 @@ static int numa_distance_cb(const void *numa, int from, int to)
 {
 	return ct_numa_distance(numa, from, to);
 }
+
+static bool numa_has_cpu_cb(const void *numa, int node)
+{
+	const struct ct_node *n = ct_numa_node(numa, node);
+
+	return n && n->has_cpu;
+}
+
+static const struct ct_tier_node_info numa_info = { numa_distance_cb, numa_has_cpu_cb };
 
 /* the node this process runs on (live), else the first CPU node */
 static int caller_node(const struct ct_numa *numa, bool live)
@@ -125,11 +134,6 @@ static int caller_node(const struct ct_numa *numa, bool live)
 
 static int load_nodes(struct ct_context *ctx, struct ct_tier_model *m)
 {
-	struct ct_kernel_release rel;
-
-	if (ct_kernel_release(ctx, &rel))
-		memset(&rel, 0, sizeof(rel));
-	ct_error_clear(&ctx->err);
 	m->nodes = calloc(m->numa.count ? m->numa.count : 1, sizeof(*m->nodes));
 	if (!m->nodes)
 		return ct_fail(&ctx->err, ENOMEM, "out of memory");
@@ -147,8 +151,8 @@ static int load_nodes(struct ct_context *ctx, struct ct_tier_model *m)
 		rc = add_cxl(ctx, m->have_topo ? &m->topo : NULL, x);
 		if (rc)
 			return rc;
-		pick_figures(ctx, m, &rel, x);
-		x->has_demotion = ct_tiers_demotion_targets(&m->tiers, n->id, numa_distance_cb, &m->numa,
+		pick_figures(ctx, m, x);
+		x->has_demotion = ct_tiers_demotion_targets(&m->tiers, n->id, &numa_info, &m->numa,
 							    &x->demotion_preferred, &x->demotion_allowed) > 0;
 	}
 	return 0;

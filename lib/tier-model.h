@@ -63,6 +63,9 @@ struct ct_tier_node {
 	double effective;		/* SLIT scale, 10 = local */
 	int rank;			/* 1 = closest; 0 unranked */
 	int slit;			/* SLIT distance from the initiator, -1 unknown */
+	int via;			/* figures that speak only for the CPU nodes nearest
+					 * the memory, ranked from another node: the one of
+					 * them it reaches first (its SLIT hop added); -1 none */
 };
 
 enum ct_disagreement_kind {

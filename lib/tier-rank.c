@@ -12,6 +12,11 @@
  *        DRAM does: a lower bound);
  *  slit: the SLIT distance otherwise.
  * Kernel figures whose latency is the 6.12 link-latency bug are skipped.
+ * Figures that name no initiator (those the CXL driver computes, region
+ * figures) and CDAT hold for the CPU nodes nearest the memory: the kernel
+ * takes the generic port's figures to its closest CPU. From a node farther
+ * away they are used with the SLIT hop to the nearest of those nodes added
+ * (on the SLIT scale: distance(from, via) - distance(via, via)).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -28,31 +33,90 @@ const char *ct_rank_source_name(enum ct_rank_source s)
 	}
 }
 
-/* sysfs publishes a node's figures for its best CPU initiators only: they
- * speak for `from` when it is one of them, or when the kernel named none
- * (CXL nodes: the figures come from CDAT and the generic port) */
-static bool figures_for(const struct ct_node *n, int from)
+/* figures for CPU initiators that the kernel published with their
+ * initiator nodes named */
+static bool linked_figures(const struct ct_node *n)
 {
-	return n->access[1].present && n->access[1].read_latency &&
-	       (ct_nodeset_has(&n->initiators[1], from) || !ct_nodeset_count(&n->initiators[1]));
+	return n->access[1].present && n->access[1].read_latency && ct_nodeset_count(&n->initiators[1]);
+}
+
+/*
+ * Figures that name no initiator speak for the CPU nodes nearest the memory
+ * node mem. From `from`: false when that cannot be bridged (no SLIT from it
+ * to any of them); else true, with *hop the extra SLIT distance on the way
+ * (0 when from is one of them, or when no CPU node's distance is known) and
+ * *via the nearest node reached through (-1: none).
+ */
+static bool reach_nearest_cpu(const struct ct_numa *numa, int from, int mem, double *hop, int *via)
+{
+	int best = -1, self;
+
+	*hop = 0;
+	*via = -1;
+	for (size_t i = 0; i < numa->count; i++) {
+		int d = numa->nodes[i].has_cpu ? ct_numa_distance(numa, numa->nodes[i].id, mem) : -1;
+		if (d >= 0 && (best < 0 || d < best))
+			best = d;
+	}
+	self = ct_numa_distance(numa, from, mem);
+	if (best < 0 || (ct_numa_node(numa, from) && ct_numa_node(numa, from)->has_cpu && self == best))
+		return true;
+	for (size_t i = 0; i < numa->count; i++) {
+		const struct ct_node *c = &numa->nodes[i];
+		int to = ct_numa_distance(numa, from, c->id), own = ct_numa_distance(numa, c->id, c->id);
+		if (!c->has_cpu || ct_numa_distance(numa, c->id, mem) != best || to < 0)
+			continue;
+		if (own < 0 || own > to)
+			own = to < 10 ? to : 10;	/* the SLIT's local distance */
+		if (*via < 0 || to - own < *hop) {
+			*hop = to - own;
+			*via = c->id;
+		}
+	}
+	if (*via < 0)
+		return false;
+	if (*hop <= 0) {
+		*hop = 0;	/* as near as they are: nothing added, no node named */
+		*via = -1;
+	}
+	return true;
 }
 
 static void rank_one(const struct ct_tier_model *m, struct ct_tier_node *x)
 {
 	const struct ct_node *f = ct_numa_node(&m->numa, m->from), *n = x->node;
 	const struct ct_tier_figures *fig = &x->access[1];
-	uint64_t local = f && figures_for(f, m->from) ? f->access[1].read_latency : 0;
-	bool believable = fig->check.verdict != CT_LATENCY_LINK_PS_AS_NS;
+	/* the initiator's own latency: its figures name it, or name no one */
+	uint64_t local = f && f->access[1].present && (ct_nodeset_has(&f->initiators[1], m->from) ||
+						       !ct_nodeset_count(&f->initiators[1]))
+			 ? f->access[1].read_latency : 0;
+	bool believable = fig->check.verdict != CT_LATENCY_LINK_PS_AS_NS, reach;
+	double hop;
+	int via;
 
-	if (local && believable && fig->source == CT_FIGURES_NODE && figures_for(n, m->from)) {
-		x->effective = 10.0 * n->access[1].read_latency / local;
+	reach = reach_nearest_cpu(&m->numa, m->from, n->id, &hop, &via);
+	x->via = -1;
+	if (local && believable && fig->source == CT_FIGURES_NODE && linked_figures(n)) {
+		if (ct_nodeset_has(&n->initiators[1], m->from)) {
+			x->effective = 10.0 * n->access[1].read_latency / local;
+			x->rank_source = CT_RANK_HMAT;
+			return;
+		}
+	} else if (local && believable && fig->source == CT_FIGURES_NODE && fig->acc.read_latency && reach) {
+		x->effective = 10.0 * fig->acc.read_latency / local + hop;
 		x->rank_source = CT_RANK_HMAT;
-	} else if (local && believable && fig->source == CT_FIGURES_REGION && fig->acc.read_latency) {
-		x->effective = 10.0 * fig->acc.read_latency / local;
+		x->via = via;
+		return;
+	} else if (local && believable && fig->source == CT_FIGURES_REGION && fig->acc.read_latency && reach) {
+		x->effective = 10.0 * fig->acc.read_latency / local + hop;
 		x->rank_source = CT_RANK_REGION;
-	} else if (local && x->has_cdat && x->cdat.read_latency) {
-		x->effective = 10.0 * (local + x->cdat.read_latency) / local;
+		x->via = via;
+		return;
+	}
+	if (local && x->has_cdat && x->cdat.read_latency && reach) {
+		x->effective = 10.0 * (local + x->cdat.read_latency) / local + hop;
 		x->rank_source = CT_RANK_CDAT_LOCAL;
+		x->via = via;
 	} else if (x->slit >= 0) {
 		x->effective = x->slit;
 		x->rank_source = CT_RANK_SLIT;

@@ -32,6 +32,14 @@ static bool tier_id(const char *name, int *id)
 	return true;
 }
 
+/* an unknown distance: farther than any SLIT value */
+static int distance_or_far(const struct ct_tier_node_info *info, const void *ctx, int from, int to)
+{
+	int d = info->distance(ctx, from, to);
+
+	return d < 0 ? 255 : d;
+}
+
 int ct_tiers_load(struct ct_sysfs *s, struct ct_tiers *t)
 {
 	char **names, path[256], buf[4096];
@@ -60,6 +68,15 @@ int ct_tiers_load(struct ct_sysfs *s, struct ct_tiers *t)
 		if (rc == -ENOENT)
 			rc = ct_sysfs_read_str(s, ct_path(path, sizeof(path), TIERING "/%s/nodes", names[i]),
 					       buf, sizeof(buf));
+		/* ENODEV: removed between the open and the read */
+		if ((rc == -ENOENT || rc == -ENODEV) &&
+		    !ct_sysfs_exists(s, ct_path(path, sizeof(path), TIERING "/%s", names[i]))) {
+			/* gone since the listing: the kernel removes a tier when its
+			 * last node goes offline (memory being offlined meanwhile) */
+			ct_error_clear(s->err);
+			rc = 0;
+			continue;
+		}
 		if (rc)
 			break;
 		if (ct_nodeset_parse(&tier->nodes, buf)) {
@@ -83,12 +100,12 @@ void ct_tiers_free(struct ct_tiers *t)
 	t->count = 0;
 }
 
-int ct_tiers_demotion_targets(const struct ct_tiers *t, int node,
-			      int (*distance)(const void *ctx, int from, int to), const void *ctx,
-			      struct ct_nodeset *preferred, struct ct_nodeset *allowed)
+int ct_tiers_demotion_targets(const struct ct_tiers *t, int node, const struct ct_tier_node_info *info,
+			      const void *ctx, struct ct_nodeset *preferred, struct ct_nodeset *allowed)
 {
-	int own = ct_tiers_of_node(t, node), best = -1, n;
+	int own = ct_tiers_of_node(t, node), first = -1, n;
 	const struct ct_tier *next = NULL;
+	struct ct_nodeset picked = { 0 };
 
 	memset(preferred, 0, sizeof(*preferred));
 	memset(allowed, 0, sizeof(*allowed));
@@ -105,16 +122,35 @@ int ct_tiers_demotion_targets(const struct ct_tiers *t, int node,
 	}
 	if (!next)
 		return 0;
-	ct_nodeset_foreach(&next->nodes, n) {
-		int d = distance(ctx, node, n);
-		if (d < 0)
-			d = 255;	/* unknown: farther than any SLIT value */
-		if (best < 0 || d < best) {
-			memset(preferred, 0, sizeof(*preferred));
-			best = d;
+	/*
+	 * establish_demotion_targets() takes find_next_best_node()'s picks from
+	 * the next tier while their distance equals the first pick's. It picks
+	 * by distance, +1 for a node numbered below this one ("prefer the next
+	 * node"), +1 for a node with CPUs (headless first), then by node_load,
+	 * the zonelist builder's round-robin count, which the kernel does not
+	 * publish: taken as equal, so the lowest node id wins, as it does in
+	 * the kernel's ascending scan.
+	 */
+	for (;;) {
+		int pick = -1, pick_score = 0, d;
+		ct_nodeset_foreach(&next->nodes, n) {
+			int score;
+			if (ct_nodeset_has(&picked, n))
+				continue;
+			score = distance_or_far(info, ctx, node, n) + (n < node) + (info->has_cpu(ctx, n) ? 1 : 0);
+			if (pick < 0 || score < pick_score) {
+				pick = n;
+				pick_score = score;
+			}
 		}
-		if (d == best)
-			ct_nodeset_add(preferred, n);
+		if (pick < 0)
+			break;
+		ct_nodeset_add(&picked, pick);
+		d = distance_or_far(info, ctx, node, pick);
+		if (first >= 0 && d != first)
+			break;
+		first = d;
+		ct_nodeset_add(preferred, pick);
 	}
 	return ct_nodeset_count(preferred);
 }

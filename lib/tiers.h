@@ -3,6 +3,7 @@
 #ifndef CXLTIER_TIERS_H
 #define CXLTIER_TIERS_H
 
+#include <stdbool.h>
 #include "nodelist.h"
 #include "sysfs.h"
 
@@ -21,15 +22,21 @@ void ct_tiers_free(struct ct_tiers *t);
 /* the tier holding a node, -1 when none */
 int ct_tiers_of_node(const struct ct_tiers *t, int node);
 
+/* what the demotion rule needs to know of the nodes */
+struct ct_tier_node_info {
+	int (*distance)(const void *ctx, int from, int to);	/* SLIT; < 0 unknown */
+	bool (*has_cpu)(const void *ctx, int node);
+};
+
 /*
  * The preferred demotion targets of a node, as mm/memory-tiers.c computes
- * them (establish_demotion_targets): the nodes of the next slower tier at
- * the smallest distance from it. distance(from, to) < 0 means unknown.
+ * them (establish_demotion_targets, find_next_best_node): nodes of the next
+ * slower tier, nearest first (headless nodes and nodes numbered above this
+ * one first among equals), as long as their distance is the first one's.
  * Returns the number of targets (0: the node is in the slowest tier or has
  * no tier); *allowed gets every node in slower tiers.
  */
-int ct_tiers_demotion_targets(const struct ct_tiers *t, int node,
-			      int (*distance)(const void *ctx, int from, int to), const void *ctx,
-			      struct ct_nodeset *preferred, struct ct_nodeset *allowed);
+int ct_tiers_demotion_targets(const struct ct_tiers *t, int node, const struct ct_tier_node_info *info,
+			      const void *ctx, struct ct_nodeset *preferred, struct ct_nodeset *allowed);
 
 #endif

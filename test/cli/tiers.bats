@@ -39,13 +39,25 @@ load helper
     [[ $(q '[.nodes[].ranking | [.rank, .effective_distance, .source]]') == '[[1,10,"hmat"],[2,25,"cdat+local"]]' ]]
 }
 
-@test "6.12 without CDAT (not root): the bug judged by release, ranked by SLIT" {
+@test "6.12 without CDAT (not root): the bug judged by its excess over local, ranked by SLIT" {
     cp -a "$(fixture lab-region-online)" "$BATS_TEST_TMPDIR/t"
     rm "$BATS_TEST_TMPDIR"/t/sys/devices/platform/ACPI0017:00/root0/port1/endpoint2/CDAT
     run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" tiers -j
     assert_success
     [[ $(jq -c '.nodes[1] | [.access1.latency_check.verdict, .access1.latency_check.by, .ranking.source, has("cdat")]' <<<"$output") == \
-       '["link_latency_ps_as_ns","release","slit",false]' ]]
+       '["link_latency_ps_as_ns","excess","slit",false]' ]]
+}
+
+@test "without CDAT a figure a CXL path can have is left unchecked, whatever the release (a fixed 6.12.y)" {
+    cp -a "$(fixture lab-region-online)" "$BATS_TEST_TMPDIR/t"
+    rm "$BATS_TEST_TMPDIR"/t/sys/devices/platform/ACPI0017:00/root0/port1/endpoint2/CDAT
+    for a in access0 access1; do
+        echo 320 > "$BATS_TEST_TMPDIR/t/sys/devices/system/node/node1/$a/initiators/read_latency"
+    done
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" tiers -j
+    assert_success
+    [[ $(jq -c '.nodes[1] | [(.access1 | has("latency_check")), .ranking.source, .ranking.effective_distance]' <<<"$output") == \
+       '[false,"hmat",32]' ]]
 }
 
 @test "7.x: the CXL node has no figures; its region's stand in, named, and it ranks below DRAM by them" {
@@ -108,6 +120,60 @@ load helper
     run cxltier --sysroot "$(fixture lab-two-socket)" tiers --from 0
     assert_success
     assert_output --partial "node2 ranks closer than node1 from node0 (hmat), but the kernel puts it in a slower tier (5 > 4)"
+}
+
+# the two-socket tree with the CXL node (node3) moved next to socket 1: the
+# SLIT from node0 to it 30, from node1 20 (and, with "asym", node3's own
+# row left at 20 20 20 10: an asymmetric SLIT)
+cxl_near_node1() {
+    cp -a "$(fixture lab-two-socket)" "$BATS_TEST_TMPDIR/t"
+    local n=$BATS_TEST_TMPDIR/t/sys/devices/system/node
+    echo "10 21 17 30" > "$n/node0/distance"
+    [[ ${1:-} == asym ]] || echo "30 20 20 10" > "$n/node3/distance"
+}
+
+@test "SLIT column: the distance from each CPU node, not the node's own row (asymmetric SLIT)" {
+    cxl_near_node1 asym
+    run cxltier --sysroot "$BATS_TEST_TMPDIR/t" tiers -o NODE,SLIT
+    assert_success
+    assert_line --index 4 --regexp '^ +3 0:30,1:20$'
+    run cxltier --sysroot "$BATS_TEST_TMPDIR/t" tiers -j
+    [[ $(jq -c '.nodes[3].distances | map([.node, .distance])' <<<"$output") == '[[0,30],[1,20],[2,20],[3,10]]' ]]
+    run cxltier --sysroot "$BATS_TEST_TMPDIR/t" tiers --matrix
+    assert_line --index 1 --regexp '^node0 +10 +21 +17 +30$'
+    assert_line --index 4 --regexp '^node3\* +20 +20 +20 +10$'
+}
+
+@test "CXL figures hold for the CPU node nearest the memory; from the other socket its SLIT hop is added" {
+    cxl_near_node1
+    run cxltier --sysroot "$BATS_TEST_TMPDIR/t" tiers -j --from 1
+    assert_success
+    [[ $(jq -c '.nodes[3].ranking | [.effective_distance, .source, has("via_node")]' <<<"$output") == '[25,"cdat+local",false]' ]]
+    # from node0: node1 (the nearest) is 21 away, 11 more than local
+    run cxltier --sysroot "$BATS_TEST_TMPDIR/t" tiers -j --from 0
+    [[ $(jq -c '.nodes[3].ranking | [.effective_distance, .source, .via_node]' <<<"$output") == '[36,"cdat+local",1]' ]]
+    # believable figures the kernel named no initiator for (the CXL driver's)
+    echo 350 > "$BATS_TEST_TMPDIR/t/sys/devices/system/node/node3/access1/initiators/read_latency"
+    run cxltier --sysroot "$BATS_TEST_TMPDIR/t" tiers -j --from 0
+    [[ $(jq -c '.nodes[3].ranking | [.effective_distance, .source, .via_node]' <<<"$output") == '[46,"hmat",1]' ]]
+    run cxltier --sysroot "$BATS_TEST_TMPDIR/t" tiers --from 0 -o NODE,EFFECTIVE,BY
+    assert_line --index 4 --regexp '^ +3 +46 hmat\+hop:node1$'
+    run cxltier --sysroot "$BATS_TEST_TMPDIR/t" tiers -j --from 1
+    [[ $(jq -c '.nodes[3].ranking | [.effective_distance, .source, has("via_node")]' <<<"$output") == '[35,"hmat",false]' ]]
+}
+
+@test "a memory tier gone between the listing and the read (memory offlined meanwhile) is left out" {
+    cp -a "$(fixture lab-two-socket)" "$BATS_TEST_TMPDIR/t"
+    # listed, then gone: a name that no longer leads anywhere
+    ln -s memory_tier_gone "$BATS_TEST_TMPDIR/t/sys/devices/virtual/memory_tiering/memory_tier9"
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" tiers -j
+    assert_success
+    [[ $(jq -c '[.tiers[].id]' <<<"$output") == '[4,5,1000]' ]]
+    # a tier that is there but unreadable is still an error
+    mkdir "$BATS_TEST_TMPDIR/t/sys/devices/virtual/memory_tiering/memory_tier7"
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" tiers -j
+    assert_failure
+    [[ $stderr == *memory_tier7* ]]
 }
 
 @test "--matrix: CPU nodes first, memory-only nodes marked" {

@@ -139,6 +139,29 @@ static void store_cases(void)
 	ct_kept_free(&back);
 	ct_kept_free(&k);
 
+	/* larger than any store cxltier writes: refused before it is read
+	 * whole, and left as it is */
+	ct_kept_add(&k, "cxl_dram", 1, 2, 0, data, sizeof(data));
+	ct_kept_load(&s, 1000, NULL, &lock, &back, &damaged);
+	ct_kept_store(&s, &k);
+	ct_lock_release(lock);
+	ct_kept_free(&back);
+	ct_kept_free(&k);
+	truncate(path, (off_t)CT_KEPT_MAX_BYTES + 1);
+	is_int(ct_kept_load(&s, 1000, NULL, &lock, &back, &damaged), -EFBIG, "a store of 4 MiB + 1 byte is refused");
+	ok(strstr(err.msg, "move it away") != NULL, "saying what to do: %s", err.msg);
+	ct_error_clear(&err);
+	{
+		struct stat st;
+		ok(stat(path, &st) == 0 && st.st_size == (off_t)CT_KEPT_MAX_BYTES + 1, "and the file is untouched");
+	}
+	truncate(path, (off_t)CT_KEPT_MAX_BYTES);
+	is_int(ct_kept_load(&s, 1000, NULL, &lock, &back, &damaged), 0, "one of 4 MiB is read (damaged: zeros)");
+	ok(back.n == 1 && damaged == CT_KEPT_MAX_BYTES - back.bytes, "its record kept, the rest counted as dropped "
+	   "(%zu records, %zu bytes)", back.n, damaged);
+	ct_lock_release(lock);
+	ct_kept_free(&back);
+
 	/* a symlink in its place: refused, and nothing written through it */
 	snprintf(cmd, sizeof(cmd), "rm -f '%s' && ln -s '%s/elsewhere' '%s'", path, root, path);
 	ok(system(cmd) == 0, "a symlink in place of the store");

@@ -5,7 +5,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "tap.h"
@@ -121,6 +123,53 @@ static void run(bool walk)
 	ct_sysfs_close(&s);
 }
 
+/* n bytes through a file: read_fd with bound max, its result and length */
+static int read_bounded(size_t n, size_t max, size_t *len)
+{
+	struct ct_error err = { 0 };
+	struct ct_sysfs s;
+	char path[PATH_MAX * 2];
+	uint8_t *buf = NULL, *data = calloc(1, n + 1);
+	int fd, rc;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/bounded", root);
+	f = fopen(path, "w");
+	if (!f || !data || fwrite(data, 1, n, f) != n) {
+		if (f)
+			fclose(f);
+		free(data);
+		return -EIO;
+	}
+	fclose(f);
+	free(data);
+	ct_sysfs_open(&s, root, &err);
+	fd = open(path, O_RDONLY);
+	*len = 0;
+	rc = ct_sysfs_read_fd(&s, fd, "/bounded", max, &buf, len);
+	if (rc == -EFBIG && !strstr(err.msg, "larger than"))
+		rc = -EINVAL;	/* the message must say why */
+	close(fd);
+	free(buf);
+	ct_sysfs_close(&s);
+	unlink(path);
+	return rc;
+}
+
+static void bound_cases(void)
+{
+	static const size_t maxes[] = { 10, 4096, 5000, 8192, 70000 };
+	size_t i, len;
+
+	for (i = 0; i < sizeof(maxes) / sizeof(maxes[0]); i++) {
+		size_t m = maxes[i];
+		is_int(read_bounded(m, m, &len), 0, "read_fd: a file of exactly its bound (%zu bytes) is read", m);
+		is_int((long long)len, (long long)m, "read_fd: whole (%zu bytes)", len);
+		is_int(read_bounded(m + 1, m, &len), -EFBIG, "read_fd: one byte more than %zu is EFBIG, saying so", m);
+		is_int(read_bounded(0, m, &len), 0, "read_fd: an empty file under bound %zu", m);
+	}
+}
+
 int main(void)
 {
 	char tmpl[512], target[PATH_MAX * 2];
@@ -153,6 +202,7 @@ int main(void)
 
 	run(false);
 	run(true);
+	bound_cases();
 
 	snprintf(target, sizeof(target), "rm -rf -- '%s'", base);
 	if (system(target) != 0)

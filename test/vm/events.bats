@@ -29,6 +29,8 @@ teardown() {
         rm -f "$f"
     fi
     for p in $T/cxltier-test-*; do [[ -d $p ]] && rmdir "$p"; done
+    # the small /run/cxltier of a failed test
+    grep -q ' /run/cxltier tmpfs ' /proc/mounts && umount /run/cxltier
     return 0
 }
 
@@ -256,6 +258,7 @@ events_of() {
     run --separate-stderr cxltier events -j --type dram --severity fatal
     assert_success
     assert_equal "$(jq -c '[.events[] | [.kind, .severity]] | unique' <<<"$output")" '[["dram","fatal"]]'
+    (( $(jq '.kept' <<<"$output") >= 1 )) || fail "the hidden General Media record not counted in .kept: $output"
     assert_equal "$(jq '[.events[] | select(.dpa == 20480)] | length' <<<"$output")" 1
     # what the filters hid was read from the buffer (reading consumes) and is
     # kept: the next run shows it; what was shown is not shown again
@@ -286,6 +289,36 @@ events_of() {
     [[ ! -e /run/cxltier/events.kept ]]
 }
 
+@test "a store that cannot be written: this run's hidden records counted as unkept (exit 64), the old store left as it was" {
+    # /run/cxltier on a small tmpfs, filled after the first store: the next
+    # store's write fails (ENOSPC)
+    mkdir -p -m 0700 /run/cxltier
+    mount -t tmpfs -o size=64k,mode=0700 cxltier-test /run/cxltier
+    cxltier events > /dev/null    # what earlier tests left in the shared instance
+    start_follower
+    inject cxl-inject-general-media-event "{\"path\":\"$DEV\",\"log\":\"informational\",\"flags\":1,\"dpa\":40960,\"descriptor\":0,\"type\":0,\"transaction-type\":1}"
+    wait_for 120 "the first injected event traced (dpa 40960)" jq -se 'any(.[]; .dpa == 40960)' "$BATS_TEST_TMPDIR/follow.out"
+    run --separate-stderr cxltier events -j --type dram
+    assert_success
+    assert_equal "$(jq -c '[.kept, .unkept]' <<<"$output")" '[1,null]'
+    cp /run/cxltier/events.kept "$BATS_TEST_TMPDIR/store.before"
+    dd if=/dev/zero of=/run/cxltier/fill bs=4k 2>/dev/null || true
+    inject cxl-inject-general-media-event "{\"path\":\"$DEV\",\"log\":\"informational\",\"flags\":1,\"dpa\":45056,\"descriptor\":0,\"type\":0,\"transaction-type\":1}"
+    wait_for 120 "the second injected event traced (dpa 45056)" jq -se 'any(.[]; .dpa == 45056)' "$BATS_TEST_TMPDIR/follow.out"
+    run --separate-stderr cxltier events -j --type dram
+    assert_failure 64
+    # the second record is lost; the first is still kept, in the old store
+    assert_equal "$(jq -c '[.kept, .unkept, (.events | length)]' <<<"$output")" '[1,1,0]'
+    [[ $stderr == *"1 records this run read and did not show could not be kept, and are lost"*"No space left"* ]] ||
+        fail "no message naming the loss and its cause: $stderr"
+    [[ $stderr == *"events.kept was left as it was"* ]] || fail "the old store not named: $stderr"
+    cmp /run/cxltier/events.kept "$BATS_TEST_TMPDIR/store.before"
+    rm /run/cxltier/fill
+    run --separate-stderr cxltier events -j
+    umount /run/cxltier
+    assert_equal "$(jq -c '[.events[] | select(.dpa == 40960 or .dpa == 45056) | .dpa]' <<<"$output")" '[40960]'
+}
+
 @test "the shared instance found not recording (cxl events off) is turned on again, with a warning" {
     cxltier events > /dev/null 2>&1
     echo 0 > $T/cxltier/events/cxl/enable
@@ -303,6 +336,21 @@ events_of() {
 seen_dpa() {
     cxltier events -j >> "$BATS_TEST_TMPDIR/all.json" 2>/dev/null &&
         jq -se --argjson d "$1" 'any(.[].events[]; .dpa == $d)' "$BATS_TEST_TMPDIR/all.json" >/dev/null
+}
+
+@test "the shared instance gets 512 KiB of ring buffer per CPU when cxltier creates it; a size set since is kept" {
+    cxltier events --stop > /dev/null 2>&1
+    run --separate-stderr cxltier events -j
+    assert_success
+    # in whole ring-buffer pages (4080 bytes of data each)
+    kb=$(cat $T/cxltier/buffer_size_kb)
+    (( kb >= 512 && kb < 528 )) || fail "buffer_size_kb of the new shared instance: $kb (the kernel's default is 1408)"
+    echo 1024 > $T/cxltier/buffer_size_kb
+    kb=$(cat $T/cxltier/buffer_size_kb)    # the kernel rounds to whole pages
+    (( kb >= 1024 && kb < 1040 )) || fail "buffer_size_kb after writing 1024: $kb"
+    run --separate-stderr cxltier events -j
+    assert_success
+    assert_equal "$(cat $T/cxltier/buffer_size_kb)" "$kb"
 }
 
 @test "the global trace buffer and other instances are left alone" {

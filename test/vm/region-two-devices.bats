@@ -4,12 +4,16 @@
 # Two Type-3 devices on two root ports of one host bridge: `cxltier region
 # create mem0 mem1` makes a working 2-way region and destroy undoes it;
 # `offline --remove` of a memdev with two regions, and of one whose devdax
-# device a process maps.
+# device a process maps. Events of the two devices of a 2-way region.
 load helper
+load events
 
 teardown() {
     local p
     for p in ${MAP_PID:-} ${HOLD_PID:-}; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+    # the events test's shared instance and store, when it failed half way
+    cxltier events --stop >/dev/null 2>&1 || true
+    rm -f /run/cxltier/events.kept
     # the last created first: an endpoint gives its capacity back in reverse
     for r in $(ls $CXL | grep '^region[0-9]' | sort -t n -k 2 -rn); do
         cxltier region destroy "$r" --offline >/dev/null 2>&1 || true
@@ -164,4 +168,33 @@ is_comm() { [[ $(cat "/proc/$1/comm" 2>/dev/null) == "$2" ]]; }
     [[ -e $CXL/mem1/driver ]] || echo mem1 > /sys/bus/cxl/drivers/cxl_mem/bind
     assert_success
     [[ ! -e $CXL/$r ]]
+}
+
+# the shared instance holds N General Media records (read without consuming)
+holds_general_media() { (( $(grep -c 'cxl_general_media:' /sys/kernel/tracing/instances/cxltier/trace) >= $1 )); }
+
+@test "events of a 2-way region: each names its memdev, the region and its own HPA; a memdev filter keeps the other's" {
+    cxltier events >/dev/null 2>&1    # collecting from now on
+    r=$(cxltier region create mem0 mem1 -j | jq -r '.regions[0].name')
+    for i in 0 1; do
+        inject cxl-inject-general-media-event "{\"path\":\"/machine/peripheral/cxl-mem$i\",\"log\":\"warning\",\"flags\":1,\"dpa\":8192,\"descriptor\":0,\"type\":0,\"transaction-type\":1}"
+    done
+    wait_for 120 "both injected records in the shared instance" holds_general_media 2
+    run --separate-stderr cxltier events -j mem0
+    assert_success
+    assert_equal "$(jq -c '[.events[] | select(.dpa == 8192) | [.memdev, .region]]' <<<"$output")" "[[\"mem0\",\"$r\"]]"
+    hpa0=$(jq '[.events[] | select(.dpa == 8192)][0].hpa' <<<"$output")
+    [[ -f /run/cxltier/events.kept ]] || fail "mem1's record was not kept"
+    run --separate-stderr cxltier events -j mem1
+    assert_success
+    assert_equal "$(jq -c '[.events[] | select(.dpa == 8192) | [.memdev, .region]]' <<<"$output")" "[[\"mem1\",\"$r\"]]"
+    hpa1=$(jq '[.events[] | select(.dpa == 8192)][0].hpa' <<<"$output")
+    # the same DPA on the two devices of a 2-way region: two HPAs, both in it
+    start=$(( $(cat $CXL/$r/resource) )); size=$(cat $CXL/$r/size)
+    [[ $hpa0 != "$hpa1" ]] || fail "the same HPA $hpa0 for both devices"
+    for h in $hpa0 $hpa1; do
+        (( h >= start && h < start + size )) || fail "HPA $h outside $r ($start + $size)"
+    done
+    [[ ! -e /run/cxltier/events.kept ]]
+    cxltier events --stop >/dev/null
 }
