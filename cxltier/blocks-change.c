@@ -10,12 +10,12 @@
 #include <unistd.h>
 #include "blocks-change.h"
 #include "json-build.h"
-#include "../lib/auto-online-hold.h"
-#include "../lib/context.h"
-#include "../lib/kernel.h"
-#include "../lib/memblock.h"
-#include "../lib/topology-daxfs.h"
-#include "../lib/lock.h"
+#include "change/auto-online-hold.h"
+#include "core/context.h"
+#include "core/kernel.h"
+#include "mm/memblock.h"
+#include "cxl/topology-dax.h"
+#include "core/lock.h"
 
 static volatile sig_atomic_t stop_flag;
 static volatile sig_atomic_t timer_fired;

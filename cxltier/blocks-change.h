@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 #include "cmd.h"
-#include "../lib/hotplug.h"
+#include "change/hotplug.h"
 
 struct change_opts {
 	enum ct_want want;

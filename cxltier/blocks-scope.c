@@ -5,8 +5,8 @@
 #include <string.h>
 #include "blocks-change.h"
 #include "json-build.h"
-#include "../lib/context.h"
-#include "../lib/interleave.h"
+#include "core/context.h"
+#include "change/interleave.h"
 
 static const char *verb(const struct cmd_env *env)
 {

@@ -8,8 +8,8 @@
 #include "cdat-render.h"
 #include "figures-json.h"
 #include "json-build.h"
-#include "../lib/access.h"
-#include "../lib/cdat.h"
+#include "mm/access.h"
+#include "cxl/cdat.h"
 
 /* ---- decode to JSON ---- */
 

@@ -8,11 +8,11 @@
 #include "cmd.h"
 #include "cdat-render.h"
 #include "json-build.h"
-#include "../lib/access.h"
-#include "../lib/cdat.h"
-#include "../lib/cdat-source.h"
-#include "../lib/context.h"
-#include "../lib/topology.h"
+#include "mm/access.h"
+#include "cxl/cdat.h"
+#include "cxl/cdat-source.h"
+#include "core/context.h"
+#include "cxl/topology.h"
 
 static void usage(void)
 {

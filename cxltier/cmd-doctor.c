@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include "cmd.h"
 #include "json-build.h"
-#include "../lib/context.h"
-#include "../lib/doctor.h"
-#include "../lib/topology.h"
+#include "core/context.h"
+#include "views/doctor.h"
+#include "cxl/topology.h"
 
 static const char *const levels[] = { "findings", NULL };
 static const struct out_column columns[] = {

@@ -13,8 +13,8 @@
 #include "events-render.h"
 #include "filter.h"
 #include "json-build.h"
-#include "../lib/context.h"
-#include "../lib/event-source.h"
+#include "core/context.h"
+#include "events/event-source.h"
 
 struct run {
 	struct cmd_env *env;

@@ -10,9 +10,9 @@
 #include "health-json.h"
 #include "health-set.h"
 #include "json-build.h"
-#include "../lib/context.h"
-#include "../lib/health-read.h"
-#include "../lib/topology.h"
+#include "core/context.h"
+#include "cxl/health-read.h"
+#include "cxl/topology.h"
 
 static void fmt_status(json_object *rec, char *buf, size_t len);
 static const char *const levels[] = { "memdevs", NULL };

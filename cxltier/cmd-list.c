@@ -8,8 +8,8 @@
 #include "filter.h"
 #include "json-build.h"
 #include "list.h"
-#include "../lib/context.h"
-#include "../lib/topology.h"
+#include "core/context.h"
+#include "cxl/topology.h"
 
 static const char *const levels[] = { "rows", "children", NULL };
 static const struct out_column columns[] = {

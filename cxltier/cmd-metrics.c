@@ -9,12 +9,12 @@
 #include <string.h>
 #include "cmd.h"
 #include "metrics.h"
-#include "../lib/aer-stats.h"
-#include "../lib/context.h"
-#include "../lib/health-read.h"
-#include "../lib/atomic-file.h"
-#include "../lib/tiers.h"
-#include "../lib/topology-summary.h"
+#include "cxl/aer-stats.h"
+#include "core/context.h"
+#include "cxl/health-read.h"
+#include "core/atomic-file.h"
+#include "mm/tiers.h"
+#include "views/mem-summary.h"
 
 struct run {
 	struct cmd_env *env;

@@ -10,12 +10,12 @@
 #include "json-build.h"
 #include "migrate-args.h"
 #include "migrate-report.h"
-#include "../lib/context.h"
-#include "../lib/damon.h"
-#include "../lib/migrate.h"
-#include "../lib/process.h"
-#include "../lib/sysfs.h"
-#include "../lib/tiers.h"
+#include "core/context.h"
+#include "mm/damon.h"
+#include "mm/migrate.h"
+#include "core/process.h"
+#include "core/sysfs.h"
+#include "mm/tiers.h"
 
 static void usage(void)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "blocks-change.h"
-#include "../lib/context.h"
+#include "core/context.h"
 
 static void usage(void)
 {

@@ -7,8 +7,8 @@
 #include <string.h>
 #include "blocks-change.h"
 #include "online-policy.h"
-#include "../lib/context.h"
-#include "../lib/daxmode.h"
+#include "core/context.h"
+#include "change/daxmode.h"
 
 static void usage(void)
 {

@@ -8,9 +8,9 @@
 #include <string.h>
 #include "json-build.h"
 #include "poison.h"
-#include "../lib/context.h"
-#include "../lib/poison.h"
-#include "../lib/topology.h"
+#include "core/context.h"
+#include "events/poison.h"
+#include "cxl/topology.h"
 
 static void usage(void)
 {

@@ -9,8 +9,8 @@
 #include "json-build.h"
 #include "list.h"
 #include "region.h"
-#include "../lib/context.h"
-#include "../lib/region.h"
+#include "core/context.h"
+#include "change/region.h"
 
 static const char *const levels[] = { "rows", "children", NULL };
 static const struct out_column columns[] = {

@@ -9,8 +9,8 @@
 #include <string.h>
 #include "cmd.h"
 #include "tiers-render.h"
-#include "../lib/context.h"
-#include "../lib/tier-model.h"
+#include "core/context.h"
+#include "views/tier-model.h"
 
 static void fmt_zones(json_object *rec, char *buf, size_t len);
 static void fmt_dist(json_object *rec, char *buf, size_t len);

@@ -7,10 +7,10 @@
 #include <string.h>
 #include "cmd.h"
 #include "json-build.h"
-#include "../lib/context.h"
-#include "../lib/process.h"
-#include "../lib/tiers.h"
-#include "../lib/usage.h"
+#include "core/context.h"
+#include "core/process.h"
+#include "mm/tiers.h"
+#include "mm/usage.h"
 
 static void fmt_name(json_object *rec, char *buf, size_t len);
 static void fmt_tiers(json_object *rec, char *buf, size_t len);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
-#include "../lib/context.h"
+#include "core/context.h"
 
 static void vmsg(const struct cmd_env *env, const char *kind, const char *fmt, va_list ap)
 {

@@ -8,7 +8,7 @@
 #include <json-c/json.h>
 #include "cmd.h"
 #include "json-build.h"
-#include "../lib/context.h"
+#include "core/context.h"
 #include "config.h"
 
 static int cmd_help(int argc, char **argv, struct cmd_env *env);

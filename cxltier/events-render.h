@@ -5,8 +5,8 @@
 
 #include <json-c/json.h>
 #include "cmd.h"
-#include "../lib/event.h"
-#include "../lib/event-source.h"
+#include "events/event.h"
+#include "events/event-source.h"
 
 /* one record as a JSON object (the caller owns it): events-json.c */
 json_object *events_json(const struct ct_event *e);

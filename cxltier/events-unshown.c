@@ -4,9 +4,9 @@
 #include <string.h>
 #include "events-render.h"
 #include "json-build.h"
-#include "../lib/context.h"
-#include "../lib/event-keep.h"
-#include "../lib/rundir.h"
+#include "core/context.h"
+#include "events/event-keep.h"
+#include "core/rundir.h"
 
 void events_unshown_report(struct cmd_env *env, const struct ct_event_kept_report *rep, struct events_unshown *u)
 {

@@ -2,7 +2,7 @@
 /* figures-json.c - see figures-json.h */
 #include "figures-json.h"
 #include "json-build.h"
-#include "../lib/kernel.h"
+#include "core/kernel.h"
 
 void latency_check_json(json_object *o, const struct ct_latency_check *c)
 {

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 #include <json-c/json.h>
-#include "../lib/health.h"
+#include "cxl/health.h"
 
 json_object *health_json(const struct ct_health *h);
 json_object *alert_json(const struct ct_alert_config *a);

@@ -4,8 +4,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include "health-set.h"
-#include "../lib/context.h"
-#include "../lib/health-read.h"
+#include "core/context.h"
+#include "cxl/health-read.h"
 
 int health_set_parse(struct cmd_env *env, const char *spec, bool have_file, int nargs, struct ct_alert_set *s)
 {

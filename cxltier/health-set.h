@@ -5,8 +5,8 @@
 
 #include <stdbool.h>
 #include "cmd.h"
-#include "../lib/health.h"
-#include "../lib/topology.h"
+#include "cxl/health.h"
+#include "cxl/topology.h"
 
 /* the settings, checked against how they were asked for: 0 or an exit code */
 int health_set_parse(struct cmd_env *env, const char *spec, bool have_file, int nargs, struct ct_alert_set *s);

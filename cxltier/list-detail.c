@@ -8,8 +8,8 @@
 #include <string.h>
 #include "json-build.h"
 #include "list.h"
-#include "../lib/context.h"
-#include "../lib/topology-fabric.h"
+#include "core/context.h"
+#include "cxl/fabric.h"
 
 static json_object *root_json(const struct ct_root_decoder *rd, const struct ct_topology *t, const struct list_style *st)
 {

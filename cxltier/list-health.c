@@ -8,9 +8,9 @@
 #include "json-build.h"
 #include "list.h"
 #include "poison.h"
-#include "../lib/context.h"
-#include "../lib/health-read.h"
-#include "../lib/poison.h"
+#include "core/context.h"
+#include "cxl/health-read.h"
+#include "events/poison.h"
 
 static void skipped(struct cmd_env *env)
 {

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <json-c/json.h>
-#include "../lib/topology.h"
+#include "cxl/topology.h"
 
 struct list_style {
 	int verbose;	/* -v levels: more fields */

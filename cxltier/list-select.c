@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "list.h"
-#include "../lib/context.h"
+#include "core/context.h"
 
 /* "0x1234" or "4660" */
 static bool parse_serial(const char *s, unsigned long long *v)

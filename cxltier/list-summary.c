@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include "json-build.h"
 #include "list.h"
-#include "../lib/context.h"
-#include "../lib/topology-summary.h"
+#include "core/context.h"
+#include "views/mem-summary.h"
 
 static const char *const levels[] = { "rows", NULL };
 static const struct out_column columns[] = {

@@ -8,7 +8,7 @@
 #include "cmd.h"
 #include "filter.h"
 #include "list-json.h"
-#include "../lib/topology.h"
+#include "cxl/topology.h"
 
 /* which objects the filters keep, by index into the topology's arrays */
 struct list_sel {

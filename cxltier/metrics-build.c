@@ -7,11 +7,11 @@
 #include <string.h>
 #include "json-build.h"
 #include "metrics.h"
-#include "../lib/aer-stats.h"
-#include "../lib/health.h"
-#include "../lib/nodelist.h"
-#include "../lib/tiers.h"
-#include "../lib/topology-summary.h"
+#include "cxl/aer-stats.h"
+#include "cxl/health.h"
+#include "core/nodeset.h"
+#include "mm/tiers.h"
+#include "views/mem-summary.h"
 
 static const struct { const char *name, *type, *help; } families[] = {
 	{ "cxltier_memdev_info", "gauge", "a CXL memory device (value 1): its serial, PCI device and state" },

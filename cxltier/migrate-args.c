@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "migrate-args.h"
-#include "../lib/context.h"
-#include "../lib/migrate-conf.h"
-#include "../lib/numa.h"
-#include "../lib/tiers.h"
+#include "core/context.h"
+#include "mm/migrate-conf.h"
+#include "mm/numa.h"
+#include "mm/tiers.h"
 
 enum { OPT_PID = 0x8001, OPT_COMM, OPT_CGROUP, OPT_TO, OPT_TO_TIER, OPT_FROM, OPT_MAX, OPT_RATE, OPT_DRY, OPT_HOT,
        OPT_COLD, OPT_INTERVAL, OPT_JOBS, OPT_CONFIG };

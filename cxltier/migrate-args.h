@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 #include "cmd.h"
-#include "../lib/migrate.h"
+#include "mm/migrate.h"
 
 #define MIGRATE_CONFIG "/etc/cxltier.conf"
 

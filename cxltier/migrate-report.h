@@ -8,8 +8,8 @@
 #include <json-c/json.h>
 #include "cmd.h"
 #include "output.h"
-#include "../lib/migrate.h"
-#include "../lib/tiers.h"
+#include "mm/migrate.h"
+#include "mm/tiers.h"
 
 extern const struct out_table migrate_table;
 

@@ -8,9 +8,9 @@
 #include <string.h>
 #include "blocks-change.h"
 #include "json-build.h"
-#include "../lib/context.h"
-#include "../lib/memdev-remove.h"
-#include "../lib/region.h"
+#include "core/context.h"
+#include "change/memdev-remove.h"
+#include "change/region.h"
 
 #define MAX_PINNERS 8
 

@@ -6,9 +6,9 @@
 #include <string.h>
 #include "json-build.h"
 #include "online-policy.h"
-#include "../lib/context.h"
-#include "../lib/policy-plan.h"
-#include "../lib/policy-region.h"
+#include "core/context.h"
+#include "change/policy-plan.h"
+#include "change/policy-region.h"
 
 int policy_read(struct cmd_env *env, const char *path, bool explicit, struct ct_policy *p)
 {

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "poison.h"
-#include "../lib/context.h"
-#include "../lib/poison.h"
-#include "../lib/topology.h"
+#include "core/context.h"
+#include "events/poison.h"
+#include "cxl/topology.h"
 
 void poison_change_usage(void)
 {

@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <json-c/json.h>
 #include "cmd.h"
-#include "../lib/poison.h"
-#include "../lib/topology.h"
+#include "events/poison.h"
+#include "cxl/topology.h"
 
 /* one poison range: memdev (when with_memdev), dpa, length, hpa, region,
  * region_offset (from t's regions when given), region_uuid, source, flags,

@@ -7,8 +7,8 @@
 #include <string.h>
 #include "blocks-change.h"
 #include "region.h"
-#include "../lib/context.h"
-#include "../lib/region.h"
+#include "core/context.h"
+#include "change/region.h"
 
 /* "2G", "512M", "1073741824", "0x40000000" */
 static int parse_size(const char *s, uint64_t *out)

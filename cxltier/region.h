@@ -4,7 +4,7 @@
 #define CXLTIER_REGION_CMD_H
 
 #include "cmd.h"
-#include "../lib/topology.h"
+#include "cxl/topology.h"
 
 void region_usage(void);
 int region_create(int argc, char **argv, struct cmd_env *env);

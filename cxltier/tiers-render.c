@@ -7,7 +7,7 @@
 #include "figures-json.h"
 #include "json-build.h"
 #include "tiers-render.h"
-#include "../lib/tier-model.h"
+#include "views/tier-model.h"
 
 static json_object *nodeset_json(const struct ct_nodeset *s)
 {

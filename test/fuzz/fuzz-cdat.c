@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "access.h"
-#include "cdat.h"
+#include "mm/access.h"
+#include "cxl/cdat.h"
 
 /* the figures cdat_volatile_perf should find: the first volatile DSMAS (else
  * the first), its DSLBIS for memory (not caches); later ones win; a product

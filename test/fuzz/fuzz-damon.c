@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "context.h"
-#include "damon.h"
+#include "core/context.h"
+#include "mm/damon.h"
 #include "fuzz-tree.h"
-#include "kernel.h"
+#include "core/kernel.h"
 
 #define ADMIN "sys/kernel/mm/damon/admin/kdamonds"
 #define CTX ADMIN "/0/contexts/0"

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "event.h"
+#include "events/event.h"
 
 static void names(const struct ct_event *e)
 {

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <event-parse.h>
-#include "event.h"
-#include "event-trace.h"
+#include "events/event.h"
+#include "events/event-trace.h"
 
 static const char *const names[] = {
 	"cxl_general_media", "cxl_dram", "cxl_memory_module", "cxl_poison", "cxl_overflow",

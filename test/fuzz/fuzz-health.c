@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "health.h"
+#include "cxl/health.h"
 
 static uint8_t *dup_exact(const uint8_t *p, size_t n)
 {

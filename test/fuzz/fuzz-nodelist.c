@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "nodelist.h"
+#include "core/nodeset.h"
 
 static void print(const struct ct_nodeset *s, char *buf, size_t len)
 {

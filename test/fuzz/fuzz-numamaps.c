@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "numamaps.h"
+#include "mm/numamaps.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -12,11 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "context.h"
+#include "core/context.h"
 #include "fuzz-tree.h"
-#include "hotplug.h"
-#include "tier-model.h"
-#include "topology.h"
+#include "change/hotplug.h"
+#include "views/tier-model.h"
+#include "cxl/topology.h"
 
 #define CXL "sys/bus/cxl/devices"
 #define DAXBUS "sys/bus/dax/devices"

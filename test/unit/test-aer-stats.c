@@ -2,7 +2,7 @@
 /* the kernel's AER counts (aer_dev_correctable, _nonfatal, _fatal) as read */
 #include <errno.h>
 #include "tap.h"
-#include "aer-stats.h"
+#include "cxl/aer-stats.h"
 
 int main(void)
 {

@@ -9,8 +9,8 @@
 #include <unistd.h>
 #include "tap.h"
 #include "tree.h"
-#include "auto-online-hold.h"
-#include "context.h"
+#include "change/auto-online-hold.h"
+#include "core/context.h"
 
 static char root[256];
 #define AUTO "/sys/devices/system/memory/auto_online_blocks"

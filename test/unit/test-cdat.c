@@ -2,8 +2,8 @@
 /* the CDAT decoder on hand-built tables: every structure type, every rule */
 #include <errno.h>
 #include "tap.h"
-#include "access.h"
-#include "cdat.h"
+#include "mm/access.h"
+#include "cxl/cdat.h"
 #include "../tools/cdat-build.h"
 
 static struct blob x;

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include "tap.h"
 #include "damon-tree.h"
-#include "damon.h"
+#include "mm/damon.h"
 
 
 static char root[512];

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include "tap.h"
 #include "damon-tree.h"
-#include "damon.h"
+#include "mm/damon.h"
 
 #define STAT "/sys/module/damon_stat/parameters/enabled"
 #define OWNER "/run/cxltier/damon.owner"

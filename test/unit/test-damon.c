@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* the record of who owns the DAMON setup: written, read back, refused when cut */
 #include "tap.h"
-#include "damon-owner.h"
-#include "damon.h"
+#include "mm/damon-owner.h"
+#include "mm/damon.h"
 #include <stdlib.h>
 
 int main(void)

@@ -12,8 +12,8 @@
 #include <unistd.h>
 #include "tap.h"
 #include "tree.h"
-#include "event-keep.h"
-#include "lock.h"
+#include "events/event-keep.h"
+#include "core/lock.h"
 
 static char root[512];
 

@@ -3,7 +3,7 @@
  * and that nothing else parses as one of ours */
 #include <errno.h>
 #include "tap.h"
-#include "event-source.h"
+#include "events/event-source.h"
 
 int main(void)
 {

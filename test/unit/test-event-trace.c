@@ -9,8 +9,8 @@
 #include <string.h>
 #include <event-parse.h>
 #include "tap.h"
-#include "event.h"
-#include "event-trace.h"
+#include "events/event.h"
+#include "events/event-trace.h"
 
 static struct tep_handle *tep;
 

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <cxl/libcxl.h>
 #include "tap.h"
-#include "context.h"
-#include "health.h"
-#include "health-read.h"
+#include "core/context.h"
+#include "cxl/health.h"
+#include "cxl/health-read.h"
 
 static char fake_ctx, fake_memdev, fake_cmd;
 static uint8_t reply[CT_HEALTH_LEN];	/* what the device answers */

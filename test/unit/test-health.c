@@ -4,9 +4,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include "tap.h"
-#include "event.h"
-#include "health.h"
-#include "mbox.h"
+#include "events/event.h"
+#include "cxl/health.h"
+#include "cxl/mbox.h"
 
 static bool bytes_are(const uint8_t *got, const uint8_t *want, size_t n)
 {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
-#include "hotplug.h"
+#include "change/hotplug.h"
 #include "tree.h"
 
 #define MEM "/sys/devices/system/memory"

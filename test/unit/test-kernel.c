@@ -9,9 +9,9 @@
 #include <unistd.h>
 #include "tap.h"
 #include "tree.h"
-#include "access.h"
-#include "context.h"
-#include "kernel.h"
+#include "mm/access.h"
+#include "core/context.h"
+#include "core/kernel.h"
 
 static char root[256];
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
-#include "memblock.h"
+#include "mm/memblock.h"
 #include "tree.h"
 
 /* a block size a fuzzed tree gave (2 KiB), and long sparse ranges: each

@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "tap.h"
-#include "context.h"
-#include "memdev-remove.h"
+#include "core/context.h"
+#include "change/memdev-remove.h"
 
 static char root[256];
 

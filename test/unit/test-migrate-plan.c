@@ -3,9 +3,9 @@
  * batches; the [migrate] section of the configuration */
 #include <stdlib.h>
 #include "tap.h"
-#include "migrate-conf.h"
-#include "migrate-plan.h"
-#include "policy.h"
+#include "mm/migrate-conf.h"
+#include "mm/migrate-plan.h"
+#include "change/policy.h"
 
 static const char maps[] =
 	"00400000-00401000 r-xp 00000000 08:01 1 /usr/bin/hog\n"

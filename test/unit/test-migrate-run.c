@@ -5,7 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "tap.h"
-#include "migrate.h"
+#include "mm/migrate.h"
 
 static pid_t child(void)
 {

@@ -3,8 +3,8 @@
  * nearly full (a node's meminfo read) is asked once per batch at most */
 #include <errno.h>
 #include "tap.h"
-#include "migrate-batch.h"
-#include "migrate-tally.h"
+#include "mm/migrate-batch.h"
+#include "mm/migrate-tally.h"
 
 static int asked;
 static bool full(void *arg)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "tap.h"
-#include "nodelist.h"
+#include "core/nodeset.h"
 
 int main(void)
 {

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "tap.h"
-#include "migrate-batch.h"
+#include "mm/migrate-batch.h"
 
 /* the model: NPAGES addresses (page i at address (i + 1) * 4096), each in a
  * folio; a folio lives on one node; the target node has room for `room` pages */

@@ -2,8 +2,8 @@
 /* /proc/zoneinfo parsing and the kernel's demotion-target rule */
 #include <stdlib.h>
 #include "tap.h"
-#include "numa.h"
-#include "tiers.h"
+#include "mm/numa.h"
+#include "mm/tiers.h"
 #include "tree.h"
 
 static const char zoneinfo[] =

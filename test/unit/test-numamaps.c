@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* /proc/PID/numa_maps lines, including policies with spaces and '=' */
 #include "tap.h"
-#include "numamaps.h"
+#include "mm/numamaps.h"
 
 int main(void)
 {

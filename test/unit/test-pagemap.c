@@ -7,7 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "tap.h"
-#include "pagemap.h"
+#include "mm/pagemap.h"
 
 int main(void)
 {

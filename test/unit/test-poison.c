@@ -8,10 +8,10 @@
 #include <string.h>
 #include <event-parse.h>
 #include "tap.h"
-#include "event.h"
-#include "event-trace.h"
-#include "poison.h"
-#include "topology.h"
+#include "events/event.h"
+#include "events/event-trace.h"
+#include "events/poison.h"
+#include "cxl/topology.h"
 #include "../../cxltier/poison.h"
 
 static struct tep_handle *tep;

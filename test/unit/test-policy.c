@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "tap.h"
-#include "policy.h"
+#include "change/policy.h"
 
 static const char conf[] =
 	"# comment\n"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include "tap.h"
 #include "tree.h"
-#include "process.h"
+#include "core/process.h"
 
 #define STAT(pid, name) pid " (" name ") S 1 " pid " " pid " 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 500 4096 1\n"
 

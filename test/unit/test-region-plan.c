@@ -6,7 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include "tap.h"
-#include "../../lib/region.h"
+#include "change/region.h"
 
 #define G (1ULL << 30)
 

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "tap.h"
-#include "sysfs.h"
+#include "core/sysfs.h"
 
 static char root[PATH_MAX], outside[PATH_MAX];
 

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * policy-plan.h - `online --policy`: which CXL dax devices the policy
+ * onlines, in which zone, as a plan of their blocks.
+ */
+#ifndef CXLTIER_POLICY_PLAN_H
+#define CXLTIER_POLICY_PLAN_H
+
+#include <stdbool.h>
+#include "change/hotplug.h"
+#include "change/policy.h"
+#include "cxl/topology.h"
+
+struct ct_policy_outcome {
+	char dax[CT_NAME];		/* the dax device decided on */
+	struct ct_policy_decision decision;
+};
+
+/*
+ * Add the blocks of every system-ram CXL dax device named by one of
+ * targets (a target names a device when it is the device, its region, one
+ * of its memdevs, or covers one of its blocks; every device when ntargets
+ * is 0) and that the policy onlines. *out (malloc'd, *nout entries) holds
+ * each device's decision; *movable says which zone they want. -EINVAL when
+ * the devices want both zones (one zone per run).
+ */
+int ct_policy_plan(struct ct_sysfs *s, const struct ct_topology *t, const struct ct_policy *pol,
+		   char *const *targets, int ntargets, struct ct_plan *plan, bool *movable,
+		   struct ct_policy_outcome **out, size_t *nout);
+
+#endif

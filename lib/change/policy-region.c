@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* policy-region.c - a RAM region for a memdev the policy wants onlined and
+ * that backs none (policy-region.h) */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "change/auto-online-hold.h"
+#include "core/context.h"
+#include "change/daxmode.h"
+#include "core/kernel.h"
+#include "mm/memblock.h"
+#include "change/policy-region.h"
+#include "change/region.h"
+
+const char *ct_new_region_state_name(enum ct_new_region_state s)
+{
+	static const char *const n[] = { "left", "planned", "created", "failed" };
+	return s <= CT_NEWREG_FAILED ? n[s] : "?";
+}
+
+static bool named(const char *memdev, char *const *targets, int ntargets)
+{
+	if (ntargets == 0)
+		return true;
+	for (int i = 0; i < ntargets; i++)
+		if (!strcmp(targets[i], memdev))
+			return true;
+	return false;
+}
+
+static bool backs_a_region(const struct ct_topology *t, const char *memdev)
+{
+	for (size_t i = 0; i < t->nregions; i++)
+		if (ct_region_has_memdev(&t->regions[i], memdev))
+			return true;
+	return false;
+}
+
+/* the dax device bound to a driver: the kernel probes it after the region
+ * is enabled, on 7.x asynchronously; kmem's probe adds the memory (and the
+ * kernel's own auto-online onlines it) before the driver link appears, so
+ * once bound, its blocks are there as the kernel leaves them. Bounded. */
+static void wait_bound(struct ct_context *ctx, const char *dax, unsigned ms)
+{
+	struct timespec nap = { 0, 50 * 1000 * 1000 };
+	char path[256];
+
+	ct_path(path, sizeof(path), "/sys/bus/dax/devices/%s/driver", dax);
+	for (unsigned waited = 0; !ct_sysfs_exists(&ctx->sys, path) && waited < ms; waited += 50)
+		nanosleep(&nap, NULL);
+}
+
+/* kmem's probe adds the blocks and, when the kernel onlines new memory
+ * itself (kernel.h), onlines them, while the driver link is already there:
+ * wait (bounded) until every block of the device exists and, then, is no
+ * longer offline, so that the plan sees the blocks as the kernel leaves
+ * them rather than racing its onlining */
+static void wait_blocks(struct ct_context *ctx, uint64_t start, uint64_t size, unsigned ms)
+{
+	struct timespec nap = { 0, 50 * 1000 * 1000 };
+	struct ct_auto_online a;
+	uint64_t bs = 0;
+	bool settled = false;
+
+	ct_kernel_auto_online(ctx, &a);
+	if (ct_block_size_cached(ctx, &bs) || !bs || !size) {
+		ct_error_clear(&ctx->err);
+		return;
+	}
+	for (unsigned waited = 0; !settled && waited < ms; waited += 50) {
+		settled = true;
+		for (uint64_t id = (start + bs - 1) / bs; settled && id < (start + size) / bs; id++) {
+			struct ct_block b;
+			settled = !ct_block_read_state(&ctx->sys, id, &b) && (!a.onlines || b.state == CT_BLOCK_ONLINE);
+		}
+		if (!settled)
+			nanosleep(&nap, NULL);
+	}
+	ct_error_clear(&ctx->err);
+}
+
+/* the new region's dax device in system-ram mode: the kernel binds it to
+ * kmem itself when kmem is loaded; otherwise it is switched here */
+static int to_system_ram(struct ct_context *ctx, struct ct_policy_new_region *o)
+{
+	struct ct_topology t = { 0 };
+	const struct ct_region *r;
+	struct ct_daxmode_result res;
+	char mode[16] = "";
+	uint64_t start = 0, size = 0;
+	int rc;
+
+	for (int pass = 0; pass < 2; pass++) {
+		if ((rc = ct_topology_load(ctx, &t)))
+			return rc;
+		r = ct_topology_region(&t, o->region);
+		if (r && r->ndax) {
+			ct_strlcpy(o->dax, r->dax[0].name, sizeof(o->dax));
+			ct_strlcpy(mode, r->dax[0].mode, sizeof(mode));
+			start = r->dax[0].resource;
+			size = r->dax[0].size;
+		}
+		ct_topology_free(&t);
+		if (!o->dax[0] || !ctx->live || strcmp(mode, "unbound"))
+			break;
+		wait_bound(ctx, o->dax, 10000);	/* then read it again */
+		ct_context_refresh(ctx);
+	}
+	if (!o->dax[0])
+		return ct_fail(&ctx->err, ENODEV, "%s was created but has no dax device (is the dax_cxl module there? "
+			       "'modprobe dax_cxl', then 'cxltier online --policy %s')", o->region, o->memdev);
+	if (!ctx->live)
+		return 0;
+	if (!strcmp(mode, "system-ram")) {
+		wait_blocks(ctx, start, size, 10000);
+		return 0;
+	}
+	/* movable wanted: the kernel must not online the blocks itself meanwhile */
+	rc = ct_dax_to_system_ram(ctx, o->dax, o->decision.movable, &res);
+	if (!rc)
+		o->converted = true;
+	return rc;
+}
+
+static int one(struct ct_context *ctx, const struct ct_memdev *m, bool dry, struct ct_policy_new_region *o)
+{
+	const char *names[1] = { m->name };
+	struct ct_region_req req = { .memdevs = names, .nmemdevs = 1 };
+	struct ct_region_plan plan;
+	struct ct_auto_online_hold hold = { .held = false };
+	char why[256] = "";
+	size_t used;
+	bool held;
+	int rc = ct_region_plan_create(ctx, &req, &plan);
+
+	if (!rc && dry) {
+		ct_strlcpy(o->region, plan.next_name, sizeof(o->region));
+		o->state = CT_NEWREG_PLANNED;
+		snprintf(o->note, sizeof(o->note), "would create a RAM region of %llu MiB over %s under %s (through %s)",
+			 (unsigned long long)(plan.size >> 20), m->name, plan.root_decoder, plan.method);
+		return 0;
+	}
+	/* movable wanted: the kernel must not online the new memory itself
+	 * (into ZONE_NORMAL) while the region and its dax device come up */
+	if (!rc && o->decision.movable && ctx->live)
+		rc = ct_auto_online_hold(ctx, &hold);
+	if (rc) {
+		o->state = CT_NEWREG_FAILED;
+		o->err = rc;
+		snprintf(o->note, sizeof(o->note), "%s", ct_context_message(ctx));
+		return rc;
+	}
+	if (!(rc = ct_region_create(ctx, &plan))) {
+		/* created: a failure from here on leaves the region (named) */
+		ct_strlcpy(o->region, plan.region, sizeof(o->region));
+		o->state = CT_NEWREG_CREATED;
+		rc = to_system_ram(ctx, o);
+	}
+	/* what failed, kept before the release can have its own say */
+	if (rc)
+		ct_strlcpy(why, ct_context_message(ctx), sizeof(why));
+	held = hold.held;
+	if (ct_auto_online_release(ctx, &hold)) {
+		used = strlen(why);
+		snprintf(why + used, sizeof(why) - used, "%s%s", used ? "; " : "", ct_context_message(ctx));
+		if (!rc)
+			rc = -EIO;
+	}
+	o->err = rc;
+	if (o->state != CT_NEWREG_CREATED) {
+		o->state = CT_NEWREG_FAILED;
+		snprintf(o->note, sizeof(o->note), "%s", why);
+		return rc;
+	}
+	snprintf(o->note, sizeof(o->note), "created %s over %s under %s (through %s)%s%s%s", plan.region, m->name,
+		 plan.root_decoder, plan.method, why[0] ? "; " : "", why,
+		 o->converted ? "; its dax device switched to system-ram" : "");
+	used = strlen(o->note);
+	if (held)	/* (cut when longer than the note: it is for people) */
+		snprintf(o->note + used, sizeof(o->note) - used,
+			 "; the kernel's own onlining (auto_online_blocks=%s) held off meanwhile", hold.value);
+	return rc;
+}
+
+int ct_policy_create_regions(struct ct_context *ctx, const struct ct_topology *t, const struct ct_policy *pol,
+			     char *const *targets, int ntargets, bool dry, struct ct_policy_new_region **out,
+			     size_t *nout)
+{
+	int first = 0;
+
+	*out = NULL;
+	*nout = 0;
+	for (size_t i = 0; i < t->nmemdevs; i++) {
+		const struct ct_memdev *m = &t->memdevs[i];
+		const char *host = m->host;
+		struct ct_policy_new_region *o;
+		int rc;
+
+		if (!named(m->name, targets, ntargets) || backs_a_region(t, m->name))
+			continue;
+		o = realloc(*out, (*nout + 1) * sizeof(*o));
+		if (!o)
+			return ct_fail(&ctx->err, ENOMEM, "out of memory");
+		*out = o;
+		o = &o[(*nout)++];
+		memset(o, 0, sizeof(*o));
+		ct_strlcpy(o->memdev, m->name, sizeof(o->memdev));
+		struct ct_policy_subject subj = { NULL, &m->serial, &host, 1 };
+		ct_policy_decide(pol, &subj, &o->decision);
+		if (!m->enabled || !m->endpoint[0] || !m->ram_size) {
+			o->state = CT_NEWREG_LEFT;
+			snprintf(o->note, sizeof(o->note), "%s backs no region and %s", m->name,
+				 !m->ram_size ? "has no volatile capacity" : "is not enabled (no cxl_mem driver, or no endpoint)");
+			continue;
+		}
+		if (!o->decision.online || !o->decision.create_region) {
+			o->state = CT_NEWREG_LEFT;
+			snprintf(o->note, sizeof(o->note), "%s backs no region; the policy%s says %s", m->name,
+				 o->decision.line ? " (a [device] section)" : "",
+				 !o->decision.online ? "leave it offline" : "create none (create-region = yes would)");
+			continue;
+		}
+		rc = one(ctx, m, dry, o);
+		if (rc && !first)
+			first = rc;
+		else if (rc)
+			ct_error_clear(&ctx->err);
+	}
+	if (first)	/* the first failure's message is the context's */
+		for (size_t i = 0; i < *nout; i++)
+			if ((*out)[i].err == first) {
+				ct_fail(&ctx->err, -first, "%s", (*out)[i].note);
+				break;
+			}
+	return first;
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* lock.h - one cxltier at a time changes memory blocks (two udev events,
+ * a user and a unit...): an flock on memory-blocks.lock in the private
+ * runtime directory (rundir.h), which no other user can open */
+#ifndef CXLTIER_LOCK_H
+#define CXLTIER_LOCK_H
+
+#include <signal.h>
+#include "core/sysfs.h"
+
+#define CT_LOCK_NAME "memory-blocks.lock"
+
+/* wait up to timeout_ms (or until *stop); 0 and *fd, or -EWOULDBLOCK naming
+ * the holder, or -errno when the directory or the file is refused */
+int ct_lock_acquire(struct ct_sysfs *s, unsigned timeout_ms, volatile sig_atomic_t *stop, int *fd);
+/* the same for another lock file NAME in the directory; WHAT the holder is
+ * doing, for the message ("reading CXL events") */
+int ct_lock_acquire_named(struct ct_sysfs *s, const char *name, const char *what, unsigned timeout_ms,
+			  volatile sig_atomic_t *stop, int *fd);
+void ct_lock_release(int fd);
+
+#endif

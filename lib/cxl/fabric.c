@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* topology-fabric.c - root decoders, port paths and endpoint decoders from
+ * sysfs: what planning a region needs (see topology-fabric.h) */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/context.h"
+#include "cxl/fabric.h"
+
+#define CXLDEV "/sys/bus/cxl/devices"
+#define SZ_256M (256ULL << 20)
+
+static int grow(struct ct_context *ctx, void **arr, size_t n, size_t size)
+{
+	void *p = realloc(*arr, (n + 1) * size);
+
+	if (!p)
+		return ct_fail(&ctx->err, ENOMEM, "out of memory");
+	memset((char *)p + n * size, 0, size);
+	*arr = p;
+	return 0;
+}
+
+static uint64_t read_u64(struct ct_sysfs *s, const char *dev, const char *attr, uint64_t dflt)
+{
+	char path[256];
+	uint64_t v;
+
+	if (ct_sysfs_read_u64(s, ct_path(path, sizeof(path), CXLDEV "/%s/%s", dev, attr), 0, &v))
+		return dflt;
+	return v;
+}
+
+static int read_int(struct ct_sysfs *s, const char *dev, const char *attr, int dflt)
+{
+	char path[256];
+	int64_t v;
+
+	if (ct_sysfs_read_s64(s, ct_path(path, sizeof(path), CXLDEV "/%s/%s", dev, attr), &v))
+		return dflt;
+	return (int)v;
+}
+
+/* the largest free range of a root decoder, as the kernel allocates HPA:
+ * 256 MiB aligned, around the regions it already holds */
+static void free_range(struct ct_sysfs *s, struct ct_root_decoder *rd)
+{
+	char path[256], **regs = NULL;
+	size_t nregs = 0;
+	uint64_t cur = rd->start, end = rd->start + rd->size;
+
+	rd->free_start = rd->free_size = 0;
+	if (ct_sysfs_list(s, ct_path(path, sizeof(path), CXLDEV "/%s", rd->name), "region", &regs, &nregs))
+		nregs = 0;
+	for (;;) {
+		uint64_t next = end, next_end = end, a = (cur + SZ_256M - 1) & ~(SZ_256M - 1);
+
+		/* the lowest region at or above cur */
+		for (size_t i = 0; i < nregs; i++) {
+			uint64_t res = read_u64(s, regs[i], "resource", UINT64_MAX), sz = read_u64(s, regs[i], "size", 0);
+			if (res == UINT64_MAX || !sz || res + sz <= cur)
+				continue;
+			if (res < next) {
+				next = res < cur ? cur : res;
+				next_end = res + sz;
+			}
+		}
+		if (next > a && next - a > rd->free_size) {
+			rd->free_start = a;
+			rd->free_size = next - a;
+		}
+		if (next >= end)
+			break;
+		cur = next_end;
+	}
+	ct_strv_free(regs, nregs);
+}
+
+static int load_root(struct ct_context *ctx, const char *name, struct ct_root_decoder *rd)
+{
+	struct ct_sysfs *s = &ctx->sys;
+	char path[256], real[1024], list[256], *slash;
+
+	ct_strlcpy(rd->name, name, sizeof(rd->name));
+	if (ct_sysfs_realpath(s, ct_path(path, sizeof(path), CXLDEV "/%s", name), real, sizeof(real)) == 0 &&
+	    (slash = strrchr(real, '/'))) {
+		*slash = '\0';
+		slash = strrchr(real, '/');
+		ct_strlcpy(rd->port, slash ? slash + 1 : real, sizeof(rd->port));
+	}
+	rd->cap_ram = read_u64(s, name, "cap_ram", 0) == 1;
+	rd->can_create_ram = ct_sysfs_exists(s, ct_path(path, sizeof(path), CXLDEV "/%s/create_ram_region", name));
+	rd->locked = read_u64(s, name, "locked", 0) == 1;
+	rd->ways = (unsigned)read_u64(s, name, "interleave_ways", 0);
+	rd->granularity = (unsigned)read_u64(s, name, "interleave_granularity", 0);
+	rd->start = read_u64(s, name, "start", 0);
+	rd->size = read_u64(s, name, "size", 0);
+	rd->qos_class = read_int(s, name, "qos_class", -1);
+	if (ct_sysfs_read_str(s, ct_path(path, sizeof(path), CXLDEV "/%s/target_list", name), list, sizeof(list)) == 0)
+		for (char *save, *t = strtok_r(list, ", ", &save); t && rd->ntargets < CT_MAX_TARGETS;
+		     t = strtok_r(NULL, ", ", &save))
+			rd->targets[rd->ntargets++] = atoi(t);
+	free_range(s, rd);
+	ct_error_clear(&ctx->err);
+	return 0;
+}
+
+/* is `dport` (a real path) `dev` itself or an ancestor of it */
+static bool leads_to(const char *dport, const char *dev)
+{
+	size_t n = strlen(dport);
+
+	return strncmp(dport, dev, n) == 0 && (dev[n] == '\0' || dev[n] == '/');
+}
+
+/* the id of the downstream port of `parent` (a directory) that leads to `child` */
+static int dport_to(struct ct_sysfs *s, const char *parent, const char *child)
+{
+	char path[1280], want[1024], real[1024], **dp = NULL;
+	size_t ndp = 0;
+	int id = -1;
+
+	if (ct_sysfs_realpath(s, ct_path(path, sizeof(path), "%s/parent_dport", child), want, sizeof(want)) &&
+	    ct_sysfs_realpath(s, ct_path(path, sizeof(path), "%s/uport", child), want, sizeof(want)))
+		return -1;
+	if (ct_sysfs_list(s, parent, "dport", &dp, &ndp))
+		return -1;
+	for (size_t i = 0; i < ndp && id < 0; i++)
+		if (ct_sysfs_realpath(s, ct_path(path, sizeof(path), "%s/%s", parent, dp[i]), real, sizeof(real)) == 0 &&
+		    leads_to(real, want))
+			id = atoi(dp[i] + 5);
+	ct_strv_free(dp, ndp);
+	return id;
+}
+
+/* the first n bytes of src, terminated */
+static void prefix(char *dst, size_t len, const char *src, size_t n)
+{
+	if (n >= len)
+		n = len - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/* root0/port1/.../endpointN: the hops from the root down to the endpoint */
+static void load_path(struct ct_sysfs *s, const char *epreal, struct ct_endpoint_info *e)
+{
+	const char *root = strstr(epreal, "/root"), *q, *slash;
+	char parent[1024], child[1024];
+
+	e->depth = 0;
+	if (!root)
+		return;
+	for (q = root + 1; (slash = strchr(q, '/')) && e->depth < CT_MAX_DEPTH; q = slash + 1) {
+		const char *next = strchr(slash + 1, '/');
+
+		prefix(parent, sizeof(parent), epreal, (size_t)(slash - epreal));
+		prefix(child, sizeof(child), epreal, next ? (size_t)(next - epreal) : strlen(epreal));
+		prefix(e->path[e->depth].port, CT_NAME, q, (size_t)(slash - q));
+		e->path[e->depth].dport = dport_to(s, parent, child);
+		e->depth++;
+	}
+}
+
+/* decoderN.M only (a port also has decoders_committed) */
+static void keep_decoders(char **v, size_t *n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < *n; i++) {
+		unsigned a, b;
+		char end;
+		if (sscanf(v[i], "decoder%u.%u%c", &a, &b, &end) == 2)
+			v[k++] = v[i];
+		else
+			free(v[i]);
+	}
+	*n = k;
+}
+
+static int load_endpoint(struct ct_context *ctx, const char *name, struct ct_endpoint_info *e)
+{
+	struct ct_sysfs *s = &ctx->sys;
+	char path[256], real[1024], **decs = NULL, mode[16];
+	size_t ndecs = 0;
+	uint64_t ram_used = 0;
+	int last_used = -1;
+
+	ct_strlcpy(e->endpoint, name, sizeof(e->endpoint));
+	e->qos_class = -1;
+	if (ct_sysfs_link_name(s, ct_path(path, sizeof(path), CXLDEV "/%s/uport", name), e->memdev, sizeof(e->memdev)))
+		return 0;	/* not a memdev endpoint */
+	e->enabled = ct_sysfs_exists(s, ct_path(path, sizeof(path), CXLDEV "/%s/driver", e->memdev));
+	e->ram_size = read_u64(s, e->memdev, "ram/size", 0);
+	e->qos_class = read_int(s, e->memdev, "ram/qos_class", -1);
+	if (ct_sysfs_realpath(s, ct_path(path, sizeof(path), CXLDEV "/%s", name), real, sizeof(real)) == 0)
+		load_path(s, real, e);
+	if (ct_sysfs_list(s, ct_path(path, sizeof(path), CXLDEV "/%s", name), "decoder", &decs, &ndecs) == 0) {
+		keep_decoders(decs, &ndecs);
+		e->ndecoders = ndecs < CT_MAX_EP_DECODERS ? (unsigned)ndecs : CT_MAX_EP_DECODERS;
+		for (size_t i = 0; i < ndecs; i++) {	/* natural order: decoderN.0, .1, ... */
+			uint64_t dpa = read_u64(s, decs[i], "dpa_size", 0);
+			mode[0] = '\0';
+			ct_sysfs_read_str(s, ct_path(path, sizeof(path), CXLDEV "/%s/mode", decs[i]), mode, sizeof(mode));
+			if (i < CT_MAX_EP_DECODERS) {
+				struct ct_ep_decoder *d = &e->decoders[i];
+				ct_strlcpy(d->name, decs[i], sizeof(d->name));
+				ct_strlcpy(d->mode, mode, sizeof(d->mode));
+				ct_sysfs_read_str(s, ct_path(path, sizeof(path), CXLDEV "/%s/region", decs[i]), d->region,
+						  sizeof(d->region));
+				d->dpa_size = dpa;
+				d->dpa_resource = read_u64(s, decs[i], "dpa_resource", UINT64_MAX);
+				d->locked = read_u64(s, decs[i], "locked", 0) == 1;
+			}
+			if (!dpa)
+				continue;
+			last_used = (int)i;
+			e->used_decoders++;
+			ct_strlcpy(e->last_decoder, decs[i], sizeof(e->last_decoder));
+			if (strcmp(mode, "ram") == 0)
+				ram_used += dpa;
+		}
+		/* the kernel allocates DPA in decoder order: the one after the last used */
+		if ((size_t)(last_used + 1) < ndecs) {
+			const char *d = decs[last_used + 1];
+			char region[CT_NAME] = "";
+			ct_sysfs_read_str(s, ct_path(path, sizeof(path), CXLDEV "/%s/region", d), region, sizeof(region));
+			if (!region[0]) {
+				ct_strlcpy(e->free_decoder, d, sizeof(e->free_decoder));
+				if (ct_sysfs_read_str(s, ct_path(path, sizeof(path), CXLDEV "/%s/mode", d),
+						      e->free_decoder_mode, sizeof(e->free_decoder_mode)))
+					ct_strlcpy(e->free_decoder_mode, "none", sizeof(e->free_decoder_mode));
+			}
+		}
+		ct_strv_free(decs, ndecs);
+	}
+	e->ram_free = e->ram_size > ram_used ? e->ram_size - ram_used : 0;
+	ct_error_clear(&ctx->err);
+	return 0;
+}
+
+int ct_fabric_load(struct ct_context *ctx, struct ct_fabric *f)
+{
+	struct ct_sysfs *s = &ctx->sys;
+	char **names = NULL, path[256], type[64];
+	size_t n = 0;
+	int rc;
+
+	memset(f, 0, sizeof(*f));
+	if (!ct_sysfs_exists(s, CXLDEV))
+		return 0;
+	rc = ct_sysfs_list(s, CXLDEV, "decoder", &names, &n);
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (ct_sysfs_read_str(s, ct_path(path, sizeof(path), CXLDEV "/%s/devtype", names[i]), type, sizeof(type)) ||
+		    strcmp(type, "cxl_decoder_root"))
+			continue;
+		if (!(rc = grow(ctx, (void **)&f->roots, f->nroots, sizeof(*f->roots))))
+			rc = load_root(ctx, names[i], &f->roots[f->nroots++]);
+	}
+	ct_strv_free(names, n);
+	names = NULL;
+	n = 0;
+	ct_error_clear(&ctx->err);
+	if (!rc)
+		rc = ct_sysfs_list(s, CXLDEV, "endpoint", &names, &n);
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (!(rc = grow(ctx, (void **)&f->eps, f->neps, sizeof(*f->eps))))
+			rc = load_endpoint(ctx, names[i], &f->eps[f->neps]);
+		if (!rc && f->eps[f->neps].memdev[0])
+			f->neps++;
+	}
+	ct_strv_free(names, n);
+	if (rc)
+		ct_fabric_free(f);
+	return rc;
+}
+
+void ct_fabric_free(struct ct_fabric *f)
+{
+	free(f->roots);
+	free(f->eps);
+	memset(f, 0, sizeof(*f));
+}
+
+const struct ct_endpoint_info *ct_fabric_endpoint(const struct ct_fabric *f, const char *memdev)
+{
+	for (size_t i = 0; i < f->neps; i++)
+		if (strcmp(f->eps[i].memdev, memdev) == 0)
+			return &f->eps[i];
+	return NULL;
+}
+
+const struct ct_root_decoder *ct_fabric_root(const struct ct_fabric *f, const char *name)
+{
+	for (size_t i = 0; i < f->nroots; i++)
+		if (strcmp(f->roots[i].name, name) == 0)
+			return &f->roots[i];
+	return NULL;
+}

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* topology-libcxl.c - the CXL chain through libcxl and libdaxctl on a live
+ * system. What bookworm's libcxl 76.1 lacks (region mode) comes from sysfs. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cxl/libcxl.h>
+#include <daxctl/libdaxctl.h>
+#include "core/context.h"
+#include "cxl/region-members.h"
+#include "cxl/topology.h"
+
+static int grow(struct ct_context *ctx, void **arr, size_t n, size_t size)
+{
+	void *p = realloc(*arr, (n + 1) * size);
+
+	if (!p)
+		return ct_fail(&ctx->err, ENOMEM, "out of memory");
+	memset((char *)p + n * size, 0, size);
+	*arr = p;
+	return 0;
+}
+
+static void fill_memdev(struct cxl_memdev *m, struct ct_memdev *out)
+{
+	struct cxl_endpoint *ep = cxl_memdev_get_endpoint(m);
+	const char *s;
+
+	ct_strlcpy(out->name, cxl_memdev_get_devname(m), sizeof(out->name));
+	out->serial = cxl_memdev_get_serial(m);
+	out->has_serial = out->serial != ULLONG_MAX;
+	out->numa_node = cxl_memdev_get_numa_node(m);
+	out->ram_size = cxl_memdev_get_ram_size(m);
+	out->pmem_size = cxl_memdev_get_pmem_size(m);
+	out->enabled = cxl_memdev_is_enabled(m);
+	if ((s = cxl_memdev_get_host(m)))
+		ct_strlcpy(out->host, s, sizeof(out->host));
+	if ((s = cxl_memdev_get_firmware_verison(m)))
+		ct_strlcpy(out->firmware, s, sizeof(out->firmware));
+	if (ep)
+		ct_strlcpy(out->endpoint, cxl_endpoint_get_devname(ep), sizeof(out->endpoint));
+}
+
+static const char *dax_mode(struct daxctl_dev *dev)
+{
+	if (daxctl_dev_get_memory(dev))
+		return "system-ram";	/* bound to kmem */
+	return daxctl_dev_is_enabled(dev) ? "devdax" : "unbound";
+}
+
+/* libdaxctl regions of CXL regions live below .../regionN/dax_regionM */
+static int fill_dax(struct ct_context *ctx, struct ct_region *r)
+{
+	struct daxctl_ctx *dctx;
+	struct daxctl_region *dr;
+	struct daxctl_dev *dev;
+	char needle[CT_NAME + 2];
+	int rc = ct_context_daxctl(ctx, &dctx);
+
+	if (rc)
+		return rc;
+	snprintf(needle, sizeof(needle), "/%s/", r->name);
+	daxctl_region_foreach(dctx, dr) {
+		const char *path = daxctl_region_get_path(dr);
+		if (!path || !strstr(path, needle))
+			continue;
+		daxctl_dev_foreach(dr, dev) {
+			struct ct_dax *d;
+			if (!daxctl_dev_get_size(dev))
+				continue;	/* the empty seed device */
+			if ((rc = grow(ctx, (void **)&r->dax, r->ndax, sizeof(*r->dax))))
+				return rc;
+			d = &r->dax[r->ndax++];
+			ct_strlcpy(d->name, daxctl_dev_get_devname(dev), sizeof(d->name));
+			ct_strlcpy(d->mode, dax_mode(dev), sizeof(d->mode));
+			d->size = daxctl_dev_get_size(dev);
+			d->resource = daxctl_dev_get_resource(dev);
+			d->target_node = daxctl_dev_get_target_node(dev);
+		}
+	}
+	return 0;
+}
+
+static int fill_region(struct ct_context *ctx, struct cxl_decoder *root, struct cxl_region *reg,
+		       struct ct_region *r)
+{
+	char path[256];
+
+	ct_strlcpy(r->name, cxl_region_get_devname(reg), sizeof(r->name));
+	ct_strlcpy(r->root_decoder, cxl_decoder_get_devname(root), sizeof(r->root_decoder));
+	r->size = cxl_region_get_size(reg);
+	r->resource = cxl_region_get_resource(reg);
+	if (r->resource == ULLONG_MAX)
+		r->resource = 0;
+	r->ways = cxl_region_get_interleave_ways(reg);
+	r->granularity = cxl_region_get_interleave_granularity(reg);
+	r->committed = cxl_region_decode_is_committed(reg) > 0;
+	r->enabled = cxl_region_is_enabled(reg) > 0;
+	/* cxl_region_get_mode() arrived in libcxl 77 */
+	ct_sysfs_read_str(&ctx->sys, ct_path(path, sizeof(path), "/sys/bus/cxl/devices/%s/mode", r->name),
+			  r->mode, sizeof(r->mode));
+	ct_error_clear(&ctx->err);
+	/* the interleave set from the region's targetN attributes: libcxl's
+	 * cxl_region_get_target_decoder() enumerates every decoder of every
+	 * endpoint port, ten attributes each, to hand back one */
+	ct_region_members(&ctx->sys, r);
+	for (unsigned i = 0; i < r->ntargets; i++) {
+		uint64_t v;
+		if (ct_sysfs_read_u64(&ctx->sys, ct_path(path, sizeof(path), "/sys/bus/cxl/devices/%s/dpa_size",
+							 r->targets[i]), 0, &v) == 0)
+			r->dpa[i].size = v;
+		if (ct_sysfs_read_u64(&ctx->sys, ct_path(path, sizeof(path), "/sys/bus/cxl/devices/%s/dpa_resource",
+							 r->targets[i]), 0, &v) == 0)
+			r->dpa[i].resource = v;
+	}
+	ct_error_clear(&ctx->err);
+	return fill_dax(ctx, r);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	const char *x = a, *y = b;	/* names are the first member */
+	size_t lx = strlen(x), ly = strlen(y);
+
+	/* "region10" after "region9": shorter first, then bytes */
+	return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x, y);
+}
+
+int ct_topology_load_libcxl(struct ct_context *ctx, struct ct_topology *t)
+{
+	struct cxl_ctx *cctx;
+	struct cxl_memdev *m;
+	struct cxl_bus *bus;
+	int rc = ct_context_cxl(ctx, &cctx);
+
+	t->backend = "libcxl";
+	if (rc)
+		return rc;
+	cxl_memdev_foreach(cctx, m) {
+		struct ct_memdev *md;
+		char path[256];
+		if ((rc = grow(ctx, (void **)&t->memdevs, t->nmemdevs, sizeof(*t->memdevs))))
+			return rc;
+		md = &t->memdevs[t->nmemdevs++];
+		fill_memdev(m, md);
+		/* firmware upload state: libcxl 76 has no accessor */
+		ct_sysfs_read_str(&ctx->sys, ct_path(path, sizeof(path), "/sys/bus/cxl/devices/%s/firmware/%s/status",
+						     md->name, md->name), md->fw_update, sizeof(md->fw_update));
+		ct_error_clear(&ctx->err);
+	}
+	cxl_bus_foreach(cctx, bus) {
+		struct cxl_port *port = cxl_bus_get_port(bus);
+		struct cxl_decoder *dec;
+		struct cxl_region *reg;
+
+		cxl_decoder_foreach(port, dec) {
+			cxl_region_foreach(dec, reg) {
+				if ((rc = grow(ctx, (void **)&t->regions, t->nregions, sizeof(*t->regions))))
+					return rc;
+				rc = fill_region(ctx, dec, reg, &t->regions[t->nregions++]);
+				if (rc)
+					return rc;
+			}
+		}
+	}
+	if (t->nmemdevs)
+		qsort(t->memdevs, t->nmemdevs, sizeof(*t->memdevs), cmp_name);
+	if (t->nregions)
+		qsort(t->regions, t->nregions, sizeof(*t->regions), cmp_name);
+	return 0;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * access.h - the performance the kernel publishes for CXL memory: a node's
+ * or region's accessN figures ({read,write}_{latency,bandwidth}: ns and
+ * MB/s) and a memdev partition's QoS class (the QTG id the platform gave).
+ */
+#ifndef CXLTIER_ACCESS_H
+#define CXLTIER_ACCESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "core/kernel.h"
+#include "core/sysfs.h"
+
+struct ct_access {
+	bool present;			/* the directory has figures */
+	uint64_t read_latency, write_latency;		/* ns, 0 when absent */
+	uint64_t read_bandwidth, write_bandwidth;	/* MB/s, 0 when absent */
+};
+
+/* dir: ".../access0" (region) or ".../access0/initiators" (node). A missing
+ * directory or empty one is not an error: present stays false. */
+int ct_access_read(struct ct_sysfs *s, const char *dir, struct ct_access *a);
+
+/* access class 0 (closest initiator) or 1 (closest CPU) of a region (6.9+,
+ * filled once its memory is online) or of a node (HMAT, or the CXL driver) */
+int ct_region_access(struct ct_sysfs *s, const char *region, int access, struct ct_access *a);
+int ct_node_access(struct ct_sysfs *s, int node, int access, struct ct_access *a);
+/* the directory of a node's figures, whose nodeN links name the initiators */
+char *ct_node_access_dir(char *buf, size_t len, int node, int access);
+
+/* memN/ram/qos_class or memN/pmem/qos_class (partition "ram" or "pmem"):
+ * 0, or -ENOENT when the kernel has none (before 6.8, or no QTG) */
+int ct_memdev_qos_class(struct ct_sysfs *s, const char *memdev, const char *partition, int64_t *qos);
+
+/* one set of figures the kernel published for a memdev's memory */
+struct ct_figure {
+	char object[64];		/* regionN or nodeN */
+	int access;
+	struct ct_access acc;
+	/* who published them: the object itself, or (for a node that has
+	 * none: kernel.h's ct_kernel_figure_source) the region in `region` */
+	enum ct_figure_source source;
+	char region[64];
+	struct ct_latency_check check;	/* against the device's CDAT latency */
+};
+
+struct ct_topology;
+struct ct_context;
+
+/* what the kernel derived for a memdev: QoS classes and figures */
+struct ct_memdev_view {
+	bool has_ram_qos, has_pmem_qos;
+	int64_t ram_qos, pmem_qos;
+	struct ct_figure *figures;
+	size_t nfigures;
+};
+
+/*
+ * For every region holding the memdev: the region's access0 and access1,
+ * then for the node each of its dax devices put the memory in, the node's
+ * figures, or the region's standing in for them when the node has none.
+ * Only what the kernel published is listed; each is checked against
+ * cdat_read_ns (the device's CDAT read latency, 0 unknown). Never fails for
+ * what is absent; 0 or -ENOMEM.
+ */
+int ct_memdev_view_load(struct ct_context *ctx, const struct ct_topology *t, const char *memdev,
+			uint64_t cdat_read_ns, struct ct_memdev_view *v);
+void ct_memdev_view_free(struct ct_memdev_view *v);
+
+#endif

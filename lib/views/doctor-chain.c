@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* doctor-chain.c - the doctor's walk down the CXL memory chain: memdev ->
+ * region -> dax device -> memory blocks -> zone -> tier (see doctor.h) */
+#include <stdio.h>
+#include <string.h>
+#include "views/doctor.h"
+#include "cxl/topology.h"
+
+static void check_memdevs(const struct ct_topology *t, struct ct_findings *f)
+{
+	char fix[256];
+
+	for (size_t i = 0; i < t->nmemdevs; i++) {
+		const struct ct_memdev *m = &t->memdevs[i];
+		bool in_region = false;
+		for (size_t j = 0; j < t->nregions; j++)
+			in_region |= ct_region_has_memdev(&t->regions[j], m->name);
+		if (!m->enabled) {
+			ct_finding_add(f, "memdev", m->name, CT_FINDING_PROBLEM, "modprobe cxl_mem; cxl enable-memdev",
+				       "not bound to cxl_mem");
+		} else if (!m->endpoint[0]) {
+			ct_finding_add(f, "memdev", m->name, CT_FINDING_PROBLEM, "check dmesg for cxl_port probe errors",
+				       "has no endpoint port: the CXL path to the host bridge is not enumerated");
+		} else if (!in_region && m->ram_size) {
+			snprintf(fix, sizeof(fix), "cxl create-region -m -t ram -d decoder0.0 -w 1 %s (ndctl 77+)", m->name);
+			ct_finding_add(f, "memdev", m->name, CT_FINDING_PROBLEM, fix,
+				       "%llu MiB of volatile capacity in no region: the memory is not mapped",
+				       (unsigned long long)(m->ram_size >> 20));
+		} else {
+			ct_finding_add(f, "memdev", m->name, CT_FINDING_OK, "", "in a region");
+		}
+	}
+}
+
+static void check_dax(const struct ct_dax *x, struct ct_findings *f)
+{
+	char fix[256], node[32];
+
+	if (strcmp(x->mode, "system-ram")) {
+		snprintf(fix, sizeof(fix), "cxltier online %s --convert", x->name);
+		ct_finding_add(f, "dax", x->name, CT_FINDING_PROBLEM, fix,
+			       "in %s mode: its memory is not hot-plugged as system RAM", x->mode);
+		return;
+	}
+	if (x->blocks.offline) {
+		snprintf(fix, sizeof(fix), "cxltier online %s", x->name);
+		ct_finding_add(f, "blocks", x->name, CT_FINDING_PROBLEM, fix, "%u of %u memory blocks offline",
+			       x->blocks.offline, x->blocks.total);
+	}
+	if (x->blocks.normal || x->blocks.other_zone) {
+		snprintf(fix, sizeof(fix), "cxltier online %s --reonline", x->name);
+		ct_finding_add(f, "zone", x->name, CT_FINDING_PROBLEM, fix,
+			       "%u blocks online outside ZONE_MOVABLE: they may never be offlined or removed",
+			       x->blocks.normal + x->blocks.other_zone);
+	}
+	if (x->blocks.online && x->memory_tier < 0) {
+		snprintf(node, sizeof(node), "node%d", x->target_node);
+		ct_finding_add(f, "tier", node, CT_FINDING_PROBLEM, "use a kernel with memory tiering (6.1+)",
+			       "node %d holds online CXL memory but is in no memory tier", x->target_node);
+	}
+	if (!x->blocks.offline && !x->blocks.normal && !x->blocks.other_zone && x->blocks.total)
+		ct_finding_add(f, "dax", x->name, CT_FINDING_OK, "", "%u blocks online movable on node %d",
+			       x->blocks.movable, x->target_node);
+}
+
+static void check_regions(const struct ct_topology *t, struct ct_findings *f)
+{
+	char fix[256];
+
+	for (size_t i = 0; i < t->nregions; i++) {
+		const struct ct_region *r = &t->regions[i];
+		if (!r->committed) {
+			snprintf(fix, sizeof(fix), "cxl enable-region %s (or set its targets, then commit)", r->name);
+			ct_finding_add(f, "region", r->name, CT_FINDING_PROBLEM, fix,
+				       "not committed: the decoders are not programmed");
+		} else if (!r->enabled) {
+			snprintf(fix, sizeof(fix), "cxl enable-region %s", r->name);
+			ct_finding_add(f, "region", r->name, CT_FINDING_PROBLEM, fix, "committed but not bound to cxl_region");
+		} else if (!r->ndax && !strcmp(r->mode, "ram")) {
+			ct_finding_add(f, "region", r->name, CT_FINDING_PROBLEM, "modprobe dax_cxl",
+				       "a RAM region without a dax device: dax_cxl is not loaded");
+		} else {
+			for (size_t j = 0; j < r->ndax; j++)
+				check_dax(&r->dax[j], f);
+		}
+	}
+}
+
+void ct_doctor_chain(const struct ct_topology *t, struct ct_findings *f)
+{
+	check_memdevs(t, f);
+	check_regions(t, f);
+}
