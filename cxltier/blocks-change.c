@@ -159,8 +159,8 @@ static json_object *op_json(const struct ct_block_op *op, bool dry)
 	jb_str(o, "from_state", ct_block_state_name(op->before.state));
 	if (op->before.nzones)	/* absent when not read (an offline block in a real run) */
 		json_object_object_add(o, "from_zones", zones_json(&op->before));
-	jb_str(o, "action", ct_action_name(op->action));
-	jb_str(o, "result", ct_result_name(op->result));
+	jb_str(o, "action", ct_hotplug_action_name(op->action));
+	jb_str(o, "result", ct_hotplug_result_name(op->result));
 	if (!dry) {
 		jb_str(o, "state", ct_block_state_name(op->after.state));
 		if (op->after.nzones)
@@ -209,7 +209,7 @@ int change_begin_load(struct cmd_env *env, const struct change_opts *o, char **t
 int change_load(struct cmd_env *env, char **targets, int n, bool full, struct ct_topology *t)
 {
 	/* memdevs need the full chain; the rest only the dax devices (sysfs) */
-	if (full || needs_full_topology(targets, n) ? ct_topology_load(env->ctx, t) : ct_topology_load_daxfs(env->ctx, t)) {
+	if (full || needs_full_topology(targets, n) ? ct_topology_load(env->ctx, t) : ct_topology_load_dax_sysfs(env->ctx, t)) {
 		cmd_err(env, "%s", ct_context_message(env->ctx));
 		return EXIT_FAIL;
 	}
@@ -281,9 +281,9 @@ void change_end(void)
 	}
 }
 
-void change_exec_opts(const struct change_opts *o, struct ct_exec_opts *eo)
+void change_exec_opts(const struct change_opts *o, struct ct_hotplug_opts *eo)
 {
-	*eo = (struct ct_exec_opts){ o->rollback, o->timeout_s * 1000, &stop_flag, &timer_fired, arm_timer };
+	*eo = (struct ct_hotplug_opts){ o->rollback, o->timeout_s * 1000, &stop_flag, &timer_fired, arm_timer };
 }
 
 int change_check_columns(struct cmd_env *env)
@@ -296,19 +296,19 @@ int change_check_columns(struct cmd_env *env)
 	return EXIT_USAGE;
 }
 
-int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n, struct ct_plan *plan,
+int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n, struct ct_hotplug_plan *plan,
 	       const struct change_opts *o)
 {
-	struct ct_exec_opts eo = { o->rollback, o->timeout_s * 1000, &stop_flag, &timer_fired, arm_timer };
+	struct ct_hotplug_opts eo = { o->rollback, o->timeout_s * 1000, &stop_flag, &timer_fired, arm_timer };
 	json_object *root, *arr;
 	size_t done = 0, unchanged = 0, bad = 0, rolled = 0, stuck = 0, half = 0;
 	uint64_t bytes = 0, bs = 0;
 	char err[256];
 
 	phase(env, "plan (blocks read)");
-	ct_plan_decide(plan, o->want, o->reonline);
+	ct_hotplug_plan_decide(plan, o->want, o->reonline);
 	if (!o->dry_run) {
-		ct_plan_execute(&env->ctx->sys, plan, &eo);
+		ct_hotplug_plan_execute(&env->ctx->sys, plan, &eo);
 		change_end();
 	}
 	phase(env, "execute (blocks written, read back)");
@@ -345,7 +345,7 @@ int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n
 		default:
 			bad++;
 			cmd_err(env, "memory%llu%s%s%s: %s%s%s", (unsigned long long)op->before.id,
-				op->owner[0] ? " (" : "", op->owner, op->owner[0] ? ")" : "", ct_result_name(op->result),
+				op->owner[0] ? " (" : "", op->owner, op->owner[0] ? ")" : "", ct_hotplug_result_name(op->result),
 				op->note[0] ? ": " : "", op->note);
 		}
 	}

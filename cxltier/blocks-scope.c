@@ -31,7 +31,7 @@ int scope_refuse_interleaved(struct cmd_env *env, const struct ct_topology *t, c
 
 		if (strncmp(targets[i], "mem", 3) || !strncmp(targets[i], "memory", 6))
 			continue;
-		if (!(r = ct_memdev_interleaved(t, targets[i])))
+		if (!(r = ct_interleave_region_of(t, targets[i])))
 			continue;
 		memdev_list(r, list, sizeof(list));
 		cmd_err(env, "%s is one of the %u memdevs interleaved in %s (%s): %s %s takes the whole region, %s "
@@ -44,10 +44,10 @@ int scope_refuse_interleaved(struct cmd_env *env, const struct ct_topology *t, c
 }
 
 /* stderr: each region whose blocks span several memdevs, with each share */
-static void say(const struct cmd_env *env, const struct ct_touched_set *set)
+static void say(const struct cmd_env *env, const struct ct_interleave_set *set)
 {
 	for (size_t i = 0; i < set->n; i += set->m[i].ways ? set->m[i].ways : 1) {
-		const struct ct_touched *m = &set->m[i];
+		const struct ct_interleave_touched *m = &set->m[i];
 		char line[1024], hs[32];
 		size_t off = 0;
 
@@ -63,18 +63,18 @@ static void say(const struct cmd_env *env, const struct ct_touched_set *set)
 	}
 }
 
-void scope_report(struct cmd_env *env, struct ct_topology *t, char **targets, int n, const struct ct_plan *plan,
+void scope_report(struct cmd_env *env, struct ct_topology *t, char **targets, int n, const struct ct_hotplug_plan *plan,
 		  json_object *root)
 {
-	struct ct_touched_set set;
+	struct ct_interleave_set set;
 	json_object *arr = jb_arr(root, "memdevs");
 
-	if (ct_plan_touched(&env->ctx->sys, t, plan, targets, n, &set)) {
+	if (ct_interleave_touched(&env->ctx->sys, t, plan, targets, n, &set)) {
 		ct_error_clear(&env->ctx->err);
 		return;
 	}
 	for (size_t i = 0; i < set.n; i++) {
-		const struct ct_touched *m = &set.m[i];
+		const struct ct_interleave_touched *m = &set.m[i];
 		json_object *o = json_object_new_object();
 		jb_str(o, "memdev", m->memdev);
 		jb_str(o, "region", m->region);
@@ -88,5 +88,5 @@ void scope_report(struct cmd_env *env, struct ct_topology *t, char **targets, in
 		json_object_array_add(arr, o);
 	}
 	say(env, &set);
-	ct_touched_free(&set);
+	ct_interleave_touched_free(&set);
 }

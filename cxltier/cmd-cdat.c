@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
-#include "cdat-render.h"
+#include "cdat-json.h"
 #include "json-build.h"
 #include "mm/access.h"
 #include "cxl/cdat.h"

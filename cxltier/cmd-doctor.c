@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* cmd-doctor.c - `cxltier doctor`: why CXL memory is missing, offline, in
  * the wrong zone or in the wrong tier, each finding with the command that
- * fixes it (the checks are lib/doctor.c's) */
+ * fixes it (the checks are lib/views/doctor.c's) */
 #include <stdio.h>
 #include "cmd.h"
 #include "json-build.h"

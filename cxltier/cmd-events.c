@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* cmd-events.c - `cxltier events`: CXL event records the kernel drained
- * from the devices' event logs (tracepoints cxl:*), decoded (lib/event-source.h
+ * from the devices' event logs (tracepoints cxl:*), decoded (lib/events/event-source.h
  * reads them from a tracefs instance of cxltier's own) */
 #include <errno.h>
 #include <signal.h>
@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cmd.h"
-#include "events-render.h"
+#include "events-table.h"
 #include "filter.h"
 #include "json-build.h"
 #include "core/context.h"
@@ -162,7 +162,7 @@ static void catch_stop_signals(void)
 /* the shared instance: what the filters hide is kept for a later run */
 static int read_shared(struct run *run, struct ct_event_source *s)
 {
-	struct ct_event_kept_report rep;
+	struct ct_event_keep_report rep;
 	int rc = ct_event_source_read_shared(s, on_event, run, KEEP_LOCK_MS, &rep);
 
 	events_unshown_report(run->env, &rep, &run->unshown);

@@ -8,7 +8,7 @@
 #include <string.h>
 #include "cmd.h"
 #include "health-json.h"
-#include "health-set.h"
+#include "health-set-alert.h"
 #include "json-build.h"
 #include "core/context.h"
 #include "cxl/health-read.h"

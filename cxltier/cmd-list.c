@@ -7,7 +7,7 @@
 #include "cmd.h"
 #include "filter.h"
 #include "json-build.h"
-#include "list.h"
+#include "cmd-list.h"
 #include "core/context.h"
 #include "cxl/topology.h"
 

@@ -2,13 +2,13 @@
 /* cmd-metrics.c - `cxltier metrics`: one node_exporter textfile with the
  * figures a fleet watches: CXL capacity by memdev, region and node, state
  * and zone; the memory tier of each node; device health; the AER errors the
- * kernel counted on each memdev since boot (the families: metrics-build.c) */
+ * kernel counted on each memdev since boot (the families: metrics-model.c) */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
-#include "metrics.h"
+#include "cmd-metrics.h"
 #include "cxl/aer-stats.h"
 #include "core/context.h"
 #include "cxl/health-read.h"

@@ -9,7 +9,7 @@
 #include "cmd.h"
 #include "json-build.h"
 #include "migrate-args.h"
-#include "migrate-report.h"
+#include "migrate-json.h"
 #include "core/context.h"
 #include "mm/damon.h"
 #include "mm/migrate.h"
@@ -258,7 +258,7 @@ int cmd_migrate(int argc, char **argv, struct cmd_env *env)
 		cmd_err(env, "stopped by a signal: the processes not named above were not moved");
 out:
 	for (size_t i = 0; tasks && i < set.count; i++) {
-		ct_selection_free(&tasks[i].sel);
+		ct_migrate_selection_free(&tasks[i].sel);
 		json_object_put(sel[i]);
 	}
 	free(tasks);

@@ -46,7 +46,7 @@ static int convert_to_ram(struct cmd_env *env, const char *name, bool force)
 		cmd_err(env, "--convert works on the live system only (not with --sysroot)");
 		return EXIT_USAGE;
 	}
-	rc = ct_dax_to_system_ram(env->ctx, name, force, &res);
+	rc = ct_daxmode_to_system_ram(env->ctx, name, force, &res);
 	if (res.loaded_kmem)
 		fprintf(stderr, "cxltier online: loaded the kmem module\n");
 	if (rc == -EBUSY && res.auto_online[0] && !res.paused) {
@@ -89,7 +89,7 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 	bool force = false, convert = false, policy = false, normal = false;
 	const char *config = NULL;
 	struct ct_topology t = { 0 };
-	struct ct_plan plan = { 0 };
+	struct ct_hotplug_plan plan = { 0 };
 	struct ct_policy pol = { 0 };
 	int c, rc, converted = 0;
 
@@ -159,7 +159,7 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 			goto out;
 		for (int i = optind; i < argc; i++) {
 			const struct ct_dax *devdax = NULL;
-			rc = ct_plan_add_target(&env->ctx->sys, &t, &plan, argv[i], &devdax);
+			rc = ct_hotplug_plan_add_target(&env->ctx->sys, &t, &plan, argv[i], &devdax);
 			if (rc == -EMEDIUMTYPE && convert && devdax && co.dry_run) {
 				ct_error_clear(&env->ctx->err);
 				fprintf(stderr, "cxltier online: dry run: %s would be switched to system-ram mode (kmem), "
@@ -212,7 +212,7 @@ out:
 	if (co.regions)
 		json_object_put(co.regions);
 	ct_policy_free(&pol);
-	ct_plan_free(&plan);
+	ct_hotplug_plan_free(&plan);
 	ct_topology_free(&t);
 	return rc;
 }

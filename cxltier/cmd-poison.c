@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "json-build.h"
-#include "poison.h"
+#include "cmd-poison.h"
 #include "core/context.h"
 #include "events/poison.h"
 #include "cxl/topology.h"

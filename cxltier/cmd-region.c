@@ -7,8 +7,8 @@
 #include <string.h>
 #include "blocks-change.h"
 #include "json-build.h"
-#include "list.h"
-#include "region.h"
+#include "cmd-list.h"
+#include "cmd-region.h"
 #include "core/context.h"
 #include "change/region.h"
 
@@ -106,7 +106,7 @@ static int destroy_one(struct cmd_env *env, const struct ct_topology *t, const c
 {
 	const struct ct_region *r = ct_topology_region(t, name);
 	struct ct_region_teardown td;
-	struct ct_exec_opts eo;
+	struct ct_hotplug_opts eo;
 	int rc = ct_region_plan_destroy(env->ctx, t, name, &td);
 
 	if (rc) {

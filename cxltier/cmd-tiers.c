@@ -2,13 +2,13 @@
 /* cmd-tiers.c - `cxltier tiers`: every memory node with its tier and its
  * distance from every source the kernel has (SLIT, HMAT/CXL access figures,
  * CDAT), the demotion targets, and the tiering settings (the model:
- * lib/tier-model.h; its JSON: tiers-render.c) */
+ * lib/views/tier-model.h; its JSON: tiers-json.c) */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
-#include "tiers-render.h"
+#include "tiers-json.h"
 #include "core/context.h"
 #include "views/tier-model.h"
 

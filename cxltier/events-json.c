@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* events-json.c - one CXL event record (lib/event.h) as JSON through the one
+/* events-json.c - one CXL event record (lib/events/event.h) as JSON through the one
  * JSON builder: the decoded keys, and "fields": every field of the
  * tracepoint (or of the 128-byte record) under the kernel's name, raw */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include "events-render.h"
+#include "events-table.h"
 #include "health-json.h"
 #include "json-build.h"
 

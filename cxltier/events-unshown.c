@@ -2,13 +2,13 @@
 /* events-unshown.c - what a run of the shared instance read and did not
  * show (kept for later, or lost), said on stderr and counted for -j */
 #include <string.h>
-#include "events-render.h"
+#include "events-table.h"
 #include "json-build.h"
 #include "core/context.h"
 #include "events/event-keep.h"
 #include "core/rundir.h"
 
-void events_unshown_report(struct cmd_env *env, const struct ct_event_kept_report *rep, struct events_unshown *u)
+void events_unshown_report(struct cmd_env *env, const struct ct_event_keep_report *rep, struct events_unshown *u)
 {
 	if (rep->damaged_bytes)
 		cmd_warn(env, "%s: %zu bytes of it were damaged and are dropped (the records before them are kept)",

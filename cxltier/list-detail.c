@@ -7,7 +7,7 @@
  * disabled devices, which cxltier always lists. */
 #include <string.h>
 #include "json-build.h"
-#include "list.h"
+#include "cmd-list.h"
 #include "core/context.h"
 #include "cxl/fabric.h"
 

@@ -6,8 +6,8 @@
  * could be read; why not is said at -v. */
 #include "health-json.h"
 #include "json-build.h"
-#include "list.h"
-#include "poison.h"
+#include "cmd-list.h"
+#include "cmd-poison.h"
 #include "core/context.h"
 #include "cxl/health-read.h"
 #include "events/poison.h"

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "list.h"
+#include "cmd-list.h"
 #include "core/context.h"
 
 /* "0x1234" or "4660" */

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include "json-build.h"
-#include "list.h"
+#include "cmd-list.h"
 #include "core/context.h"
 #include "views/mem-summary.h"
 

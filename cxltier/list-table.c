@@ -4,7 +4,7 @@
  * back no listed region. Every object appears once. */
 #include <string.h>
 #include "json-build.h"
-#include "list.h"
+#include "cmd-list.h"
 
 /* the scalar fields of src (arrays left out) with a "type"; src is released */
 static json_object *row(json_object *src, const char *type)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* metrics-prom.c - metric families (metrics.h) in the Prometheus text
+/* metrics-prom.c - metric families (cmd-metrics.h) in the Prometheus text
  * exposition format 0.0.4, as node_exporter's textfile collector reads it */
 #include <inttypes.h>
-#include "metrics.h"
+#include "cmd-metrics.h"
 
 /* HELP text: backslash and newline escaped; label values also '"' */
 static void escaped(FILE *f, const char *s, bool label)

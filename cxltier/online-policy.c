@@ -33,7 +33,7 @@ static json_object *new_region_json(const struct ct_policy_new_region *r)
 		jb_str(o, "region", r->region);
 	if (r->dax[0])
 		jb_str(o, "dax_device", r->dax);
-	jb_str(o, "state", ct_new_region_state_name(r->state));
+	jb_str(o, "state", ct_policy_region_state_name(r->state));
 	if (r->converted)
 		jb_bool(o, "converted_to_system_ram", true);
 	jb_str(o, "note", r->note);
@@ -45,7 +45,7 @@ int policy_regions(struct cmd_env *env, struct ct_topology *t, const struct ct_p
 {
 	struct ct_policy_new_region *r;
 	size_t nr, created = 0;
-	int rc = ct_policy_create_regions(env->ctx, t, pol, targets, n, o->dry_run, &r, &nr);
+	int rc = ct_policy_region_create(env->ctx, t, pol, targets, n, o->dry_run, &r, &nr);
 
 	for (size_t i = 0; i < nr; i++) {
 		if (!o->regions)
@@ -80,7 +80,7 @@ int policy_regions(struct cmd_env *env, struct ct_topology *t, const struct ct_p
 }
 
 int policy_plan(struct cmd_env *env, const struct ct_topology *t, const struct ct_policy *pol, char **targets,
-		int n, struct ct_plan *plan, struct change_opts *o)
+		int n, struct ct_hotplug_plan *plan, struct change_opts *o)
 {
 	struct ct_policy_outcome *out;
 	size_t nout;

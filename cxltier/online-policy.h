@@ -18,6 +18,6 @@ int policy_regions(struct cmd_env *env, struct ct_topology *t, const struct ct_p
 /* the blocks of each dax device the policy onlines, the zone and
  * whether to re-online (into o); 0 or -errno */
 int policy_plan(struct cmd_env *env, const struct ct_topology *t, const struct ct_policy *pol, char **targets,
-		int n, struct ct_plan *plan, struct change_opts *o);
+		int n, struct ct_hotplug_plan *plan, struct change_opts *o);
 
 #endif

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "poison.h"
+#include "cmd-poison.h"
 #include "core/context.h"
 #include "events/poison.h"
 #include "cxl/topology.h"

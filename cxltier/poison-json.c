@@ -4,9 +4,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include "events-render.h"
+#include "events-table.h"
 #include "json-build.h"
-#include "poison.h"
+#include "cmd-poison.h"
 
 static const char *const levels[] = { "memdevs", "poison", NULL };
 static const struct out_column columns[] = {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "blocks-change.h"
-#include "region.h"
+#include "cmd-region.h"
 #include "core/context.h"
 #include "change/region.h"
 

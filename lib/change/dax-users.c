@@ -178,7 +178,7 @@ int ct_dax_users(struct ct_context *ctx, const char *name, size_t max, struct ct
 	ct_error_clear(s->err);	/* processes that ended or could not be read */
 	free(ss.v);
 	ct_procset_free(&set);
-	ct_pinners_sort(p, k);
+	ct_memdev_remove_pinners_sort(p, k);
 	*total = k;
 	*n = k < max ? k : max;
 	*out = p;
@@ -187,7 +187,7 @@ int ct_dax_users(struct ct_context *ctx, const char *name, size_t max, struct ct
 
 #define MAX_NAMED 8
 
-int ct_dax_check_unused(struct ct_context *ctx, const char *name, const char *doing)
+int ct_dax_users_check_unused(struct ct_context *ctx, const char *name, const char *doing)
 {
 	struct ct_pinner *p;
 	size_t n, total, off = 0;

@@ -34,6 +34,6 @@ int ct_dax_users(struct ct_context *ctx, const char *name, size_t max, struct ct
  * to system-ram", "destroying region0") would do to them and what to do;
  * ct_dax_users' error when it cannot tell (not knowing is not "none").
  */
-int ct_dax_check_unused(struct ct_context *ctx, const char *name, const char *doing);
+int ct_dax_users_check_unused(struct ct_context *ctx, const char *name, const char *doing);
 
 #endif

@@ -64,12 +64,12 @@ static int to_ram(struct ct_context *ctx, const char *name, struct ct_daxmode_re
 		return 0;
 	}
 	/* unbinding device_dax revokes what processes have mapped */
-	if (!strcmp(driver, "device_dax") && (rc = ct_dax_check_unused(ctx, name, "switching it to system-ram")))
+	if (!strcmp(driver, "device_dax") && (rc = ct_dax_users_check_unused(ctx, name, "switching it to system-ram")))
 		return rc;
 	return rebind_ram(ctx, dev, name);
 }
 
-int ct_dax_to_system_ram(struct ct_context *ctx, const char *name, bool pause_auto_online,
+int ct_daxmode_to_system_ram(struct ct_context *ctx, const char *name, bool pause_auto_online,
 			 struct ct_daxmode_result *res)
 {
 	struct ct_auto_online_hold hold;

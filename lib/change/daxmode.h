@@ -28,7 +28,7 @@ struct ct_daxmode_result {
  * (-EOPNOTSUPP); -ENOENT when libdaxctl does not know NAME. *res tells what
  * was done, also on failure.
  */
-int ct_dax_to_system_ram(struct ct_context *ctx, const char *name, bool pause_auto_online,
+int ct_daxmode_to_system_ram(struct ct_context *ctx, const char *name, bool pause_auto_online,
 			 struct ct_daxmode_result *res);
 
 #endif

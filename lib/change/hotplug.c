@@ -8,13 +8,13 @@
 
 #define MEMDIR "/sys/devices/system/memory"
 
-const char *ct_action_name(enum ct_action a)
+const char *ct_hotplug_action_name(enum ct_hotplug_action a)
 {
 	static const char *const n[] = { "none", "online_movable", "online_kernel", "offline", "reonline_movable", "refuse" };
 	return a <= CT_ACT_REFUSE ? n[a] : "?";
 }
 
-const char *ct_result_name(enum ct_result r)
+const char *ct_hotplug_result_name(enum ct_hotplug_result r)
 {
 	static const char *const n[] = { "planned", "done", "unchanged", "failed", "raced", "refused", "rolled_back",
 					 "interrupted", "rollback_failed", "half_done" };
@@ -37,7 +37,7 @@ static int block_node(struct ct_sysfs *s, uint64_t id)
 	return node;
 }
 
-int ct_plan_add(struct ct_sysfs *s, struct ct_plan *p, uint64_t id, const char *owner, int node)
+int ct_hotplug_plan_add(struct ct_sysfs *s, struct ct_hotplug_plan *p, uint64_t id, const char *owner, int node)
 {
 	struct ct_block_op *op;
 	int rc;
@@ -81,7 +81,7 @@ static enum ct_zone online_zone(const struct ct_block *b)
 	return b->state == CT_BLOCK_ONLINE && b->nzones == 1 ? b->zones[0] : CT_ZONE_NONE;
 }
 
-void ct_plan_decide(struct ct_plan *p, enum ct_want want, bool reonline)
+void ct_hotplug_plan_decide(struct ct_hotplug_plan *p, enum ct_hotplug_want want, bool reonline)
 {
 	for (size_t i = 0; i < p->n; i++) {
 		struct ct_block_op *op = &p->op[i];
@@ -183,7 +183,7 @@ static const char *reason(int err)
  * ticking after its deadline, so that the write, once it has the lock, is
  * still ended. Online writes are not timed: the kernel never waits in them
  * for long. 0, -ETIMEDOUT, -EINTR (stopped) or -errno. */
-static int change(struct ct_sysfs *s, struct ct_block_op *op, const char *state, const struct ct_exec_opts *o)
+static int change(struct ct_sysfs *s, struct ct_block_op *op, const char *state, const struct ct_hotplug_opts *o)
 {
 	long deadline = now_ms() + o->block_timeout_ms;
 	bool timed = o->arm_timer && o->block_timeout_ms && !strcmp(state, "offline");
@@ -215,7 +215,7 @@ static int change(struct ct_sysfs *s, struct ct_block_op *op, const char *state,
 	}
 }
 
-static const char *state_for(enum ct_action a)
+static const char *state_for(enum ct_hotplug_action a)
 {
 	switch (a) {
 	case CT_ACT_ONLINE_MOVABLE: return "online_movable";
@@ -234,7 +234,7 @@ static bool same_place(const struct ct_block *a, const struct ct_block *b)
 }
 
 /* the block, read back after a refused write, is where the action takes it */
-static bool as_wanted(enum ct_action a, const struct ct_block *b)
+static bool as_wanted(enum ct_hotplug_action a, const struct ct_block *b)
 {
 	enum ct_zone z = online_zone(b);
 
@@ -254,7 +254,7 @@ static bool as_wanted(enum ct_action a, const struct ct_block *b)
 /* --reonline offlined the block, and onlining it movable failed (rc): it
  * goes back online where it was; true when it could not (half_done, the
  * block offline and named), false to report the failure as any other */
-static bool half_done(struct ct_sysfs *s, struct ct_block_op *op, int rc, const struct ct_exec_opts *o)
+static bool half_done(struct ct_sysfs *s, struct ct_block_op *op, int rc, const struct ct_hotplug_opts *o)
 {
 	int back;
 
@@ -280,7 +280,7 @@ static bool half_done(struct ct_sysfs *s, struct ct_block_op *op, int rc, const 
 	return true;
 }
 
-static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_exec_opts *o)
+static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_hotplug_opts *o)
 {
 	int rc;
 
@@ -301,7 +301,7 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
 		if (!rc) {
 			/* the block is offline now: the online half is made
 			 * whatever signal came meanwhile (an online write is short) */
-			struct ct_exec_opts go_on = *o;
+			struct ct_hotplug_opts go_on = *o;
 			go_on.stop = NULL;
 			if ((rc = change(s, op, "online_movable", &go_on)) && half_done(s, op, rc, &go_on))
 				return;
@@ -375,9 +375,9 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
  * bounded by it as the run's own are, since the kernel's offline_pages
  * retries migration until it succeeds or a signal comes. No stop flag:
  * after a SIGINT the blocks are still put back */
-static void roll_back(struct ct_sysfs *s, struct ct_plan *p, const struct ct_exec_opts *o)
+static void roll_back(struct ct_sysfs *s, struct ct_hotplug_plan *p, const struct ct_hotplug_opts *o)
 {
-	struct ct_exec_opts once = { false, o->block_timeout_ms ? o->block_timeout_ms : 2000, NULL, o->timed_out,
+	struct ct_hotplug_opts once = { false, o->block_timeout_ms ? o->block_timeout_ms : 2000, NULL, o->timed_out,
 				     o->block_timeout_ms ? o->arm_timer : NULL };
 
 	for (size_t i = p->n; i-- > 0;) {
@@ -414,7 +414,7 @@ static void roll_back(struct ct_sysfs *s, struct ct_plan *p, const struct ct_exe
 	ct_error_clear(s->err);
 }
 
-int ct_plan_execute(struct ct_sysfs *s, struct ct_plan *p, const struct ct_exec_opts *o)
+int ct_hotplug_plan_execute(struct ct_sysfs *s, struct ct_hotplug_plan *p, const struct ct_hotplug_opts *o)
 {
 	int bad = 0;
 
@@ -433,7 +433,7 @@ int ct_plan_execute(struct ct_sysfs *s, struct ct_plan *p, const struct ct_exec_
 	return bad;
 }
 
-void ct_plan_free(struct ct_plan *p)
+void ct_hotplug_plan_free(struct ct_hotplug_plan *p)
 {
 	free(p->op);
 	p->op = NULL;
@@ -442,7 +442,7 @@ void ct_plan_free(struct ct_plan *p)
 
 /* ---- targets ---- */
 
-static int add_dax(struct ct_sysfs *s, uint64_t bs, struct ct_plan *p, const struct ct_dax *d,
+static int add_dax(struct ct_sysfs *s, uint64_t bs, struct ct_hotplug_plan *p, const struct ct_dax *d,
 		   const struct ct_dax **devdax)
 {
 	struct ct_block_walk w;
@@ -460,7 +460,7 @@ static int add_dax(struct ct_sysfs *s, uint64_t bs, struct ct_plan *p, const str
 	    (rc = ct_block_walk_begin(s, first, count, &w)))
 		return rc;
 	while (ct_block_walk_next(&w, &id))
-		if ((rc = ct_plan_add(s, p, id, d->name, d->target_node)) && rc != -ENOENT)
+		if ((rc = ct_hotplug_plan_add(s, p, id, d->name, d->target_node)) && rc != -ENOENT)
 			break;	/* (ENOENT: kmem skips what it could not add) */
 	ct_block_walk_end(&w);
 	return rc == -ENOENT ? 0 : rc;
@@ -470,7 +470,7 @@ static int add_dax(struct ct_sysfs *s, uint64_t bs, struct ct_plan *p, const str
  * planned, whatever comes before it; a device in another mode stops none
  * of them (one of each mode can share a region: daxctl create-device) and
  * is reported at the end (-EMEDIUMTYPE, the first one in *devdax) */
-static int add_region(struct ct_sysfs *s, uint64_t bs, struct ct_plan *p, const struct ct_region *r,
+static int add_region(struct ct_sysfs *s, uint64_t bs, struct ct_hotplug_plan *p, const struct ct_region *r,
 		      const struct ct_dax **devdax)
 {
 	const struct ct_dax *first = NULL;
@@ -503,7 +503,7 @@ static const struct ct_dax *find_dax_of_block(const struct ct_topology *t, uint6
 	return NULL;
 }
 
-int ct_plan_add_target(struct ct_sysfs *s, const struct ct_topology *t, struct ct_plan *p,
+int ct_hotplug_plan_add_target(struct ct_sysfs *s, const struct ct_topology *t, struct ct_hotplug_plan *p,
 		       const char *target, const struct ct_dax **devdax)
 {
 	uint64_t bs = t->block_size;
@@ -578,7 +578,7 @@ int ct_plan_add_target(struct ct_sysfs *s, const struct ct_topology *t, struct c
 				continue;
 			id = strtoull(names[i] + 6, NULL, 10);
 			d = find_dax_of_block(t, id, bs);
-			rc = ct_plan_add(s, p, id, d ? d->name : NULL, (int)node);
+			rc = ct_hotplug_plan_add(s, p, id, d ? d->name : NULL, (int)node);
 		}
 		ct_strv_free(names, n);
 		return rc;
@@ -593,7 +593,7 @@ int ct_plan_add_target(struct ct_sysfs *s, const struct ct_topology *t, struct c
 			return ct_fail(s->err, EINVAL, "'%s' is not a block name or range (memory34, memory34-41)", target);
 		for (unsigned long long id = a; id <= b && !rc; id++) {
 			const struct ct_dax *d = find_dax_of_block(t, id, bs);
-			rc = ct_plan_add(s, p, id, d ? d->name : NULL, d ? d->target_node : -1);
+			rc = ct_hotplug_plan_add(s, p, id, d ? d->name : NULL, d ? d->target_node : -1);
 		}
 		return rc;
 	}

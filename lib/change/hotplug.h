@@ -17,9 +17,9 @@
 #include "mm/memblock.h"
 #include "cxl/topology.h"
 
-enum ct_want { CT_WANT_MOVABLE, CT_WANT_KERNEL, CT_WANT_OFFLINE };
+enum ct_hotplug_want { CT_WANT_MOVABLE, CT_WANT_KERNEL, CT_WANT_OFFLINE };
 
-enum ct_action {
+enum ct_hotplug_action {
 	CT_ACT_NONE,		/* already as wanted */
 	CT_ACT_ONLINE_MOVABLE,	/* write online_movable */
 	CT_ACT_ONLINE_KERNEL,	/* write online_kernel */
@@ -28,7 +28,7 @@ enum ct_action {
 	CT_ACT_REFUSE,		/* cannot be done as asked: see note */
 };
 
-enum ct_result {
+enum ct_hotplug_result {
 	CT_RES_PLANNED,		/* dry run, or not reached */
 	CT_RES_DONE,
 	CT_RES_UNCHANGED,
@@ -46,13 +46,13 @@ struct ct_block_op {
 	int node;			/* -1 unknown */
 	char owner[CT_NAME];		/* the dax device, "" for plain blocks */
 	bool reonline;			/* this block may be reonlined, whatever the run says (a policy's device) */
-	enum ct_action action;
-	enum ct_result result;
+	enum ct_hotplug_action action;
+	enum ct_hotplug_result result;
 	int err;			/* errno of a failure */
 	char note[192];
 };
 
-struct ct_plan {
+struct ct_hotplug_plan {
 	struct ct_block_op *op;
 	size_t n;
 	/* read the candidate zones of offline blocks too (a dry run shows
@@ -61,7 +61,7 @@ struct ct_plan {
 	bool all_zones;
 };
 
-struct ct_exec_opts {
+struct ct_hotplug_opts {
 	bool rollback;			/* undo what changed when anything failed */
 	unsigned block_timeout_ms;	/* per block: retry EBUSY and wait this long (0: once, no limit) */
 	volatile sig_atomic_t *stop;	/* set by the caller's SIGINT/SIGTERM handler: stop everything */
@@ -73,11 +73,11 @@ struct ct_exec_opts {
 };
 
 /* add a block (kept once; the first owner wins); node < 0: look it up */
-int ct_plan_add(struct ct_sysfs *s, struct ct_plan *p, uint64_t id, const char *owner, int node);
+int ct_hotplug_plan_add(struct ct_sysfs *s, struct ct_hotplug_plan *p, uint64_t id, const char *owner, int node);
 /* choose each block's action for what is wanted; reonline (or the op's
  * own reonline): move blocks online in another zone to ZONE_MOVABLE
  * through offline */
-void ct_plan_decide(struct ct_plan *p, enum ct_want want, bool reonline);
+void ct_hotplug_plan_decide(struct ct_hotplug_plan *p, enum ct_hotplug_want want, bool reonline);
 /* 0 when every block ended as wanted; otherwise the number of blocks that
  * did not (failed, raced, refused, interrupted, half_done). A block put in
  * the wanted state by someone else while the run went is unchanged (with a
@@ -85,11 +85,11 @@ void ct_plan_decide(struct ct_plan *p, enum ct_want want, bool reonline);
  * where it was (failed), or ends half_done: offline, named. With rollback,
  * each block that had changed (half_done too) ends rolled_back (as before,
  * read back) or rollback_failed (with errno and note). */
-int ct_plan_execute(struct ct_sysfs *s, struct ct_plan *p, const struct ct_exec_opts *o);
-void ct_plan_free(struct ct_plan *p);
+int ct_hotplug_plan_execute(struct ct_sysfs *s, struct ct_hotplug_plan *p, const struct ct_hotplug_opts *o);
+void ct_hotplug_plan_free(struct ct_hotplug_plan *p);
 
-const char *ct_action_name(enum ct_action a);
-const char *ct_result_name(enum ct_result r);
+const char *ct_hotplug_action_name(enum ct_hotplug_action a);
+const char *ct_hotplug_result_name(enum ct_hotplug_result r);
 
 /*
  * Resolve a target to blocks: "dax0.0", "region0", "mem0", "node1",
@@ -100,7 +100,7 @@ const char *ct_result_name(enum ct_result r);
  * it has, also with -EMEDIUMTYPE for another of them: the plan then holds
  * all its hot-plugged memory, and the caller decides about the rest.
  */
-int ct_plan_add_target(struct ct_sysfs *s, const struct ct_topology *t, struct ct_plan *p,
+int ct_hotplug_plan_add_target(struct ct_sysfs *s, const struct ct_topology *t, struct ct_hotplug_plan *p,
 		       const char *target, const struct ct_dax **devdax);
 
 #endif

@@ -15,7 +15,7 @@ static bool named(char *const *targets, int n, const char *memdev)
 }
 
 /* the plan's blocks owned by one of the region's dax devices */
-static unsigned blocks_in(const struct ct_region *r, const struct ct_plan *p)
+static unsigned blocks_in(const struct ct_region *r, const struct ct_hotplug_plan *p)
 {
 	unsigned n = 0;
 
@@ -26,8 +26,8 @@ static unsigned blocks_in(const struct ct_region *r, const struct ct_plan *p)
 	return n;
 }
 
-int ct_plan_touched(struct ct_sysfs *s, struct ct_topology *t, const struct ct_plan *p, char *const *targets,
-		    int ntargets, struct ct_touched_set *out)
+int ct_interleave_touched(struct ct_sysfs *s, struct ct_topology *t, const struct ct_hotplug_plan *p, char *const *targets,
+		    int ntargets, struct ct_interleave_set *out)
 {
 	uint64_t bs = t->block_size;
 
@@ -38,7 +38,7 @@ int ct_plan_touched(struct ct_sysfs *s, struct ct_topology *t, const struct ct_p
 	for (size_t i = 0; i < t->nregions; i++) {
 		struct ct_region *r = &t->regions[i];
 		unsigned nb = blocks_in(r, p), ways;
-		struct ct_touched *m;
+		struct ct_interleave_touched *m;
 
 		if (!nb)
 			continue;
@@ -47,7 +47,7 @@ int ct_plan_touched(struct ct_sysfs *s, struct ct_topology *t, const struct ct_p
 		ways = r->ntargets ? r->ntargets : 1;
 		m = realloc(out->m, (out->n + ways) * sizeof(*m));
 		if (!m) {
-			ct_touched_free(out);
+			ct_interleave_touched_free(out);
 			return ct_fail(s->err, ENOMEM, "out of memory");
 		}
 		out->m = m;
@@ -66,14 +66,14 @@ int ct_plan_touched(struct ct_sysfs *s, struct ct_topology *t, const struct ct_p
 	return 0;
 }
 
-void ct_touched_free(struct ct_touched_set *set)
+void ct_interleave_touched_free(struct ct_interleave_set *set)
 {
 	free(set->m);
 	set->m = NULL;
 	set->n = 0;
 }
 
-const struct ct_region *ct_memdev_interleaved(const struct ct_topology *t, const char *memdev)
+const struct ct_region *ct_interleave_region_of(const struct ct_topology *t, const char *memdev)
 {
 	for (size_t i = 0; i < t->nregions; i++)
 		if (t->regions[i].ntargets > 1 && ct_region_has_memdev(&t->regions[i], memdev))

@@ -13,7 +13,7 @@
 #include "change/hotplug.h"
 #include "cxl/topology.h"
 
-struct ct_touched {
+struct ct_interleave_touched {
 	char memdev[CT_NAME];		/* "" when the region does not say */
 	char region[CT_NAME];
 	unsigned ways;			/* devices in the region's interleave set */
@@ -23,8 +23,8 @@ struct ct_touched {
 	bool named;			/* a target named this memdev */
 };
 
-struct ct_touched_set {
-	struct ct_touched *m;
+struct ct_interleave_set {
+	struct ct_interleave_touched *m;
 	size_t n;
 };
 
@@ -33,12 +33,12 @@ struct ct_touched_set {
  * order; a region's interleave set is read from sysfs when the topology
  * was loaded without it. targets: what the command was given (for named).
  */
-int ct_plan_touched(struct ct_sysfs *s, struct ct_topology *t, const struct ct_plan *p, char *const *targets,
-		    int ntargets, struct ct_touched_set *out);
-void ct_touched_free(struct ct_touched_set *set);
+int ct_interleave_touched(struct ct_sysfs *s, struct ct_topology *t, const struct ct_hotplug_plan *p, char *const *targets,
+		    int ntargets, struct ct_interleave_set *out);
+void ct_interleave_touched_free(struct ct_interleave_set *set);
 
 /* the first region memdev is part of that interleaves other memdevs too
  * (NULL when none: every region of it is its own alone) */
-const struct ct_region *ct_memdev_interleaved(const struct ct_topology *t, const char *memdev);
+const struct ct_region *ct_interleave_region_of(const struct ct_topology *t, const char *memdev);
 
 #endif

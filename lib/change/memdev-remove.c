@@ -12,7 +12,7 @@
 #define CXLDEV "/sys/bus/cxl/devices"
 #define CXLMEM "/sys/bus/cxl/drivers/cxl_mem"
 
-int ct_memdev_disable(struct ct_context *ctx, const char *memdev, bool *was_disabled)
+int ct_memdev_remove_disable(struct ct_context *ctx, const char *memdev, bool *was_disabled)
 {
 	char path[256];
 	int rc;
@@ -42,13 +42,13 @@ static int by_bytes(const void *a, const void *b)
 	return x->bytes < y->bytes ? 1 : x->bytes > y->bytes ? -1 : x->pid - y->pid;
 }
 
-void ct_pinners_sort(struct ct_pinner *p, size_t n)
+void ct_memdev_remove_pinners_sort(struct ct_pinner *p, size_t n)
 {
 	if (n)
 		qsort(p, n, sizeof(*p), by_bytes);
 }
 
-int ct_node_pinners(struct ct_context *ctx, int node, size_t max, struct ct_pinner **out, size_t *n, size_t *total)
+int ct_memdev_remove_pinners(struct ct_context *ctx, int node, size_t max, struct ct_pinner **out, size_t *n, size_t *total)
 {
 	struct ct_procset set = { 0 };
 	struct ct_pinner *p = NULL;
@@ -80,7 +80,7 @@ int ct_node_pinners(struct ct_context *ctx, int node, size_t max, struct ct_pinn
 	}
 	ct_error_clear(&ctx->err);	/* processes that ended or could not be read */
 	ct_procset_free(&set);
-	ct_pinners_sort(p, k);
+	ct_memdev_remove_pinners_sort(p, k);
 	*total = k;
 	*n = k < max ? k : max;
 	*out = p;

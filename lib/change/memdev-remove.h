@@ -21,7 +21,7 @@ struct ct_context;
  * for no such memdev, -EBUSY when it is still bound after the write, or
  * -errno of the write; with a message.
  */
-int ct_memdev_disable(struct ct_context *ctx, const char *memdev, bool *was_disabled);
+int ct_memdev_remove_disable(struct ct_context *ctx, const char *memdev, bool *was_disabled);
 
 struct ct_pinner {
 	int pid;
@@ -34,8 +34,8 @@ struct ct_pinner {
  * max; *total says how many there were). Processes that end meanwhile or
  * cannot be read are left out. 0 or -errno (-ENOMEM) with a message.
  */
-int ct_node_pinners(struct ct_context *ctx, int node, size_t max, struct ct_pinner **out, size_t *n, size_t *total);
+int ct_memdev_remove_pinners(struct ct_context *ctx, int node, size_t max, struct ct_pinner **out, size_t *n, size_t *total);
 /* most bytes first, then by pid */
-void ct_pinners_sort(struct ct_pinner *p, size_t n);
+void ct_memdev_remove_pinners_sort(struct ct_pinner *p, size_t n);
 
 #endif

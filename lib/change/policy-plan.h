@@ -25,7 +25,7 @@ struct ct_policy_outcome {
  * the devices want both zones (one zone per run).
  */
 int ct_policy_plan(struct ct_sysfs *s, const struct ct_topology *t, const struct ct_policy *pol,
-		   char *const *targets, int ntargets, struct ct_plan *plan, bool *movable,
+		   char *const *targets, int ntargets, struct ct_hotplug_plan *plan, bool *movable,
 		   struct ct_policy_outcome **out, size_t *nout);
 
 #endif

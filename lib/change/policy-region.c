@@ -14,7 +14,7 @@
 #include "change/policy-region.h"
 #include "change/region.h"
 
-const char *ct_new_region_state_name(enum ct_new_region_state s)
+const char *ct_policy_region_state_name(enum ct_new_region_state s)
 {
 	static const char *const n[] = { "left", "planned", "created", "failed" };
 	return s <= CT_NEWREG_FAILED ? n[s] : "?";
@@ -118,7 +118,7 @@ static int to_system_ram(struct ct_context *ctx, struct ct_policy_new_region *o)
 		return 0;
 	}
 	/* movable wanted: the kernel must not online the blocks itself meanwhile */
-	rc = ct_dax_to_system_ram(ctx, o->dax, o->decision.movable, &res);
+	rc = ct_daxmode_to_system_ram(ctx, o->dax, o->decision.movable, &res);
 	if (!rc)
 		o->converted = true;
 	return rc;
@@ -184,7 +184,7 @@ static int one(struct ct_context *ctx, const struct ct_memdev *m, bool dry, stru
 	return rc;
 }
 
-int ct_policy_create_regions(struct ct_context *ctx, const struct ct_topology *t, const struct ct_policy *pol,
+int ct_policy_region_create(struct ct_context *ctx, const struct ct_topology *t, const struct ct_policy *pol,
 			     char *const *targets, int ntargets, bool dry, struct ct_policy_new_region **out,
 			     size_t *nout)
 {

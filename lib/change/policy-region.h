@@ -44,10 +44,10 @@ struct ct_policy_new_region {
  * -errno (each failure in its entry; the context's message is the first).
  * The caller reloads its topology after a creation.
  */
-int ct_policy_create_regions(struct ct_context *ctx, const struct ct_topology *t, const struct ct_policy *pol,
+int ct_policy_region_create(struct ct_context *ctx, const struct ct_topology *t, const struct ct_policy *pol,
 			     char *const *targets, int ntargets, bool dry, struct ct_policy_new_region **out,
 			     size_t *nout);
 
-const char *ct_new_region_state_name(enum ct_new_region_state s);
+const char *ct_policy_region_state_name(enum ct_new_region_state s);
 
 #endif

@@ -129,7 +129,7 @@ static int device_match(const struct cursor *c, const char *p, const char *end, 
 }
 
 /* the current section when it is one another command reads ([migrate]:
- * lib/migrate-conf.c): its lines are that command's to check */
+ * lib/mm/migrate-conf.c): its lines are that command's to check */
 static struct ct_policy_rule other_section;
 
 static int section(const struct cursor *c, const char *p, const char *end, struct ct_policy *pol,

@@ -47,29 +47,29 @@ int ct_region_plan_destroy(struct ct_context *ctx, const struct ct_topology *t, 
 		if (!strcmp(r->dax[i].mode, "devdax")) {
 			char doing[64];
 			snprintf(doing, sizeof(doing), "destroying %s", name);
-			rc = ct_dax_check_unused(ctx, r->dax[i].name, doing);
+			rc = ct_dax_users_check_unused(ctx, r->dax[i].name, doing);
 		}
 	return rc;
 }
 
 /* offline every block of the region's dax devices; on failure they are put back */
 static int offline_memory(struct ct_context *ctx, const struct ct_topology *t, const struct ct_region_teardown *td,
-			  const struct ct_exec_opts *opts)
+			  const struct ct_hotplug_opts *opts)
 {
-	struct ct_exec_opts o = *opts;
-	struct ct_plan p = { 0 };
+	struct ct_hotplug_opts o = *opts;
+	struct ct_hotplug_plan p = { 0 };
 	const struct ct_dax *devdax = NULL;
-	int rc = ct_plan_add_target(&ctx->sys, t, &p, td->region, &devdax), bad;
+	int rc = ct_hotplug_plan_add_target(&ctx->sys, t, &p, td->region, &devdax), bad;
 
 	if (rc == -EMEDIUMTYPE)
 		rc = 0;	/* a devdax device has no blocks to offline */
 	if (rc) {
-		ct_plan_free(&p);
+		ct_hotplug_plan_free(&p);
 		return rc;
 	}
 	o.rollback = true;
-	ct_plan_decide(&p, CT_WANT_OFFLINE, false);
-	bad = ct_plan_execute(&ctx->sys, &p, &o);
+	ct_hotplug_plan_decide(&p, CT_WANT_OFFLINE, false);
+	bad = ct_hotplug_plan_execute(&ctx->sys, &p, &o);
 	if (bad) {
 		const struct ct_block_op *first = NULL;
 		for (size_t i = 0; i < p.n && !first; i++)
@@ -80,15 +80,15 @@ static int offline_memory(struct ct_context *ctx, const struct ct_topology *t, c
 			     "%s: offlining its memory failed at memory%llu: %s%s%s; the blocks that went offline were "
 			     "put back online and the region is left as it was", td->region,
 			     first ? (unsigned long long)first->before.id : 0ULL,
-			     first ? ct_result_name(first->result) : "?", first && first->note[0] ? ": " : "",
+			     first ? ct_hotplug_result_name(first->result) : "?", first && first->note[0] ? ": " : "",
 			     first ? first->note : "");
 	}
-	ct_plan_free(&p);
+	ct_hotplug_plan_free(&p);
 	return rc;
 }
 
 int ct_region_destroy(struct ct_context *ctx, const struct ct_topology *t, struct ct_region_teardown *td,
-		      const struct ct_exec_opts *offline)
+		      const struct ct_hotplug_opts *offline)
 {
 	struct ct_region_io io = { ctx, ct_region_ops_for(ctx, false), NULL, "" };
 	char what[160], done[160] = "";

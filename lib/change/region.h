@@ -92,7 +92,7 @@ int ct_region_plan_destroy(struct ct_context *ctx, const struct ct_topology *t, 
  * stopped half way can be repeated.
  */
 int ct_region_destroy(struct ct_context *ctx, const struct ct_topology *t, struct ct_region_teardown *td,
-		      const struct ct_exec_opts *offline);
+		      const struct ct_hotplug_opts *offline);
 
 /* valid CXL interleave ways and granularity */
 bool ct_region_ways_valid(unsigned ways);

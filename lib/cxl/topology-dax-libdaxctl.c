@@ -22,7 +22,7 @@ static bool cxl_region_of(const char *path, char *out, size_t len)
 	return true;
 }
 
-int ct_topology_load_dax(struct ct_context *ctx, struct ct_topology *t)
+int ct_topology_load_dax_libdaxctl(struct ct_context *ctx, struct ct_topology *t)
 {
 	struct daxctl_ctx *dctx;
 	struct daxctl_region *dr;

@@ -92,7 +92,7 @@ static int load_one(struct ct_context *ctx, struct ct_topology *t, const char *n
 	return 0;
 }
 
-int ct_topology_load_daxfs(struct ct_context *ctx, struct ct_topology *t)
+int ct_topology_load_dax_sysfs(struct ct_context *ctx, struct ct_topology *t)
 {
 	char **names;
 	size_t n;

@@ -8,6 +8,6 @@
 
 /* regions (name, interleave set) with their dax devices (name, mode, size,
  * resource, target node); t->block_size set. 0 or -errno with a message */
-int ct_topology_load_daxfs(struct ct_context *ctx, struct ct_topology *t);
+int ct_topology_load_dax_sysfs(struct ct_context *ctx, struct ct_topology *t);
 
 #endif

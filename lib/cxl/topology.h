@@ -84,7 +84,7 @@ void ct_topology_free(struct ct_topology *t);
 int ct_topology_load_sysfs(struct ct_context *ctx, struct ct_topology *t);
 int ct_topology_load_libcxl(struct ct_context *ctx, struct ct_topology *t);
 /* only the CXL regions' dax devices (libdaxctl; no memdevs, no block counts) */
-int ct_topology_load_dax(struct ct_context *ctx, struct ct_topology *t);
+int ct_topology_load_dax_libdaxctl(struct ct_context *ctx, struct ct_topology *t);
 int ct_topology_finish(struct ct_context *ctx, struct ct_topology *t);
 const struct ct_memdev *ct_topology_memdev(const struct ct_topology *t, const char *name);
 bool ct_region_has_memdev(const struct ct_region *r, const char *memdev);

@@ -32,7 +32,7 @@ static size_t record_len(size_t name_len, size_t size)
 
 static bool name_ok(const char *name, size_t len)
 {
-	if (!len || len >= sizeof(((struct ct_kept_record *)0)->event))
+	if (!len || len >= sizeof(((struct ct_event_keep_record *)0)->event))
 		return false;
 	for (size_t i = 0; i < len; i++)
 		if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= '0' && name[i] <= '9') || name[i] == '_'))
@@ -40,7 +40,7 @@ static bool name_ok(const char *name, size_t len)
 	return true;
 }
 
-void ct_kept_free(struct ct_kept *k)
+void ct_event_keep_free(struct ct_event_keep *k)
 {
 	for (size_t i = 0; i < k->n; i++)
 		free(k->r[i].data);
@@ -48,7 +48,7 @@ void ct_kept_free(struct ct_kept *k)
 	memset(k, 0, sizeof(*k));
 }
 
-static void drop_oldest(struct ct_kept *k)
+static void drop_oldest(struct ct_event_keep *k)
 {
 	free(k->r[0].data);
 	k->bytes -= record_len(strlen(k->r[0].event), k->r[0].size);
@@ -57,11 +57,11 @@ static void drop_oldest(struct ct_kept *k)
 	k->dropped++;
 }
 
-int ct_kept_add(struct ct_kept *k, const char *event, uint64_t ts, uint64_t real_time, int cpu, const void *data,
+int ct_event_keep_add(struct ct_event_keep *k, const char *event, uint64_t ts, uint64_t real_time, int cpu, const void *data,
 		uint32_t size)
 {
 	size_t len = strlen(event), need = record_len(len, size);
-	struct ct_kept_record *r;
+	struct ct_event_keep_record *r;
 
 	if (!name_ok(event, len) || size > CT_KEPT_MAX_RECORD)
 		return -EINVAL;
@@ -91,7 +91,7 @@ int ct_kept_add(struct ct_kept *k, const char *event, uint64_t ts, uint64_t real
 	return 0;
 }
 
-int ct_kept_parse(const void *buf, size_t len, struct ct_kept *k, size_t *bad_at)
+int ct_event_keep_parse(const void *buf, size_t len, struct ct_event_keep *k, size_t *bad_at)
 {
 	const uint8_t *p = buf;
 	size_t off = MAGIC_LEN;
@@ -104,7 +104,7 @@ int ct_kept_parse(const void *buf, size_t len, struct ct_kept *k, size_t *bad_at
 		return -EBADMSG;
 	while (off < len) {
 		struct header h;
-		char name[sizeof(((struct ct_kept_record *)0)->event)];
+		char name[sizeof(((struct ct_event_keep_record *)0)->event)];
 		if (len - off < sizeof(h))
 			goto bad;
 		memcpy(&h, p + off, sizeof(h));
@@ -115,7 +115,7 @@ int ct_kept_parse(const void *buf, size_t len, struct ct_kept *k, size_t *bad_at
 		name[h.name_len] = '\0';
 		if (!name_ok(name, h.name_len))
 			goto bad;
-		if ((rc = ct_kept_add(k, name, h.ts, h.real_time, h.cpu, p + off + sizeof(h) + h.name_len, h.size)))
+		if ((rc = ct_event_keep_add(k, name, h.ts, h.real_time, h.cpu, p + off + sizeof(h) + h.name_len, h.size)))
 			return rc;
 		off += h.len;
 	}
@@ -125,7 +125,7 @@ bad:
 	return -EBADMSG;
 }
 
-int ct_kept_serialize(const struct ct_kept *k, uint8_t **buf, size_t *len)
+int ct_event_keep_serialize(const struct ct_event_keep *k, uint8_t **buf, size_t *len)
 {
 	size_t total = k->n ? k->bytes : MAGIC_LEN, off = MAGIC_LEN;
 	uint8_t *p;
@@ -134,7 +134,7 @@ int ct_kept_serialize(const struct ct_kept *k, uint8_t **buf, size_t *len)
 		return -ENOMEM;
 	memcpy(p, MAGIC, MAGIC_LEN);
 	for (size_t i = 0; i < k->n; i++) {
-		const struct ct_kept_record *r = &k->r[i];
+		const struct ct_event_keep_record *r = &k->r[i];
 		struct header h = { 0 };
 		h.name_len = (uint16_t)strlen(r->event);
 		h.size = r->size;
@@ -152,8 +152,8 @@ int ct_kept_serialize(const struct ct_kept *k, uint8_t **buf, size_t *len)
 	return 0;
 }
 
-int ct_kept_load(struct ct_sysfs *s, unsigned timeout_ms, volatile sig_atomic_t *stop, int *lock_fd,
-		 struct ct_kept *k, size_t *damaged)
+int ct_event_keep_load(struct ct_sysfs *s, unsigned timeout_ms, volatile sig_atomic_t *stop, int *lock_fd,
+		 struct ct_event_keep *k, size_t *damaged)
 {
 	uint8_t *buf = NULL;
 	size_t len = 0, bad_at;
@@ -180,14 +180,14 @@ int ct_kept_load(struct ct_sysfs *s, unsigned timeout_ms, volatile sig_atomic_t 
 			     s->root, CT_KEPT_MAX_BYTES >> 20);
 	if (rc)
 		goto fail;
-	rc = ct_kept_parse(buf, len, k, &bad_at);
+	rc = ct_event_keep_parse(buf, len, k, &bad_at);
 	free(buf);
 	if (rc == -EBADMSG) {
 		*damaged = len - bad_at;
 		rc = 0;
 	}
 	if (rc) {
-		ct_kept_free(k);
+		ct_event_keep_free(k);
 		rc = ct_fail(s->err, -rc, "cannot load %s" CT_RUNDIR "/" CT_KEPT_FILE ": %s", s->root, strerror(-rc));
 		goto fail;
 	}
@@ -198,7 +198,7 @@ fail:
 	return rc;
 }
 
-int ct_kept_store(struct ct_sysfs *s, const struct ct_kept *k)
+int ct_event_keep_store(struct ct_sysfs *s, const struct ct_event_keep *k)
 {
 	char path[4096];
 	uint8_t *buf;
@@ -212,7 +212,7 @@ int ct_kept_store(struct ct_sysfs *s, const struct ct_kept *k)
 			return ct_fail(s->err, errno, "cannot remove %s: %s", path, strerror(errno));
 		return 0;
 	}
-	if ((rc = ct_kept_serialize(k, &buf, &len)))
+	if ((rc = ct_event_keep_serialize(k, &buf, &len)))
 		return ct_fail(s->err, -rc, "out of memory");
 	rc = ct_file_write_atomic(s->err, path, (const char *)buf, len, 0600);
 	free(buf);

@@ -25,7 +25,7 @@
 #define CT_KEPT_MAX_BYTES (4u << 20)	/* the file at most; the oldest records go first */
 #define CT_KEPT_MAX_RECORD 65536	/* bytes of one record's data */
 
-struct ct_kept_record {
+struct ct_event_keep_record {
 	char event[48];		/* the tracepoint, in the cxl system ("cxl_dram") */
 	uint64_t ts;		/* the record's time on the instance's trace clock */
 	uint64_t real_time;	/* its wall-clock time (ns since 1970) when first read */
@@ -34,8 +34,8 @@ struct ct_kept_record {
 	uint8_t *data;		/* size bytes, owned */
 };
 
-struct ct_kept {
-	struct ct_kept_record *r;	/* oldest first */
+struct ct_event_keep {
+	struct ct_event_keep_record *r;	/* oldest first */
 	size_t n, cap;
 	size_t bytes;			/* in the file, with its header */
 	unsigned long dropped;		/* the oldest, dropped to stay under CT_KEPT_MAX_BYTES */
@@ -43,22 +43,22 @@ struct ct_kept {
 
 /* pure: the records in a file's bytes, appended to k. -EBADMSG at the first
  * damaged record (those before it are in k; *bad_at is its offset) */
-int ct_kept_parse(const void *buf, size_t len, struct ct_kept *k, size_t *bad_at);
+int ct_event_keep_parse(const void *buf, size_t len, struct ct_event_keep *k, size_t *bad_at);
 /* pure: the file's bytes for k (malloc'd) */
-int ct_kept_serialize(const struct ct_kept *k, uint8_t **buf, size_t *len);
+int ct_event_keep_serialize(const struct ct_event_keep *k, uint8_t **buf, size_t *len);
 /* one more record (the newest), the oldest dropped while the file would be
  * larger than CT_KEPT_MAX_BYTES; -EINVAL for a name or size no file holds */
-int ct_kept_add(struct ct_kept *k, const char *event, uint64_t ts, uint64_t real_time, int cpu, const void *data,
+int ct_event_keep_add(struct ct_event_keep *k, const char *event, uint64_t ts, uint64_t real_time, int cpu, const void *data,
 		uint32_t size);
-void ct_kept_free(struct ct_kept *k);
+void ct_event_keep_free(struct ct_event_keep *k);
 
 /* the store, locked (waits up to timeout_ms, or until *stop): *lock_fd, and
  * the records kept in k. A damaged file is not an error: the records before
  * the damage are in k, *damaged says how many bytes after them were dropped */
-int ct_kept_load(struct ct_sysfs *s, unsigned timeout_ms, volatile sig_atomic_t *stop, int *lock_fd,
-		 struct ct_kept *k, size_t *damaged);
+int ct_event_keep_load(struct ct_sysfs *s, unsigned timeout_ms, volatile sig_atomic_t *stop, int *lock_fd,
+		 struct ct_event_keep *k, size_t *damaged);
 /* replace the store with k (atomically; removed when k is empty), the lock
- * ct_kept_load took still held (the caller releases it) */
-int ct_kept_store(struct ct_sysfs *s, const struct ct_kept *k);
+ * ct_event_keep_load took still held (the caller releases it) */
+int ct_event_keep_store(struct ct_sysfs *s, const struct ct_event_keep *k);
 
 #endif

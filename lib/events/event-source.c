@@ -38,9 +38,9 @@ struct ct_event_source {
 	ct_event_fn fn;
 	void *arg;
 	int fn_rc;
-	struct ct_kept *keep;		/* the shared read: where records fn keeps go */
+	struct ct_event_keep *keep;		/* the shared read: where records fn keeps go */
 	int keep_rc;
-	size_t keep_added, keep_failed;	/* records ct_kept_add took, and could not take */
+	size_t keep_added, keep_failed;	/* records ct_event_keep_add took, and could not take */
 	char *stale[MAX_STALE];
 	size_t nstale;
 };
@@ -397,7 +397,7 @@ static void keep_raw(struct ct_event_source *s, const char *event, uint64_t ts, 
 
 	if (!s->keep)
 		return;
-	rc = ct_kept_add(s->keep, event, ts, real_time, cpu, data, size > 0 ? (uint32_t)size : 0);
+	rc = ct_event_keep_add(s->keep, event, ts, real_time, cpu, data, size > 0 ? (uint32_t)size : 0);
 	if (!rc) {
 		s->keep_added++;
 	} else {
@@ -439,10 +439,10 @@ static int on_record(struct tep_event *ev, struct tep_record *r, int cpu, void *
 
 /* the records earlier runs kept, decoded with this kernel's format, given
  * to fn again (those of a tracepoint it no longer has are dropped) */
-static void replay(struct ct_event_source *s, const struct ct_kept *old, struct ct_event_kept_report *rep)
+static void replay(struct ct_event_source *s, const struct ct_event_keep *old, struct ct_event_keep_report *rep)
 {
 	for (size_t i = 0; i < old->n; i++) {
-		const struct ct_kept_record *k = &old->r[i];
+		const struct ct_event_keep_record *k = &old->r[i];
 		struct tep_event *ev = tep_find_event_by_name(s->tep, "cxl", k->event);
 		struct tep_record r = { .ts = k->ts, .cpu = k->cpu, .size = (int)k->size, .data = k->data };
 		if (ev)
@@ -477,17 +477,17 @@ int ct_event_source_read(struct ct_event_source *s, ct_event_fn fn, void *arg)
 }
 
 int ct_event_source_read_shared(struct ct_event_source *s, ct_event_fn fn, void *arg, unsigned timeout_ms,
-				struct ct_event_kept_report *rep)
+				struct ct_event_keep_report *rep)
 {
 	struct ct_sysfs *sys = &s->ctx->sys;
-	struct ct_kept old, now = { 0 };
+	struct ct_event_keep old, now = { 0 };
 	size_t replayed, fresh;
 	int lock_fd, rc;
 
 	memset(rep, 0, sizeof(*rep));
 	/* nothing is read unless what must be kept can be: else a filtered
 	 * run would lose what it hides */
-	if ((rc = ct_kept_load(sys, timeout_ms, NULL, &lock_fd, &old, &rep->damaged_bytes)))
+	if ((rc = ct_event_keep_load(sys, timeout_ms, NULL, &lock_fd, &old, &rep->damaged_bytes)))
 		return rc;
 	s->keep = &now;
 	s->keep_rc = 0;
@@ -505,7 +505,7 @@ int ct_event_source_read_shared(struct ct_event_source *s, ct_event_fn fn, void 
 	/* a record that could not be held is lost; the others are stored */
 	rep->hold_rc = s->keep_rc;
 	rep->unkept = s->keep_failed;
-	rep->store_rc = ct_kept_store(sys, &now);
+	rep->store_rc = ct_event_keep_store(sys, &now);
 	if (rep->store_rc) {
 		/* the old store is still there: what it held is not lost (what
 		 * this run showed of it shows again); this run's own are */
@@ -517,8 +517,8 @@ int ct_event_source_read_shared(struct ct_event_source *s, ct_event_fn fn, void 
 	}
 	s->keep = NULL;
 	ct_lock_release(lock_fd);
-	ct_kept_free(&old);
-	ct_kept_free(&now);
+	ct_event_keep_free(&old);
+	ct_event_keep_free(&now);
 	return rc;
 }
 

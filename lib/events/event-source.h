@@ -50,7 +50,7 @@ int ct_event_source_read(struct ct_event_source *s, ct_event_fn fn, void *arg);
 /* fn's answer for a record it did not show (ct_event_source_read_shared) */
 #define CT_EVENT_KEEP 1
 
-struct ct_event_kept_report {
+struct ct_event_keep_report {
 	size_t kept;			/* records kept now for later runs */
 	unsigned long dropped;		/* the oldest kept ones, dropped for room */
 	size_t damaged_bytes;		/* of a damaged store, dropped */
@@ -71,7 +71,7 @@ struct ct_event_kept_report {
  * stays), unkept (this run's records so lost: the buffer has been read).
  */
 int ct_event_source_read_shared(struct ct_event_source *s, ct_event_fn fn, void *arg, unsigned timeout_ms,
-				struct ct_event_kept_report *rep);
+				struct ct_event_keep_report *rep);
 /* read every interval_ms until *stop is set (a signal handler) or fn stops;
  * -ENOENT when the instance disappeared under us, -EPIPE when watch_fd (if
  * >= 0: where the events go) reports that its reader went away */

@@ -5,9 +5,9 @@
 #include <unistd.h>
 #include "mm/migrate-batch.h"
 
-int ct_batch_init(struct ct_batch *b, ct_move_pages_fn fn, int pid, int to, size_t cap)
+int ct_migrate_batch_init(struct ct_migrate_batch *b, ct_move_pages_fn fn, int pid, int to, size_t cap)
 {
-	*b = (struct ct_batch){ .move_pages = fn, .pid = pid, .to = to, .retries = 3, .retry_us = 10000,
+	*b = (struct ct_migrate_batch){ .move_pages = fn, .pid = pid, .to = to, .retries = 3, .retry_us = 10000,
 				.rounds = 8, .cap = cap };
 	b->sub_pages = malloc(cap * sizeof(*b->sub_pages));
 	b->sub_nodes = malloc(cap * sizeof(*b->sub_nodes));
@@ -19,7 +19,7 @@ int ct_batch_init(struct ct_batch *b, ct_move_pages_fn fn, int pid, int to, size
 	b->untried = malloc(cap * sizeof(*b->untried));
 	if (!b->sub_pages || !b->sub_nodes || !b->sub_status || !b->sub_idx || !b->rnd_pages || !b->rnd_status ||
 	    !b->rnd_idx || !b->untried) {
-		ct_batch_free(b);
+		ct_migrate_batch_free(b);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < cap; i++)
@@ -27,7 +27,7 @@ int ct_batch_init(struct ct_batch *b, ct_move_pages_fn fn, int pid, int to, size
 	return 0;
 }
 
-void ct_batch_free(struct ct_batch *b)
+void ct_migrate_batch_free(struct ct_migrate_batch *b)
 {
 	free(b->sub_pages);
 	free(b->sub_nodes);
@@ -43,7 +43,7 @@ void ct_batch_free(struct ct_batch *b)
 }
 
 /* one call with the status pre-filled, so that what stays UNSET was not written */
-static long call(struct ct_batch *b, unsigned long n, void **pages, const int *nodes, int *status, int flags)
+static long call(struct ct_migrate_batch *b, unsigned long n, void **pages, const int *nodes, int *status, int flags)
 {
 	for (unsigned long i = 0; i < n; i++)
 		status[i] = CT_STATUS_UNSET;
@@ -56,7 +56,7 @@ static int call_error(int e)
 	return e == ESRCH || e == EPERM ? -e : -(e ? e : EIO);
 }
 
-int ct_batch_query(struct ct_batch *b, void **pages, int *status, unsigned long n)
+int ct_migrate_batch_query(struct ct_migrate_batch *b, void **pages, int *status, unsigned long n)
 {
 	return call(b, n, pages, NULL, status, 0) < 0 ? call_error(errno) : 0;
 }
@@ -68,7 +68,7 @@ static bool busy(int st)
 
 /* ask again where the entries that are UNSET (and, with also_busy, busy;
  * and those whose status is also_err, when it is not 0) are */
-static int requery(struct ct_batch *b, void **pages, int *status, unsigned long n, bool also_busy, int also_err)
+static int requery(struct ct_migrate_batch *b, void **pages, int *status, unsigned long n, bool also_busy, int also_err)
 {
 	unsigned long k = 0;
 	int rc;
@@ -80,7 +80,7 @@ static int requery(struct ct_batch *b, void **pages, int *status, unsigned long 
 		}
 	if (!k)
 		return 0;
-	rc = ct_batch_query(b, b->sub_pages, b->sub_status, k);
+	rc = ct_migrate_batch_query(b, b->sub_pages, b->sub_status, k);
 	if (rc == -ESRCH)
 		return rc;
 	if (rc)
@@ -122,7 +122,7 @@ static unsigned long find_untried(const int *status, unsigned long n, unsigned l
  * partway, ENODEV) too, as the kernel moved what it had unmapped before it
  * gave up (migrate_pages_batch: "goto move", then the errno): what is on
  * the target moved, what is elsewhere gets the call's errno */
-static int settle(struct ct_batch *b, void **pages, int *status, unsigned long n, long ret, int e)
+static int settle(struct ct_migrate_batch *b, void **pages, int *status, unsigned long n, long ret, int e)
 {
 	int call_err = 0;
 
@@ -142,7 +142,7 @@ static int settle(struct ct_batch *b, void **pages, int *status, unsigned long n
  * folio it had queued, which then failed), the entries in the same 2 MiB
  * come last: most are that folio's tails, which would queue it again and
  * end the next round at the same place (a THP is naturally aligned) */
-static unsigned long next_round(struct ct_batch *b, void **pages, const int *status, unsigned long k, void *ended_at,
+static unsigned long next_round(struct ct_migrate_batch *b, void **pages, const int *status, unsigned long k, void *ended_at,
 				bool ended_busy)
 {
 	uintptr_t block = (uintptr_t)ended_at & ~(uintptr_t)((2u << 20) - 1);
@@ -164,7 +164,7 @@ static unsigned long next_round(struct ct_batch *b, void **pages, const int *sta
  * again, in up to b->rounds calls, each starting past where the last one
  * stopped (one folio that cannot move, pinned by O_DIRECT or RDMA, would
  * otherwise leave the rest of the batch where it was) */
-static int more_rounds(struct ct_batch *b, void **pages, int *status, unsigned long n, unsigned long k,
+static int more_rounds(struct ct_migrate_batch *b, void **pages, int *status, unsigned long n, unsigned long k,
 		       void *ended_at, bool ended_busy)
 {
 	for (unsigned round = 0; k && round < b->rounds; round++) {
@@ -194,7 +194,7 @@ static int more_rounds(struct ct_batch *b, void **pages, int *status, unsigned l
 	return 0;
 }
 
-int ct_batch_move(struct ct_batch *b, void **pages, int *status, unsigned long n)
+int ct_migrate_batch_move(struct ct_migrate_batch *b, void **pages, int *status, unsigned long n)
 {
 	long ret = call(b, n, pages, b->sub_nodes, status, MPOL_MF_MOVE);
 	int rc, e = errno;

@@ -27,7 +27,7 @@
 typedef long (*ct_move_pages_fn)(int pid, unsigned long count, void **pages, const int *nodes, int *status,
 				 int flags);
 
-struct ct_batch {
+struct ct_migrate_batch {
 	ct_move_pages_fn move_pages;
 	int pid, to;
 	unsigned retries;		/* EBUSY rounds after the first try (3) */
@@ -42,18 +42,18 @@ struct ct_batch {
 	unsigned long *sub_idx, *rnd_idx, *untried;
 };
 
-int ct_batch_init(struct ct_batch *b, ct_move_pages_fn fn, int pid, int to, size_t cap);
-void ct_batch_free(struct ct_batch *b);
+int ct_migrate_batch_init(struct ct_migrate_batch *b, ct_move_pages_fn fn, int pid, int to, size_t cap);
+void ct_migrate_batch_free(struct ct_migrate_batch *b);
 
 /* where pages[0..n) are: status[i] = node, -ENOENT, -EFAULT (or UNSET when
  * the kernel said nothing); 0, -ESRCH (the process is gone), -EPERM, -errno */
-int ct_batch_query(struct ct_batch *b, void **pages, int *status, unsigned long n);
+int ct_migrate_batch_query(struct ct_migrate_batch *b, void **pages, int *status, unsigned long n);
 
 /* move pages[0..n) (n <= cap) to b->to. Each status[i] ends as the page's
  * node (b->to: moved; another: not moved, the kernel gave no reason) or a
  * -errno (the page's, or the call's when the whole call failed and the page
  * is not on the target), never UNSET
  * unless the kernel could not be asked at all. 0, -ESRCH or -EPERM. */
-int ct_batch_move(struct ct_batch *b, void **pages, int *status, unsigned long n);
+int ct_migrate_batch_move(struct ct_migrate_batch *b, void **pages, int *status, unsigned long n);
 
 #endif

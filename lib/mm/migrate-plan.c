@@ -5,16 +5,16 @@
 #include <string.h>
 #include "mm/migrate-plan.h"
 
-bool ct_mig_is_source(const struct ct_nodeset *from, int to, int node)
+bool ct_migrate_plan_is_source(const struct ct_nodeset *from, int to, int node)
 {
 	if (node == to)
 		return false;
 	return !ct_nodeset_count(from) || ct_nodeset_has(from, node);
 }
 
-static int add(struct ct_mig_plan *p, uint64_t a, uint64_t b, uint64_t step, bool direct, bool thp)
+static int add(struct ct_migrate_plan *p, uint64_t a, uint64_t b, uint64_t step, bool direct, bool thp)
 {
-	struct ct_mig_range *last = p->n ? &p->r[p->n - 1] : NULL;
+	struct ct_migrate_range *last = p->n ? &p->r[p->n - 1] : NULL;
 
 	if (a >= b)
 		return 0;
@@ -28,18 +28,18 @@ static int add(struct ct_mig_plan *p, uint64_t a, uint64_t b, uint64_t step, boo
 	}
 	if (p->n == p->cap) {
 		size_t nc = p->cap ? 2 * p->cap : 64;
-		struct ct_mig_range *nr = realloc(p->r, nc * sizeof(*nr));
+		struct ct_migrate_range *nr = realloc(p->r, nc * sizeof(*nr));
 		if (!nr)
 			return -ENOMEM;
 		p->r = nr;
 		p->cap = nc;
 	}
-	p->r[p->n++] = (struct ct_mig_range){ a, b, step, direct, thp };
+	p->r[p->n++] = (struct ct_migrate_range){ a, b, step, direct, thp };
 	return 0;
 }
 
-int ct_mig_plan_build(const char *maps, const struct ct_numa_vma *vma, size_t nvma, const struct ct_selection *sel,
-		      const struct ct_nodeset *from, int to, uint64_t page_size, struct ct_mig_plan *p)
+int ct_migrate_plan_build(const char *maps, const struct ct_numa_vma *vma, size_t nvma, const struct ct_migrate_selection *sel,
+		      const struct ct_nodeset *from, int to, uint64_t page_size, struct ct_migrate_plan *p)
 {
 	size_t j = 0;
 	const char *line = maps;
@@ -67,7 +67,7 @@ int ct_mig_plan_build(const char *maps, const struct ct_numa_vma *vma, size_t nv
 		if (j < nvma && vma[j].start == a) {
 			for (int n = 0; n < 64; n++) {
 				all += vma[j].pages[n];
-				if (ct_mig_is_source(from, to, n))
+				if (ct_migrate_plan_is_source(from, to, n))
 					src += vma[j].pages[n];
 			}
 			if (!src)
@@ -92,11 +92,11 @@ int ct_mig_plan_build(const char *maps, const struct ct_numa_vma *vma, size_t nv
 		}
 	}
 	if (rc)
-		ct_mig_plan_free(p);
+		ct_migrate_plan_free(p);
 	return rc;
 }
 
-int ct_mig_plan_add_present(struct ct_mig_plan *p, const struct ct_mig_range *r, const struct ct_present *pr, size_t n,
+int ct_migrate_plan_add_present(struct ct_migrate_plan *p, const struct ct_migrate_range *r, const struct ct_present *pr, size_t n,
 			    uint64_t huge_size)
 {
 	int rc = 0;
@@ -104,7 +104,7 @@ int ct_mig_plan_add_present(struct ct_mig_plan *p, const struct ct_mig_range *r,
 	for (size_t i = 0; i < n && !rc; i++) {
 		uint64_t a = pr[i].start > r->start ? pr[i].start : r->start;
 		uint64_t b = pr[i].end < r->end ? pr[i].end : r->end;
-		const struct ct_mig_range *last = p->n ? &p->r[p->n - 1] : NULL;
+		const struct ct_migrate_range *last = p->n ? &p->r[p->n - 1] : NULL;
 		if (a >= b)
 			continue;
 		if (!pr[i].huge || !huge_size || huge_size <= r->step) {
@@ -122,14 +122,14 @@ int ct_mig_plan_add_present(struct ct_mig_plan *p, const struct ct_mig_range *r,
 	return rc;
 }
 
-int ct_mig_plan_split(const struct ct_mig_plan *p, unsigned long max_entries, struct ct_mig_range **out, size_t *n)
+int ct_migrate_plan_split(const struct ct_migrate_plan *p, unsigned long max_entries, struct ct_migrate_range **out, size_t *n)
 {
 	size_t cap = 0;
 
 	*out = NULL;
 	*n = 0;
 	for (size_t i = 0; i < p->n; i++) {
-		const struct ct_mig_range *r = &p->r[i];
+		const struct ct_migrate_range *r = &p->r[i];
 		uint64_t block = max_entries * r->step;
 		for (uint64_t a = r->start; a < r->end;) {
 			uint64_t b = (a / block + 1) * block;
@@ -137,7 +137,7 @@ int ct_mig_plan_split(const struct ct_mig_plan *p, unsigned long max_entries, st
 				b = r->end;
 			if (*n == cap) {
 				size_t nc = cap ? 2 * cap : 64;
-				struct ct_mig_range *nr = realloc(*out, nc * sizeof(*nr));
+				struct ct_migrate_range *nr = realloc(*out, nc * sizeof(*nr));
 				if (!nr) {
 					free(*out);
 					*out = NULL;
@@ -147,14 +147,14 @@ int ct_mig_plan_split(const struct ct_mig_plan *p, unsigned long max_entries, st
 				*out = nr;
 				cap = nc;
 			}
-			(*out)[(*n)++] = (struct ct_mig_range){ a, b, r->step, r->direct, r->thp };
+			(*out)[(*n)++] = (struct ct_migrate_range){ a, b, r->step, r->direct, r->thp };
 			a = b;
 		}
 	}
 	return 0;
 }
 
-void ct_mig_plan_free(struct ct_mig_plan *p)
+void ct_migrate_plan_free(struct ct_migrate_plan *p)
 {
 	free(p->r);
 	memset(p, 0, sizeof(*p));

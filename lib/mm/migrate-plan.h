@@ -32,33 +32,33 @@ struct ct_vrange {
 };
 
 /* only some pages (--hot/--cold): these ranges; on with none: nothing */
-struct ct_selection {
+struct ct_migrate_selection {
 	bool on;
 	struct ct_vrange *range;
 	size_t n;
 };
 
-struct ct_mig_range {
+struct ct_migrate_range {
 	uint64_t start, end;		/* [start, end) */
 	uint64_t step;			/* bytes per entry: the mapping's page size */
 	bool direct;			/* every page resident on a source node: no query */
 	bool thp;			/* one entry per PMD-mapped transparent huge page */
 };
 
-struct ct_mig_plan {
-	struct ct_mig_range *r;
+struct ct_migrate_plan {
+	struct ct_migrate_range *r;
 	size_t n;
 	uint64_t bytes_direct, bytes_query;	/* address space of each kind */
 	size_t cap;
 };
 
 /* is node a source: not the target, and in from (empty: every node) */
-bool ct_mig_is_source(const struct ct_nodeset *from, int to, int node);
+bool ct_migrate_plan_is_source(const struct ct_nodeset *from, int to, int node);
 
 /* maps: the /proc/PID/maps text; vma: its numa_maps (address order); pure.
  * 0 or -ENOMEM. */
-int ct_mig_plan_build(const char *maps, const struct ct_numa_vma *vma, size_t nvma, const struct ct_selection *sel,
-		      const struct ct_nodeset *from, int to, uint64_t page_size, struct ct_mig_plan *p);
+int ct_migrate_plan_build(const char *maps, const struct ct_numa_vma *vma, size_t nvma, const struct ct_migrate_selection *sel,
+		      const struct ct_nodeset *from, int to, uint64_t page_size, struct ct_migrate_plan *p);
 /* r (a range of base pages) narrowed to its present runs pr[0..n) (address
  * order, from ct_pagemap_present), appended to p: what is not present holds
  * nothing to move and is never asked about page by page. A PMD-mapped run
@@ -66,11 +66,11 @@ int ct_mig_plan_build(const char *maps, const struct ct_numa_vma *vma, size_t nv
  * addresses is given) becomes one entry per huge page of huge_size bytes,
  * the whole huge page even where r cuts it (a part chosen is the whole
  * chosen), never twice. 0 or -ENOMEM. */
-int ct_mig_plan_add_present(struct ct_mig_plan *p, const struct ct_mig_range *r, const struct ct_present *pr, size_t n,
+int ct_migrate_plan_add_present(struct ct_migrate_plan *p, const struct ct_migrate_range *r, const struct ct_present *pr, size_t n,
 			    uint64_t huge_size);
 /* the plan cut into batches of at most max_entries entries, each inside one
  * aligned block of max_entries x step bytes: *out malloc'd, 0 or -ENOMEM */
-int ct_mig_plan_split(const struct ct_mig_plan *p, unsigned long max_entries, struct ct_mig_range **out, size_t *n);
-void ct_mig_plan_free(struct ct_mig_plan *p);
+int ct_migrate_plan_split(const struct ct_migrate_plan *p, unsigned long max_entries, struct ct_migrate_range **out, size_t *n);
+void ct_migrate_plan_free(struct ct_migrate_plan *p);
 
 #endif

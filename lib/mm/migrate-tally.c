@@ -15,7 +15,7 @@ static enum ct_mig_err classify(int status)
 	}
 }
 
-void ct_mig_tally(struct ct_mig_tally *t, const int *status, unsigned long n, int to, uint64_t per, bool direct,
+void ct_migrate_tally(struct ct_migrate_tally *t, const int *status, unsigned long n, int to, uint64_t per, bool direct,
 		  bool (*nearly_full)(void *arg), void *arg)
 {
 	int full = -1;	/* not asked yet */

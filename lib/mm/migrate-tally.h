@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * migrate-tally.h - a move_pages batch's final statuses (ct_batch_move)
+ * migrate-tally.h - a move_pages batch's final statuses (ct_migrate_batch_move)
  * counted by outcome: on the target (moved), an errno, or left where it
  * was without a reason, which is ENOMEM when the target is nearly full and
  * "other" otherwise. Whether the target is nearly full is asked once per
@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include "mm/migrate.h"
 
-struct ct_mig_tally {
+struct ct_migrate_tally {
 	uint64_t moved, failed;		/* base pages */
 	uint64_t by[CT_MIG_NERR];
 };
@@ -23,7 +23,7 @@ struct ct_mig_tally {
  * nothing is there (freed or unmapped since): not counted. nearly_full(arg)
  * says whether the target is nearly full; asked at most once, and only when
  * a page stayed without a reason. */
-void ct_mig_tally(struct ct_mig_tally *t, const int *status, unsigned long n, int to, uint64_t per, bool direct,
+void ct_migrate_tally(struct ct_migrate_tally *t, const int *status, unsigned long n, int to, uint64_t per, bool direct,
 		  bool (*nearly_full)(void *arg), void *arg);
 
 #endif

@@ -18,7 +18,7 @@
 
 #define BATCH 4096		/* entries per move_pages call: 16 MiB of base pages */
 
-const char *ct_mig_err_name(enum ct_mig_err e)
+const char *ct_migrate_err_name(enum ct_mig_err e)
 {
 	static const char *const n[] = { "EFAULT", "ENOENT", "EACCES", "EBUSY", "ENOMEM", "other" };
 	return e < CT_MIG_NERR ? n[e] : "other";
@@ -68,9 +68,9 @@ int ct_process_node_bytes(struct ct_sysfs *s, int pid, uint64_t bytes[CT_MIG_MAX
 	return 0;
 }
 
-int ct_migrate_select_access(struct ct_selection *sel, const struct ct_access_region *reg, size_t n, bool hot)
+int ct_migrate_select_access(struct ct_migrate_selection *sel, const struct ct_access_region *reg, size_t n, bool hot)
 {
-	ct_selection_free(sel);
+	ct_migrate_selection_free(sel);
 	sel->on = true;
 	sel->range = calloc(n ? n : 1, sizeof(*sel->range));
 	if (!sel->range)
@@ -83,7 +83,7 @@ int ct_migrate_select_access(struct ct_selection *sel, const struct ct_access_re
 	return 0;
 }
 
-void ct_selection_free(struct ct_selection *sel)
+void ct_migrate_selection_free(struct ct_migrate_selection *sel)
 {
 	free(sel->range);
 	memset(sel, 0, sizeof(*sel));
@@ -92,7 +92,7 @@ void ct_selection_free(struct ct_selection *sel)
 /* one batch of one process's range */
 struct unit {
 	size_t task;
-	struct ct_mig_range range;
+	struct ct_migrate_range range;
 };
 
 struct task_state {
@@ -129,7 +129,7 @@ struct worker {
 	struct run *run;
 	struct ct_sysfs s;		/* the root's, with its own error */
 	struct ct_error err;
-	struct ct_batch b;
+	struct ct_migrate_batch b;
 	void **pages;
 	int *status;
 	void **sub;			/* the base pages of one huge page, or of a batch's cut */
@@ -199,7 +199,7 @@ static void do_whole(struct worker *w, struct task_state *ts)
 	int n;
 
 	for (n = 0; n < CT_MIG_MAX_NODES && n <= numa_max_node(); n++)
-		if (ct_mig_is_source(&o->from, o->to, n))
+		if (ct_migrate_plan_is_source(&o->from, o->to, n))
 			numa_bitmask_setbit(from, (unsigned)n);
 	numa_bitmask_setbit(to, (unsigned)o->to);
 	if (still_same(w, ts)) {
@@ -309,7 +309,7 @@ static int64_t on_target(struct worker *w, uint64_t a, uint64_t len)
 
 	for (uint64_t p = a; p < a + len; p += page)
 		w->sub[k++] = (void *)(uintptr_t)p;
-	if (ct_batch_query(&w->b, w->sub, w->sub_status, (unsigned long)k))
+	if (ct_migrate_batch_query(&w->b, w->sub, w->sub_status, (unsigned long)k))
 		return -1;
 	for (uint64_t i = 0; i < k; i++)
 		there += w->sub_status[i] == w->run->o->to;
@@ -336,8 +336,8 @@ static bool full_once(void *arg)
  * in one piece for it, splits it and moves its pages one by one; only then
  * (an entry not on the target, or the target nearly full) may part of one
  * have moved: its base pages are asked where they are */
-static void tally_thp(struct worker *w, const struct ct_mig_range *rg, unsigned long take, struct full_arg *full,
-		      struct ct_mig_tally *t)
+static void tally_thp(struct worker *w, const struct ct_migrate_range *rg, unsigned long take, struct full_arg *full,
+		      struct ct_migrate_tally *t)
 {
 	uint64_t per = rg->step / w->run->page_size;
 
@@ -355,7 +355,7 @@ static void tally_thp(struct worker *w, const struct ct_mig_range *rg, unsigned 
 		if ((uint64_t)there >= per)
 			continue;
 		why = st == w->run->o->to ? CT_STATUS_UNSET : st;	/* moved in part: no reason given */
-		ct_mig_tally(t, &why, 1, w->run->o->to, per - (uint64_t)there, rg->direct, full_once, full);
+		ct_migrate_tally(t, &why, 1, w->run->o->to, per - (uint64_t)there, rg->direct, full_once, full);
 	}
 }
 
@@ -373,7 +373,7 @@ static uint64_t carried(struct worker *w, unsigned long take, unsigned long cnt)
 	block = (uintptr_t)w->pages[take - 1] & ~(huge - 1);
 	for (unsigned long i = take; i < cnt && ((uintptr_t)w->pages[i] & ~(huge - 1)) == block; i++)
 		w->sub[k++] = w->pages[i];
-	if (!k || ct_batch_query(&w->b, w->sub, w->sub_status, (unsigned long)k))
+	if (!k || ct_migrate_batch_query(&w->b, w->sub, w->sub_status, (unsigned long)k))
 		return 0;
 	for (uint64_t i = 0; i < k; i++)
 		there += w->sub_status[i] == w->run->o->to;
@@ -382,12 +382,12 @@ static uint64_t carried(struct worker *w, unsigned long take, unsigned long cnt)
 
 /* one batch: ask where the pages are (unless all are known to be on a source
  * node), move those on a source node, count each page's outcome */
-static void do_range(struct worker *w, struct task_state *ts, const struct ct_mig_range *rg)
+static void do_range(struct worker *w, struct task_state *ts, const struct ct_migrate_range *rg)
 {
 	const struct ct_migrate_opts *o = w->run->o;
 	struct ct_migrate_result *r = &ts->t->r;
 	uint64_t page = w->run->page_size, per = rg->step / page, extra = 0;
-	struct ct_mig_tally t = { 0 };
+	struct ct_migrate_tally t = { 0 };
 	struct full_arg full = { w, -1 };
 	double t0 = now(), scan = 0, move = 0;
 	unsigned long cnt = 0, take;
@@ -404,7 +404,7 @@ static void do_range(struct worker *w, struct task_state *ts, const struct ct_mi
 		w->pages[cnt++] = (void *)(uintptr_t)a;
 	if (!rg->direct) {
 		unsigned long keep = 0;
-		rc = ct_batch_query(&w->b, w->pages, w->status, cnt);
+		rc = ct_migrate_batch_query(&w->b, w->pages, w->status, cnt);
 		scan = now() - t0;
 		if (rc == -ESRCH) {
 			still_same(w, ts);
@@ -415,14 +415,14 @@ static void do_range(struct worker *w, struct task_state *ts, const struct ct_mi
 			return;
 		}
 		for (unsigned long i = 0; !rc && i < cnt; i++)
-			if (w->status[i] >= 0 && ct_mig_is_source(&o->from, o->to, w->status[i]))
+			if (w->status[i] >= 0 && ct_migrate_plan_is_source(&o->from, o->to, w->status[i]))
 				w->pages[keep++] = w->pages[i];
 		cnt = rc ? 0 : keep;	/* a mapping that went away: nothing here */
 	}
 	take = cnt ? reserve(ts, o->max_bytes, cnt, rg->step) : 0;
 	if (take && !o->dry_run && pace(w->run, take * rg->step)) {
 		double m0 = now();
-		rc = ct_batch_move(&w->b, w->pages, w->status, take);
+		rc = ct_migrate_batch_move(&w->b, w->pages, w->status, take);
 		move = now() - m0;
 		if (rc == -ESRCH)
 			still_same(w, ts);
@@ -431,7 +431,7 @@ static void do_range(struct worker *w, struct task_state *ts, const struct ct_mi
 		if (!rc && rg->thp) {
 			tally_thp(w, rg, take, &full, &t);
 		} else if (!rc) {
-			ct_mig_tally(&t, w->status, take, o->to, per, rg->direct, full_once, &full);
+			ct_migrate_tally(&t, w->status, take, o->to, per, rg->direct, full_once, &full);
 			extra = carried(w, take, cnt);
 			atomic_fetch_add(&ts->reserved, extra);
 		}
@@ -449,7 +449,7 @@ static void do_range(struct worker *w, struct task_state *ts, const struct ct_mi
 }
 
 /* a process's batches, for every job to take */
-static int push_units(struct run *run, const struct ct_mig_range *chunk, size_t n, size_t task)
+static int push_units(struct run *run, const struct ct_migrate_range *chunk, size_t n, size_t task)
 {
 	int rc = 0;
 
@@ -523,9 +523,9 @@ static void prepared(struct run *run)
  * PAGEMAP_SCAN (before 6.7), or when it fails, a range stays as it was:
  * asked page by page, huge pages found by the EBUSY of their tails.
  * 0 or -ENOMEM. */
-static int present_only(struct run *run, int pid, struct ct_sysfs *s, struct ct_mig_plan *plan)
+static int present_only(struct run *run, int pid, struct ct_sysfs *s, struct ct_migrate_plan *plan)
 {
-	struct ct_mig_plan out = { 0 };
+	struct ct_migrate_plan out = { 0 };
 	struct ct_present *pr = NULL;
 	size_t npr = 0, cap = 0;
 	int fd = ct_pagemap_open(s, pid), rc = 0;
@@ -533,23 +533,23 @@ static int present_only(struct run *run, int pid, struct ct_sysfs *s, struct ct_
 	if (fd < 0)
 		return 0;
 	for (size_t i = 0; i < plan->n && !rc; i++) {
-		const struct ct_mig_range *r = &plan->r[i];
+		const struct ct_migrate_range *r = &plan->r[i];
 		int e = -1;
 		npr = 0;
 		if (r->step == run->page_size && !(e = ct_pagemap_present(fd, r->start, r->end, &pr, &npr, &cap)))
-			rc = ct_mig_plan_add_present(&out, r, pr, npr, run->huge_size);
+			rc = ct_migrate_plan_add_present(&out, r, pr, npr, run->huge_size);
 		else if (e == -ENOMEM)
 			rc = e;
 		else
-			rc = ct_mig_plan_add_present(&out, r, &(struct ct_present){ r->start, r->end, false }, 1, 0);
+			rc = ct_migrate_plan_add_present(&out, r, &(struct ct_present){ r->start, r->end, false }, 1, 0);
 	}
 	close(fd);
 	free(pr);
 	if (rc) {
-		ct_mig_plan_free(&out);
+		ct_migrate_plan_free(&out);
 		return rc;
 	}
-	ct_mig_plan_free(plan);
+	ct_migrate_plan_free(plan);
 	*plan = out;
 	return 0;
 }
@@ -561,8 +561,8 @@ static int plan_ranges(struct worker *w, size_t task, const char *numa_maps)
 	struct ct_sysfs *s = &w->s;
 	struct ct_migrate_task *t = run->ts[task].t;
 	struct ct_numa_vma *vma = NULL;
-	struct ct_mig_range *chunk = NULL;
-	struct ct_mig_plan plan;
+	struct ct_migrate_range *chunk = NULL;
+	struct ct_migrate_plan plan;
 	size_t nvma = 0, nchunk = 0;
 	char *maps = NULL;
 	int rc;
@@ -571,14 +571,14 @@ static int plan_ranges(struct worker *w, size_t task, const char *numa_maps)
 	if (rc || (rc = ct_process_check(s, t->proc)))	/* read first, then make sure they were its maps */
 		goto out;
 	if (ct_numa_maps_parse_all(numa_maps, &vma, &nvma) ||
-	    ct_mig_plan_build(maps, vma, nvma, &t->sel, &run->o->from, run->o->to, run->page_size, &plan)) {
+	    ct_migrate_plan_build(maps, vma, nvma, &t->sel, &run->o->from, run->o->to, run->page_size, &plan)) {
 		rc = -ENOMEM;
 		goto out;
 	}
 	if ((rc = present_only(run, t->proc->pid, s, &plan)))
 		goto out;
-	rc = ct_mig_plan_split(&plan, BATCH, &chunk, &nchunk);
-	ct_mig_plan_free(&plan);
+	rc = ct_migrate_plan_split(&plan, BATCH, &chunk, &nchunk);
+	ct_migrate_plan_free(&plan);
 	if (!rc)
 		rc = push_units(run, chunk, nchunk, task);
 out:
@@ -659,7 +659,7 @@ static void finish(struct run *run, struct task_state *ts)
 		uint64_t left = 0;
 		/* what left the source nodes arrived on the target */
 		for (int n = 0; n < CT_MIG_MAX_NODES && !r->exited; n++)
-			if (ct_mig_is_source(&o->from, o->to, n)) {
+			if (ct_migrate_plan_is_source(&o->from, o->to, n)) {
 				if (r->before[n] > r->after[n])
 					r->bytes_moved += r->before[n] - r->after[n];
 				left += r->after[n];
@@ -723,7 +723,7 @@ static int start_workers(struct run *run, struct worker *w, unsigned n)
 		w[i].sub = malloc((run->huge_size / run->page_size + 1) * sizeof(*w[i].sub));
 		w[i].sub_status = malloc((run->huge_size / run->page_size + 1) * sizeof(*w[i].sub_status));
 		if (!w[i].pages || !w[i].status || !w[i].sub || !w[i].sub_status ||
-		    ct_batch_init(&w[i].b, move_pages, 0, run->o->to, BATCH))
+		    ct_migrate_batch_init(&w[i].b, move_pages, 0, run->o->to, BATCH))
 			return -ENOMEM;
 		w[i].b.target_full = target_full;
 		w[i].b.full_arg = &w[i];
@@ -800,7 +800,7 @@ out:
 		free(w[i].status);
 		free(w[i].sub);
 		free(w[i].sub_status);
-		ct_batch_free(&w[i].b);
+		ct_migrate_batch_free(&w[i].b);
 	}
 	free(w);
 	for (size_t i = 0; i < n; i++)

@@ -57,7 +57,7 @@ struct ct_migrate_result {
 /* one process to move, and what of it */
 struct ct_migrate_task {
 	const struct ct_process *proc;
-	struct ct_selection sel;
+	struct ct_migrate_selection sel;
 	struct ct_migrate_result r;
 };
 
@@ -69,8 +69,8 @@ struct ct_migrate_totals {
 
 /* the regions DAMON saw accessed (hot) or not (cold) as the only pages to
  * move (none of that kind: nothing moves); 0 or -ENOMEM */
-int ct_migrate_select_access(struct ct_selection *sel, const struct ct_access_region *reg, size_t n, bool hot);
-void ct_selection_free(struct ct_selection *sel);
+int ct_migrate_select_access(struct ct_migrate_selection *sel, const struct ct_access_region *reg, size_t n, bool hot);
+void ct_migrate_selection_free(struct ct_migrate_selection *sel);
 
 /* move every task's pages; each task's outcome is in its result (err set
  * when nothing could be done: EPERM no permission or refused, ESRCH gone
@@ -84,7 +84,7 @@ int ct_migrate_run(struct ct_sysfs *s, const struct ct_migrate_opts *o, struct c
  * processes are chosen, whose pidfds may take every file descriptor left */
 void ct_migrate_setup(void);
 
-const char *ct_mig_err_name(enum ct_mig_err e);	/* "EFAULT", ... "other" */
+const char *ct_migrate_err_name(enum ct_mig_err e);	/* "EFAULT", ... "other" */
 /* bytes per node of a process, from /proc/PID/numa_maps */
 int ct_process_node_bytes(struct ct_sysfs *s, int pid, uint64_t bytes[CT_MIG_MAX_NODES]);
 

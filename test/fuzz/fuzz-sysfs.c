@@ -328,13 +328,13 @@ static void check_topology(const struct ct_topology *t)
 
 static void plan_one(struct ct_context *ctx, const struct ct_topology *t, const char *target)
 {
-	struct ct_plan p = { 0 };
+	struct ct_hotplug_plan p = { 0 };
 	const struct ct_dax *devdax = NULL;
 
-	ct_plan_add_target(&ctx->sys, t, &p, target, &devdax);
+	ct_hotplug_plan_add_target(&ctx->sys, t, &p, target, &devdax);
 	for (int want = CT_WANT_MOVABLE; want <= CT_WANT_OFFLINE; want++)
 		for (int re = 0; re < 2; re++) {
-			ct_plan_decide(&p, (enum ct_want)want, re);
+			ct_hotplug_plan_decide(&p, (enum ct_hotplug_want)want, re);
 			for (size_t i = 0; i < p.n; i++) {
 				const struct ct_block_op *op = &p.op[i];
 				if (op->action > CT_ACT_REFUSE || op->result != CT_RES_PLANNED || op->before.nzones > 4 ||
@@ -347,7 +347,7 @@ static void plan_one(struct ct_context *ctx, const struct ct_topology *t, const 
 						abort();
 			}
 		}
-	ct_plan_free(&p);
+	ct_hotplug_plan_free(&p);
 	ct_error_clear(&ctx->err);
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* lib/auto-online-hold.c on a tree: the kernel's own onlining held off and
+/* lib/change/auto-online-hold.c on a tree: the kernel's own onlining held off and
  * put back, the record that says so, and a killed run's hold undone by the
  * next run (and only then) */
 #include <stdio.h>

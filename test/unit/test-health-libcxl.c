@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* a live device's Get Health Info through lib/health-libcxl.c, against a
+/* a live device's Get Health Info through lib/cxl/health-libcxl.c, against a
  * libcxl stand-in: the functions below take the place of libcxl's (this
  * executable's definitions come first) and hand back a payload as the
  * kernel would, so the live path is checked on bytes like --file */

@@ -143,19 +143,19 @@ static void teardown(void)
 	root[0] = '\0';
 }
 
-static int run(struct ct_plan *p, enum ct_want want, bool reonline, bool rollback)
+static int run(struct ct_hotplug_plan *p, enum ct_hotplug_want want, bool reonline, bool rollback)
 {
-	struct ct_exec_opts o = { rollback, 0, &stop, NULL, NULL };
+	struct ct_hotplug_opts o = { rollback, 0, &stop, NULL, NULL };
 
-	ct_plan_decide(p, want, reonline);
-	return ct_plan_execute(&sys, p, &o);
+	ct_hotplug_plan_decide(p, want, reonline);
+	return ct_hotplug_plan_execute(&sys, p, &o);
 }
 
-static void plan_of(struct ct_plan *p, unsigned long long first, unsigned n)
+static void plan_of(struct ct_hotplug_plan *p, unsigned long long first, unsigned n)
 {
 	memset(p, 0, sizeof(*p));
 	for (unsigned i = 0; i < n; i++)
-		if (ct_plan_add(&sys, p, first + i, "dax0.0", 1))
+		if (ct_hotplug_plan_add(&sys, p, first + i, "dax0.0", 1))
 			fprintf(stderr, "# memory%llu: %s\n", first + i, err.msg);
 }
 
@@ -167,7 +167,7 @@ static void plan_of(struct ct_plan *p, unsigned long long first, unsigned n)
 /* someone else put the block where the run wanted it: as asked */
 static void raced_into_place(void)
 {
-	struct ct_plan p;
+	struct ct_hotplug_plan p;
 
 	setup();
 	put_block(34, "offline", "Normal Movable");
@@ -175,32 +175,32 @@ static void raced_into_place(void)
 	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "online_movable", .other = "online Movable" };
 	plan_of(&p, 34, 2);
 	is_int(run(&p, CT_WANT_MOVABLE, false, false), 0, "online: a block a udev rule onlined movable first is no failure");
-	is_str(ct_result_name(p.op[0].result), "unchanged", "it is unchanged (%s)", p.op[0].note);
+	is_str(ct_hotplug_result_name(p.op[0].result), "unchanged", "it is unchanged (%s)", p.op[0].note);
 	ok(strstr(p.op[0].note, "someone else") != NULL, "with a note saying who did it");
-	is_str(ct_result_name(p.op[1].result), "done", "the next block is onlined");
-	ct_plan_free(&p);
+	is_str(ct_hotplug_result_name(p.op[1].result), "done", "the next block is onlined");
+	ct_hotplug_plan_free(&p);
 
 	setup();
 	put_block(34, "online", "Movable");
 	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "offline", .other = "offline Movable" };
 	plan_of(&p, 34, 1);
 	is_int(run(&p, CT_WANT_OFFLINE, false, false), 0, "offline: a block someone else offlined first is no failure");
-	is_str(ct_result_name(p.op[0].result), "unchanged", "unchanged");
-	ct_plan_free(&p);
+	is_str(ct_hotplug_result_name(p.op[0].result), "unchanged", "unchanged");
+	ct_hotplug_plan_free(&p);
 
 	setup();
 	put_block(34, "offline", "Normal Movable");
 	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "online_movable", .other = "online Normal" };
 	plan_of(&p, 34, 1);
 	is_int(run(&p, CT_WANT_MOVABLE, false, false), 1, "but one onlined into ZONE_NORMAL by someone else is not as asked");
-	is_str(ct_result_name(p.op[0].result), "raced", "raced");
-	ct_plan_free(&p);
+	is_str(ct_hotplug_result_name(p.op[0].result), "raced", "raced");
+	ct_hotplug_plan_free(&p);
 }
 
 /* --reonline --rollback: a reonlined block goes back to Normal through offline */
 static void reonline_rollback(void)
 {
-	struct ct_plan p;
+	struct ct_hotplug_plan p;
 
 	setup();
 	put_block(34, "online", "Normal");
@@ -208,27 +208,27 @@ static void reonline_rollback(void)
 	fault[nfault++] = (typeof(fault[0])){ .id = 35, .state = "offline", .err = EBUSY };
 	plan_of(&p, 34, 2);
 	is_int(run(&p, CT_WANT_MOVABLE, true, true), 1, "the second block cannot be offlined: one not as asked");
-	is_str(ct_result_name(p.op[0].result), "rolled_back", "the first, reonlined, is rolled back (%s)", p.op[0].note);
+	is_str(ct_hotplug_result_name(p.op[0].result), "rolled_back", "the first, reonlined, is rolled back (%s)", p.op[0].note);
 	is_block(34, "online", "Normal", "online in ZONE_NORMAL again");
-	is_str(ct_result_name(p.op[1].result), "failed", "the second failed");
+	is_str(ct_hotplug_result_name(p.op[1].result), "failed", "the second failed");
 	is_block(35, "online", "Normal", "and stayed where it was");
-	ct_plan_free(&p);
+	ct_hotplug_plan_free(&p);
 }
 
 /* the online half of a reonline fails */
 static void reonline_half(void)
 {
-	struct ct_plan p;
+	struct ct_hotplug_plan p;
 
 	setup();
 	put_block(34, "online", "Normal");
 	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "online_movable", .err = EHWPOISON };
 	plan_of(&p, 34, 1);
 	is_int(run(&p, CT_WANT_MOVABLE, true, false), 1, "online_movable refused after the offline: not as asked");
-	is_str(ct_result_name(p.op[0].result), "failed", "failed (%s)", p.op[0].note);
+	is_str(ct_hotplug_result_name(p.op[0].result), "failed", "failed (%s)", p.op[0].note);
 	ok(strstr(p.op[0].note, "put back online") != NULL, "saying the block was put back");
 	is_block(34, "online", "Normal", "online where it was, not left offline");
-	ct_plan_free(&p);
+	ct_hotplug_plan_free(&p);
 
 	setup();
 	put_block(34, "online", "Normal");
@@ -236,9 +236,9 @@ static void reonline_half(void)
 	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "online_kernel", .err = EHWPOISON };
 	plan_of(&p, 34, 1);
 	is_int(run(&p, CT_WANT_MOVABLE, true, false), 1, "neither online write taken");
-	is_str(ct_result_name(p.op[0].result), "half_done", "half_done, not failed (%s)", p.op[0].note);
+	is_str(ct_hotplug_result_name(p.op[0].result), "half_done", "half_done, not failed (%s)", p.op[0].note);
 	ok(p.op[0].after.state == CT_BLOCK_OFFLINE && strstr(p.op[0].note, "now offline"), "the block offline, said so");
-	ct_plan_free(&p);
+	ct_hotplug_plan_free(&p);
 
 	setup();
 	put_block(34, "online", "Normal");
@@ -246,9 +246,9 @@ static void reonline_half(void)
 	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "online_kernel", .err = ENOMEM, .times = 1 };
 	plan_of(&p, 34, 1);
 	is_int(run(&p, CT_WANT_MOVABLE, true, true), 1, "with --rollback: not as asked");
-	is_str(ct_result_name(p.op[0].result), "rolled_back", "the rollback onlines the half-done block (%s)", p.op[0].note);
+	is_str(ct_hotplug_result_name(p.op[0].result), "rolled_back", "the rollback onlines the half-done block (%s)", p.op[0].note);
 	is_block(34, "online", "Normal", "online where it was");
-	ct_plan_free(&p);
+	ct_hotplug_plan_free(&p);
 
 	/* SIGINT while the offline half ran: the online half is made all the same */
 	setup();
@@ -257,19 +257,19 @@ static void reonline_half(void)
 	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "offline", .signal = true };
 	plan_of(&p, 34, 2);
 	is_int(run(&p, CT_WANT_MOVABLE, true, false), 1, "a signal during the offline half: the run stops after the block");
-	is_str(ct_result_name(p.op[0].result), "done", "the block being reonlined ends done (%s)", p.op[0].note);
+	is_str(ct_hotplug_result_name(p.op[0].result), "done", "the block being reonlined ends done (%s)", p.op[0].note);
 	is_block(34, "online", "Movable", "online, movable: never left offline");
-	is_str(ct_result_name(p.op[1].result), "interrupted", "the next one is not started");
+	is_str(ct_hotplug_result_name(p.op[1].result), "interrupted", "the next one is not started");
 	is_block(35, "online", "Normal", "and is where it was");
-	ct_plan_free(&p);
+	ct_hotplug_plan_free(&p);
 }
 
 /* --rollback after an online run: undoing it is an offline write, which
  * the kernel may block in; it is timed as the run's own offline writes */
 static void rollback_timed(void)
 {
-	struct ct_plan p;
-	struct ct_exec_opts o = { true, 300, &stop, NULL, arm_timer };
+	struct ct_hotplug_plan p;
+	struct ct_hotplug_opts o = { true, 300, &stop, NULL, arm_timer };
 
 	setup();
 	put_block(34, "offline", "Normal Movable");
@@ -277,13 +277,13 @@ static void rollback_timed(void)
 	fault[nfault++] = (typeof(fault[0])){ .id = 35, .state = "online_movable", .err = EBUSY };
 	plan_of(&p, 34, 2);
 	armed = armed_at_offline = 0;
-	ct_plan_decide(&p, CT_WANT_MOVABLE, false);
-	is_int(ct_plan_execute(&sys, &p, &o), 1, "the second block cannot be onlined");
-	is_str(ct_result_name(p.op[0].result), "rolled_back", "the first is rolled back");
+	ct_hotplug_plan_decide(&p, CT_WANT_MOVABLE, false);
+	is_int(ct_hotplug_plan_execute(&sys, &p, &o), 1, "the second block cannot be onlined");
+	is_str(ct_hotplug_result_name(p.op[0].result), "rolled_back", "the first is rolled back");
 	ok(armed_at_offline > 0 && armed_at_offline <= 300, "its offline write ran under the run's timer (%u ms)",
 	   armed_at_offline);
 	is_int(armed, 0, "disarmed after");
-	ct_plan_free(&p);
+	ct_hotplug_plan_free(&p);
 }
 
 int main(void)

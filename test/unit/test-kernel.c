@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* lib/kernel.c's decisions: which figures speak for a CXL node, whether the
+/* lib/core/kernel.c's decisions: which figures speak for a CXL node, whether the
  * kernel's latency can be believed, the auto-online build default, DAMON
  * contexts the kernel runs itself, libcxl capabilities */
 #include <stdio.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* who has pages on a node (ct_node_pinners) and disabling a memdev
- * (ct_memdev_disable), on a tree made here and opened as --sysroot */
+/* who has pages on a node (ct_memdev_remove_pinners) and disabling a memdev
+ * (ct_memdev_remove_disable), on a tree made here and opened as --sysroot */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,16 +57,16 @@ static void pinners(void)
 	proc(300, "elsewhere", 0x400100, 1 << 20, "7f0000000000 default anon=8 dirty=8 N0=8 kernelpagesize_kB=4\n");
 	proc(400, "kworker", 0x200000 | 0x40, 0, "");
 	is_int(ct_context_new(&ctx, root), 0, "a context on the tree");
-	is_int(ct_node_pinners(ctx, 1, 8, &p, &n, &total), 0, "pinners of node 1");
+	is_int(ct_memdev_remove_pinners(ctx, 1, 8, &p, &n, &total), 0, "pinners of node 1");
 	is_int(total, 2, "two processes have pages on node 1");
 	ok(n == 2 && p[0].pid == 200 && !strcmp(p[0].comm, "big") && p[0].bytes == 272 * 4096,
 	   "most bytes first: big, 272 pages");
 	ok(n == 2 && p[1].pid == 100 && p[1].bytes == 2 * 4096, "then small, 2 pages");
 	free(p);
-	is_int(ct_node_pinners(ctx, 1, 1, &p, &n, &total), 0, "at most one");
+	is_int(ct_memdev_remove_pinners(ctx, 1, 1, &p, &n, &total), 0, "at most one");
 	ok(n == 1 && total == 2 && p[0].pid == 200, "the first one, and how many there were");
 	free(p);
-	is_int(ct_node_pinners(ctx, 5, 8, &p, &n, &total), 0, "a node nobody uses");
+	is_int(ct_memdev_remove_pinners(ctx, 5, 8, &p, &n, &total), 0, "a node nobody uses");
 	ok(n == 0 && total == 0, "nobody");
 	free(p);
 	ct_context_free(ctx);
@@ -86,9 +86,9 @@ static void disable(void)
 	if (symlink("../../drivers/cxl_mem", path))
 		abort();
 	is_int(ct_context_new(&ctx, root), 0, "a context on the tree");
-	is_int(ct_memdev_disable(ctx, "mem1", &was), 0, "a memdev bound to nothing");
+	is_int(ct_memdev_remove_disable(ctx, "mem1", &was), 0, "a memdev bound to nothing");
 	ok(was, "... was disabled already");
-	is_int(ct_memdev_disable(ctx, "mem0", &was), -EBUSY, "still bound after the write: -EBUSY");
+	is_int(ct_memdev_remove_disable(ctx, "mem0", &was), -EBUSY, "still bound after the write: -EBUSY");
 	ok(strstr(ctx->err.msg, "mem0 is still bound to cxl_mem") != NULL, "says so: %s", ctx->err.msg);
 	snprintf(path, sizeof(path), "%s/sys/bus/cxl/drivers/cxl_mem/unbind", root);
 	if ((f = fopen(path, "r"))) {
@@ -97,8 +97,8 @@ static void disable(void)
 		fclose(f);
 	}
 	is_str(buf, "mem0", "the memdev's name was written to unbind");
-	is_int(ct_memdev_disable(ctx, "mem7", &was), -ENOENT, "no such memdev");
-	is_int(ct_memdev_disable(ctx, "mem0/../x", &was), -ENOENT, "a name that is no memdev name");
+	is_int(ct_memdev_remove_disable(ctx, "mem7", &was), -ENOENT, "no such memdev");
+	is_int(ct_memdev_remove_disable(ctx, "mem0/../x", &was), -ENOENT, "a name that is no memdev name");
 	ct_context_free(ctx);
 }
 

@@ -157,24 +157,24 @@ static int count(const int *status, int n, int what)
 
 int main(void)
 {
-	struct ct_batch b;
+	struct ct_migrate_batch b;
 	void *pages[NPAGES];
 	int status[NPAGES];
 
-	is_int(ct_batch_init(&b, fake_move_pages, 42, 1, NPAGES), 0, "batch scratch");
+	is_int(ct_migrate_batch_init(&b, fake_move_pages, 42, 1, NPAGES), 0, "batch scratch");
 	b.retry_us = 1;
 	for (int i = 0; i < NPAGES; i++)
 		pages[i] = addr(i);
 
 	/* base pages: all move */
 	model(8, (int[]){ 1, 1, 1, 1, 1, 1, 1, 1 });
-	is_int(ct_batch_move(&b, pages, status, 8), 0, "8 base pages");
+	is_int(ct_migrate_batch_move(&b, pages, status, 8), 0, "8 base pages");
 	is_int(count(status, 8, 1), 8, "all 8 on the target");
 
 	/* a huge folio of 8 pages: its first tail reports EBUSY (the head queued
 	 * the folio); the rest find it on the target. All count as moved. */
 	model(2, (int[]){ 8, 4 });
-	is_int(ct_batch_move(&b, pages, status, 12), 0, "a huge folio and a smaller one");
+	is_int(ct_migrate_batch_move(&b, pages, status, 12), 0, "a huge folio and a smaller one");
 	is_int(count(status, 12, 1), 12, "every page of both folios counts as moved");
 	is_int(count(status, 12, -EBUSY), 0, "no tail left as EBUSY");
 
@@ -182,7 +182,7 @@ int main(void)
 	 * it is asked again: 2 on the target, 2 on their node, nothing unset */
 	model(4, (int[]){ 1, 1, 1, 1 });
 	room = 2;
-	is_int(ct_batch_move(&b, pages, status, 4), 0, "a batch the target has no room for");
+	is_int(ct_migrate_batch_move(&b, pages, status, 4), 0, "a batch the target has no room for");
 	is_int(count(status, 4, 1), 2, "two moved");
 	is_int(count(status, 4, 0), 2, "two still on node 0 (no reason given)");
 	is_int(count(status, 4, CT_STATUS_UNSET), 0, "no status left unwritten");
@@ -192,20 +192,20 @@ int main(void)
 	model(3, (int[]){ 1, 1, 1 });
 	busy_for[1] = 2;
 	room = 2;
-	is_int(ct_batch_move(&b, pages, status, 3), 0, "a busy page, then no room");
+	is_int(ct_migrate_batch_move(&b, pages, status, 3), 0, "a busy page, then no room");
 	is_int(count(status, 3, 1), 2, "the two that found room moved");
 	ok(status[1] != 1 && status[1] != CT_STATUS_UNSET, "the busy page is not counted as moved (%d)", status[1]);
 
 	/* busy for one call, then free: the retry moves it */
 	model(3, (int[]){ 1, 1, 1 });
 	busy_for[2] = 2;
-	is_int(ct_batch_move(&b, pages, status, 3), 0, "a page busy for a moment");
+	is_int(ct_migrate_batch_move(&b, pages, status, 3), 0, "a page busy for a moment");
 	is_int(count(status, 3, 1), 3, "the retry moved it");
 
 	/* busy for longer than the retries: counted EBUSY */
 	model(2, (int[]){ 1, 1 });
 	busy_for[0] = 100;
-	is_int(ct_batch_move(&b, pages, status, 2), 0, "a page busy for good");
+	is_int(ct_migrate_batch_move(&b, pages, status, 2), 0, "a page busy for good");
 	is_int(status[0], -EBUSY, "left as EBUSY");
 	is_int(status[1], 1, "the other moved");
 
@@ -213,7 +213,7 @@ int main(void)
 	model(3, (int[]){ 1, 1, 1 });
 	shared[0] = true;
 	present[2] = false;
-	is_int(ct_batch_move(&b, pages, status, 3), 0, "a shared page and an absent one");
+	is_int(ct_migrate_batch_move(&b, pages, status, 3), 0, "a shared page and an absent one");
 	is_int(status[0], -EACCES, "shared: EACCES");
 	is_int(status[1], 1, "the private one moved");
 	is_int(status[2], -ENOENT, "absent: ENOENT");
@@ -222,7 +222,7 @@ int main(void)
 	model(2, (int[]){ 1, 1 });
 	busy_for[0] = 100;
 	gone_after = 2;
-	is_int(ct_batch_move(&b, pages, status, 2), -ESRCH, "a process that exits during the retries: ESRCH");
+	is_int(ct_migrate_batch_move(&b, pages, status, 2), -ESRCH, "a process that exits during the retries: ESRCH");
 
 	/* the target fills up partway: the kernel moves the folios it had
 	 * unmapped, then the call fails with ENOMEM and writes no status. Those
@@ -230,7 +230,7 @@ int main(void)
 	model(4, (int[]){ 1, 1, 1, 1 });
 	room = 2;
 	enomem = true;
-	is_int(ct_batch_move(&b, pages, status, 4), 0, "a call that fails with ENOMEM after moving some");
+	is_int(ct_migrate_batch_move(&b, pages, status, 4), 0, "a call that fails with ENOMEM after moving some");
 	is_int(count(status, 4, 1), 2, "what arrived counts as moved");
 	is_int(count(status, 4, -ENOMEM), 2, "the rest: ENOMEM");
 
@@ -239,7 +239,7 @@ int main(void)
 	 * more rounds; only the pinned folio's 8 pages stay */
 	model(4, (int[]){ 8, 8, 8, 8 });
 	pinned[0] = true;
-	is_int(ct_batch_move(&b, pages, status, 32), 0, "a pinned folio first in the batch");
+	is_int(ct_migrate_batch_move(&b, pages, status, 32), 0, "a pinned folio first in the batch");
 	is_int(count(status, 32, 1), 24, "the three other folios moved");
 	ok(status[0] != 1 && status[7] != 1, "the pinned one did not");
 	is_int(count(status, 32, CT_STATUS_UNSET), 0, "no status left unwritten");
@@ -248,15 +248,15 @@ int main(void)
 	model(4, (int[]){ 8, 8, 8, 8 });
 	pinned[0] = true;
 	b.target_full = always_full;
-	is_int(ct_batch_move(&b, pages, status, 32), 0, "a pinned folio, the target nearly full");
+	is_int(ct_migrate_batch_move(&b, pages, status, 32), 0, "a pinned folio, the target nearly full");
 	is_int(count(status, 32, 1), 0, "no second round");
 	b.target_full = NULL;
 
 	/* a query */
 	model(2, (int[]){ 1, 1 });
 	folio_node[1] = 3;
-	is_int(ct_batch_query(&b, pages, status, 3), 0, "query");
+	is_int(ct_migrate_batch_query(&b, pages, status, 3), 0, "query");
 	ok(status[0] == 0 && status[1] == 3 && status[2] == -ENOENT, "nodes and ENOENT");
-	ct_batch_free(&b);
+	ct_migrate_batch_free(&b);
 	return tap_done();
 }

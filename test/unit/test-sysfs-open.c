@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The rooted open of lib/sysfs-open.c, both ways (openat2 RESOLVE_IN_ROOT
+/* The rooted open of lib/core/sysfs-open.c, both ways (openat2 RESOLVE_IN_ROOT
  * and the component walk used where openat2 is missing), on a tree with
  * links inside it and links leading out of it. */
 #include <errno.h>

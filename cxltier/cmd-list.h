@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* list.h - what the parts of `cxltier list` share */
+/* cmd-list.h - what the parts of `cxltier list` share */
 #ifndef CXLTIER_LIST_H
 #define CXLTIER_LIST_H
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* cdat-render.h - how `cxltier cdat` shows a decoded CDAT table and the
+/* cdat-json.h - how `cxltier cdat` shows a decoded CDAT table and the
  * kernel's view beside it: JSON objects and the table descriptions */
 #ifndef CXLTIER_CDAT_RENDER_H
 #define CXLTIER_CDAT_RENDER_H

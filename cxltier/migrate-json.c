@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* migrate-report.c - `cxltier migrate`'s per-process records and columns */
+/* migrate-json.c - `cxltier migrate`'s per-process records and columns */
 #include <stdio.h>
 #include <string.h>
 #include "json-build.h"
-#include "migrate-report.h"
+#include "migrate-json.h"
 
 static void fmt_before(json_object *rec, char *buf, size_t len);
 static void fmt_after(json_object *rec, char *buf, size_t len);
@@ -135,7 +135,7 @@ void migrate_record_result(json_object *o, const struct ct_migrate_result *r, bo
 	fb = jb_obj(o, "failed_by");
 	for (int e = 0; e < CT_MIG_NERR; e++)
 		if (r->failed_by[e])
-			jb_u64(fb, ct_mig_err_name(e), r->failed_by[e]);
+			jb_u64(fb, ct_migrate_err_name(e), r->failed_by[e]);
 	jb_double(o, "seconds", round3(r->seconds));
 	jb_double(o, "scan_seconds", round3(r->scan_seconds));
 	jb_double(o, "move_seconds", round3(r->move_seconds));

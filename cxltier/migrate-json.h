@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* migrate-report.h - `cxltier migrate`'s report: one record per process
+/* migrate-json.h - `cxltier migrate`'s report: one record per process
  * (JSON and the table's columns) */
 #ifndef CXLTIER_MIGRATE_REPORT_H
 #define CXLTIER_MIGRATE_REPORT_H

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* cdat-cells.c - `cxltier cdat` as tables: the columns, and the cells
+/* cdat-table.c - `cxltier cdat` as tables: the columns, and the cells
  * computed from several JSON keys (the JSON keeps raw fields) */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include "cdat-render.h"
+#include "cdat-json.h"
 
 static void fmt_dpa(json_object *rec, char *buf, size_t len);
 static void fmt_figure(json_object *rec, char *buf, size_t len);

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* tiers-render.c - the tier model (lib/tier-model.h) as JSON, and the SLIT
+/* tiers-json.c - the tier model (lib/views/tier-model.h) as JSON, and the SLIT
  * distance matrix as a table */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "figures-json.h"
 #include "json-build.h"
-#include "tiers-render.h"
+#include "tiers-json.h"
 #include "views/tier-model.h"
 
 static json_object *nodeset_json(const struct ct_nodeset *s)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* health-set.h - `cxltier health --set-alert` */
+/* health-set-alert.h - `cxltier health --set-alert` */
 #ifndef CXLTIER_HEALTH_SET_H
 #define CXLTIER_HEALTH_SET_H
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* cdat-render.c - a decoded CDAT table and the kernel's view beside it as
- * JSON: every field, in real units (the table cells: cdat-cells.c) */
+/* cdat-json.c - a decoded CDAT table and the kernel's view beside it as
+ * JSON: every field, in real units (the table cells: cdat-table.c) */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cdat-render.h"
+#include "cdat-json.h"
 #include "figures-json.h"
 #include "json-build.h"
 #include "mm/access.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * metrics.h - `cxltier metrics`: the figures a fleet watches, as metric
+ * cmd-metrics.h - `cxltier metrics`: the figures a fleet watches, as metric
  * families built with the one JSON builder
  *   {"families": [{"name", "type", "help", "samples": [{"labels": {}, "value"}]}]}
  * and printed as that JSON (-j) or as Prometheus text for node_exporter's

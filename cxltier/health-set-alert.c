@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* health-set.c - `cxltier health --set-alert NAME=VALUE,... MEMDEV...`: the
+/* health-set-alert.c - `cxltier health --set-alert NAME=VALUE,... MEMDEV...`: the
  * devices' programmable warning alerts (Set Alert Configuration) */
 #include <errno.h>
 #include <stdio.h>
-#include "health-set.h"
+#include "health-set-alert.h"
 #include "core/context.h"
 #include "cxl/health-read.h"
 

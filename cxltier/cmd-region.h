@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* region.h - what the parts of `cxltier region` share */
+/* cmd-region.h - what the parts of `cxltier region` share */
 #ifndef CXLTIER_REGION_CMD_H
 #define CXLTIER_REGION_CMD_H
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* tiers-render.h - `cxltier tiers` output: the model as JSON, the SLIT matrix */
+/* tiers-json.h - `cxltier tiers` output: the model as JSON, the SLIT matrix */
 #ifndef CXLTIER_TIERS_RENDER_H
 #define CXLTIER_TIERS_RENDER_H
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* events-render.c - CXL event records (lib/event.h) as JSON through the one
+/* events-table.c - CXL event records (lib/events/event.h) as JSON through the one
  * JSON builder, and the table's columns for the one output layer */
 #include <errno.h>
 #include <inttypes.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 #include <ctype.h>
-#include "events-render.h"
+#include "events-table.h"
 #include "json-build.h"
 
 static const char *const levels[] = { "events", NULL };

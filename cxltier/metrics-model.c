@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* metrics-build.c - the metric families of `cxltier metrics` from the
+/* metrics-model.c - the metric families of `cxltier metrics` from the
  * library's models: topology, memory blocks, tiers, health, AER counts */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "json-build.h"
-#include "metrics.h"
+#include "cmd-metrics.h"
 #include "cxl/aer-stats.h"
 #include "cxl/health.h"
 #include "core/nodeset.h"

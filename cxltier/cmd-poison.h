@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* poison.h - what the parts of `cxltier poison` (and list -vvv) share */
+/* cmd-poison.h - what the parts of `cxltier poison` (and list -vvv) share */
 #ifndef CXLTIER_POISON_CLI_H
 #define CXLTIER_POISON_CLI_H
 

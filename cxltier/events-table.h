@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* events-render.h - CXL event records as JSON and as table rows */
+/* events-table.h - CXL event records as JSON and as table rows */
 #ifndef CXLTIER_EVENTS_RENDER_H
 #define CXLTIER_EVENTS_RENDER_H
 
@@ -29,7 +29,7 @@ struct events_unshown {
 	bool failed;			/* something to keep was not kept: exit 64 */
 };
 /* say on stderr what the shared read's report means, and count it in u */
-void events_unshown_report(struct cmd_env *env, const struct ct_event_kept_report *rep, struct events_unshown *u);
+void events_unshown_report(struct cmd_env *env, const struct ct_event_keep_report *rep, struct events_unshown *u);
 /* u's counts in the JSON root: kept always, the others when not zero */
 void events_unshown_json(json_object *root, const struct events_unshown *u);
 
