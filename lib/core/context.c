@@ -5,7 +5,6 @@
 #include <cxl/libcxl.h>
 #include <daxctl/libdaxctl.h>
 #include "core/context.h"
-#include "mm/memblock.h"
 
 int ct_context_new(struct ct_context **out, const char *root)
 {
@@ -81,14 +80,4 @@ void ct_context_refresh(struct ct_context *ctx)
 const char *ct_context_message(const struct ct_context *ctx)
 {
 	return ctx->err.msg[0] ? ctx->err.msg : strerror(ctx->err.code ? ctx->err.code : EIO);
-}
-
-int ct_block_size_cached(struct ct_context *ctx, uint64_t *bytes)
-{
-	int rc = 0;
-
-	if (!ctx->block_size)
-		rc = ct_block_size(&ctx->sys, &ctx->block_size);
-	*bytes = ctx->block_size;
-	return rc;
 }

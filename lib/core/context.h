@@ -18,7 +18,7 @@ struct ct_context {
 	bool live;			/* root is "/": libcxl and libdaxctl may be used */
 	struct cxl_ctx *cxl;		/* opened on first use */
 	struct daxctl_ctx *dax;
-	uint64_t block_size;		/* memory block size, once read */
+	uint64_t block_size;		/* memory block size, once read (ct_block_size_cached) */
 };
 
 int ct_context_new(struct ct_context **ctx, const char *root);
@@ -29,7 +29,5 @@ const char *ct_context_message(const struct ct_context *ctx);
 /* forget what libcxl and libdaxctl enumerated (they cache it): after a
  * region was created or destroyed, the next use opens them afresh */
 void ct_context_refresh(struct ct_context *ctx);
-/* the memory block size, read once per context */
-int ct_block_size_cached(struct ct_context *ctx, uint64_t *bytes);
 
 #endif

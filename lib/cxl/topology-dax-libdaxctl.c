@@ -7,6 +7,7 @@
 #include <string.h>
 #include <daxctl/libdaxctl.h>
 #include "core/context.h"
+#include "mm/memblock.h"
 #include "cxl/topology.h"
 
 /* "/sys/devices/platform/ACPI0017:00/root0/decoder0.0/region0/dax_region0" -> "region0" */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/context.h"
+#include "mm/memblock.h"
 #include "cxl/region-members.h"
 #include "cxl/topology-dax.h"
 

@@ -11,14 +11,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "core/sysfs.h"
+#include "mm/memblock.h"
 
 #define CT_NAME 64
 #define CT_MAX_TARGETS 16
-
-struct ct_blocks {
-	uint64_t first;		/* first block id (memoryN) */
-	unsigned total, online, offline, movable, normal, other_zone;
-};
 
 struct ct_dax {
 	char name[CT_NAME];

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/context.h"
 #include "mm/memblock.h"
 
 static const char *const state_names[] = {
@@ -81,6 +82,16 @@ int ct_block_size(struct ct_sysfs *s, uint64_t *bytes)
 			       (unsigned long long)bs, (unsigned long long)MIN_BLOCK_SIZE);
 	*bytes = bs;	/* only a good one: a caller may cache it */
 	return 0;
+}
+
+int ct_block_size_cached(struct ct_context *ctx, uint64_t *bytes)
+{
+	int rc = 0;
+
+	if (!ctx->block_size)
+		rc = ct_block_size(&ctx->sys, &ctx->block_size);
+	*bytes = ctx->block_size;
+	return rc;
 }
 
 int ct_block_read_state(struct ct_sysfs *s, uint64_t id, struct ct_block *b)

@@ -7,7 +7,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "core/sysfs.h"
-#include "cxl/topology.h"
+
+struct ct_context;
+
+/* the states and zones of the blocks backing a range (ct_blocks_count) */
+struct ct_blocks {
+	uint64_t first;		/* first block id (memoryN) */
+	unsigned total, online, offline, movable, normal, other_zone;
+};
 
 enum ct_block_state { CT_BLOCK_OFFLINE, CT_BLOCK_ONLINE, CT_BLOCK_GOING_OFFLINE, CT_BLOCK_UNKNOWN };
 enum ct_zone { CT_ZONE_NONE, CT_ZONE_MOVABLE, CT_ZONE_NORMAL, CT_ZONE_DMA32, CT_ZONE_DMA, CT_ZONE_DEVICE, CT_ZONE_OTHER };
@@ -27,6 +34,8 @@ unsigned ct_zones_parse(const char *s, enum ct_zone *zones, unsigned max);
 const char *ct_zone_name(enum ct_zone z);
 
 int ct_block_size(struct ct_sysfs *s, uint64_t *bytes);
+/* the memory block size, read once per context (kept in ctx->block_size) */
+int ct_block_size_cached(struct ct_context *ctx, uint64_t *bytes);
 /* state and zones */
 int ct_block_read(struct ct_sysfs *s, uint64_t id, struct ct_block *b);
 /* state only (zones none); then, when needed, the zones of b->id (none
