@@ -236,7 +236,7 @@ void cdat_kernel_json(json_object *tab, const struct ct_memdev_view *v)
 		json_object *f = json_object_new_object();
 		jb_str(f, "object", x->object);
 		jb_int(f, "access", x->access);
-		jb_str(f, "source", ct_figure_source_name(x->source));
+		jb_str(f, "source", ct_access_figure_source_name(x->source));
 		jb_str(f, "region", x->region);
 		jb_u64(f, "read_latency_ns", x->acc.read_latency);
 		jb_u64(f, "write_latency_ns", x->acc.write_latency);

@@ -49,7 +49,7 @@ static void access_json(json_object *o, const char *key, const struct ct_tier_fi
 	if (f->source == CT_FIGURES_NONE)
 		return;
 	x = jb_obj(o, key);
-	jb_str(x, "source", ct_figure_source_name(f->source));
+	jb_str(x, "source", ct_access_figure_source_name(f->source));
 	if (f->source == CT_FIGURES_REGION)
 		jb_str(x, "region", f->region);
 	else

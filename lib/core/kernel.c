@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "config.h"
-#include "mm/access.h"
 #include "core/context.h"
 #include "core/kernel.h"
 
@@ -142,24 +141,6 @@ void ct_kernel_damon_state(struct ct_context *ctx, struct ct_kernel_damon *d)
 		ct_strv_free(names, n);
 	}
 	ct_error_clear(&ctx->err);
-}
-
-enum ct_figure_source ct_kernel_figure_source(const struct ct_access *node, const struct ct_access *region)
-{
-	if (node && node->present)
-		return CT_FIGURES_NODE;
-	if (region && region->present)
-		return CT_FIGURES_REGION;
-	return CT_FIGURES_NONE;
-}
-
-const char *ct_figure_source_name(enum ct_figure_source s)
-{
-	switch (s) {
-	case CT_FIGURES_NODE: return "node";
-	case CT_FIGURES_REGION: return "region";
-	default: return NULL;
-	}
 }
 
 /* a kernel figure this far above what CDAT and the local latency add up to

@@ -2,11 +2,10 @@
 /*
  * kernel.h - what the running kernel is and how it behaves, decided in one
  * place: its release, the memory hotplug auto-online policy and the command
- * line switches that change where hot-added memory lands, which of its
- * access figures speak for CXL memory and whether they can be believed, a
- * DAMON context it may run by itself, and what the libcxl cxltier was built
- * against can do. Commands ask here instead of testing versions or reading
- * /proc and /sys themselves.
+ * line switches that change where hot-added memory lands, whether its CXL
+ * latency figures can be believed, a DAMON context it may run by itself, and
+ * what the libcxl cxltier was built against can do. Commands ask here instead
+ * of testing versions or reading /proc and /sys themselves.
  */
 #ifndef CXLTIER_KERNEL_H
 #define CXLTIER_KERNEL_H
@@ -15,7 +14,6 @@
 #include <stdint.h>
 
 struct ct_context;
-struct ct_access;
 
 struct ct_kernel_release {
 	char text[128];		/* osrelease as the kernel says it, "" unknown */
@@ -64,22 +62,6 @@ struct ct_kernel_damon {
 };
 /* never fails: what cannot be read stays unknown */
 void ct_kernel_damon_state(struct ct_context *ctx, struct ct_kernel_damon *d);
-
-/*
- * Which figures speak for a NUMA node holding CXL memory: the node's own
- * accessN when the kernel published them (firmware HMAT, or 6.9 to 6.x where
- * the CXL driver pushes its region's coordinates into the node), else those
- * of the region whose memory is there (7.x keeps the coordinates on
- * regionN/accessN and publishes none for a node the firmware described only
- * as a generic port). region may be NULL.
- */
-enum ct_figure_source {
-	CT_FIGURES_NONE,
-	CT_FIGURES_NODE,
-	CT_FIGURES_REGION,
-};
-enum ct_figure_source ct_kernel_figure_source(const struct ct_access *node, const struct ct_access *region);
-const char *ct_figure_source_name(enum ct_figure_source s);	/* "node", "region"; NULL for none */
 
 /*
  * Can the kernel's CXL latency be believed? 6.12 adds the PCIe link latency,

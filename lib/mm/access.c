@@ -49,6 +49,24 @@ int ct_node_access(struct ct_sysfs *s, int node, int access, struct ct_access *a
 	return ct_access_read(s, ct_node_access_dir(dir, sizeof(dir), node, access), a);
 }
 
+enum ct_figure_source ct_access_figure_source(const struct ct_access *node, const struct ct_access *region)
+{
+	if (node && node->present)
+		return CT_FIGURES_NODE;
+	if (region && region->present)
+		return CT_FIGURES_REGION;
+	return CT_FIGURES_NONE;
+}
+
+const char *ct_access_figure_source_name(enum ct_figure_source s)
+{
+	switch (s) {
+	case CT_FIGURES_NODE: return "node";
+	case CT_FIGURES_REGION: return "region";
+	default: return NULL;
+	}
+}
+
 int ct_memdev_qos_class(struct ct_sysfs *s, const char *memdev, const char *partition, int64_t *qos)
 {
 	char path[256];
@@ -100,7 +118,7 @@ static int add_region(struct ct_context *ctx, const struct ct_region *r, const s
 			struct ct_figure f = { .access = a };
 			if (ct_node_access(&ctx->sys, node, a, &f.acc))
 				memset(&f.acc, 0, sizeof(f.acc));
-			f.source = ct_kernel_figure_source(&f.acc, &racc[a]);
+			f.source = ct_access_figure_source(&f.acc, &racc[a]);
 			if (f.source == CT_FIGURES_REGION) {
 				f.acc = racc[a];
 				ct_strlcpy(f.region, r->name, sizeof(f.region));

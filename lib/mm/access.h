@@ -29,6 +29,22 @@ int ct_node_access(struct ct_sysfs *s, int node, int access, struct ct_access *a
 /* the directory of a node's figures, whose nodeN links name the initiators */
 char *ct_node_access_dir(char *buf, size_t len, int node, int access);
 
+/*
+ * Which figures speak for a NUMA node holding CXL memory: the node's own
+ * accessN when the kernel published them (firmware HMAT, or 6.9 to 6.x where
+ * the CXL driver pushes its region's coordinates into the node), else those
+ * of the region whose memory is there (7.x keeps the coordinates on
+ * regionN/accessN and publishes none for a node the firmware described only
+ * as a generic port). region may be NULL.
+ */
+enum ct_figure_source {
+	CT_FIGURES_NONE,
+	CT_FIGURES_NODE,
+	CT_FIGURES_REGION,
+};
+enum ct_figure_source ct_access_figure_source(const struct ct_access *node, const struct ct_access *region);
+const char *ct_access_figure_source_name(enum ct_figure_source s);	/* "node", "region"; NULL for none */
+
 /* memN/ram/qos_class or memN/pmem/qos_class (partition "ram" or "pmem"):
  * 0, or -ENOENT when the kernel has none (before 6.8, or no QTG) */
 int ct_memdev_qos_class(struct ct_sysfs *s, const char *memdev, const char *partition, int64_t *qos);
@@ -39,7 +55,7 @@ struct ct_figure {
 	int access;
 	struct ct_access acc;
 	/* who published them: the object itself, or (for a node that has
-	 * none: kernel.h's ct_kernel_figure_source) the region in `region` */
+	 * none: ct_access_figure_source) the region in `region` */
 	enum ct_figure_source source;
 	char region[64];
 	struct ct_latency_check check;	/* against the device's CDAT latency */

@@ -8,6 +8,7 @@
 #include "cxl/cdat-source.h"
 #include "core/context.h"
 #include "core/kernel.h"
+#include "mm/access.h"
 #include "views/tier-model.h"
 
 static int names_add(struct ct_names *l, const char *name)
@@ -91,7 +92,7 @@ static void pick_figures(struct ct_context *ctx, const struct ct_tier_model *m,
 			memset(&region, 0, sizeof(region));
 		}
 		ct_error_clear(&ctx->err);
-		f->source = ct_kernel_figure_source(&x->node->access[a], &region);
+		f->source = ct_access_figure_source(&x->node->access[a], &region);
 		if (f->source == CT_FIGURES_NODE) {
 			f->acc = x->node->access[a];
 			f->initiators = x->node->initiators[a];

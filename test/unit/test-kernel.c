@@ -53,11 +53,11 @@ int main(void)
 	struct ct_context *ctx;
 
 	/* which figures speak for a CXL node */
-	is_int(ct_kernel_figure_source(&node, &region), CT_FIGURES_NODE, "the node's own figures first");
-	is_int(ct_kernel_figure_source(&none, &region), CT_FIGURES_REGION, "7.x: the region's when the node has none");
-	is_int(ct_kernel_figure_source(&none, NULL), CT_FIGURES_NONE, "none without a region");
-	is_str(ct_figure_source_name(CT_FIGURES_REGION), "region", "named");
-	ok(ct_figure_source_name(CT_FIGURES_NONE) == NULL, "none: no name (key absent)");
+	is_int(ct_access_figure_source(&node, &region), CT_FIGURES_NODE, "the node's own figures first");
+	is_int(ct_access_figure_source(&none, &region), CT_FIGURES_REGION, "7.x: the region's when the node has none");
+	is_int(ct_access_figure_source(&none, NULL), CT_FIGURES_NONE, "none without a region");
+	is_str(ct_access_figure_source_name(CT_FIGURES_REGION), "region", "named");
+	ok(ct_access_figure_source_name(CT_FIGURES_NONE) == NULL, "none: no name (key absent)");
 
 	/* the 6.12 link latency in ps counted as ns */
 	for (size_t i = 0; i < sizeof(latency_cases) / sizeof(latency_cases[0]); i++) {
