@@ -10,6 +10,7 @@
 #include "json-build.h"
 #include "mm/access.h"
 #include "cxl/cdat.h"
+#include "cxl/memdev-view.h"
 
 /* ---- decode to JSON ---- */
 

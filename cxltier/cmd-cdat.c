@@ -11,6 +11,7 @@
 #include "mm/access.h"
 #include "cxl/cdat.h"
 #include "cxl/cdat-source.h"
+#include "cxl/memdev-view.h"
 #include "core/context.h"
 #include "cxl/topology.h"
 

@@ -9,7 +9,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "core/kernel.h"
 #include "core/sysfs.h"
 
 struct ct_access {
@@ -48,40 +47,5 @@ const char *ct_access_figure_source_name(enum ct_figure_source s);	/* "node", "r
 /* memN/ram/qos_class or memN/pmem/qos_class (partition "ram" or "pmem"):
  * 0, or -ENOENT when the kernel has none (before 6.8, or no QTG) */
 int ct_memdev_qos_class(struct ct_sysfs *s, const char *memdev, const char *partition, int64_t *qos);
-
-/* one set of figures the kernel published for a memdev's memory */
-struct ct_figure {
-	char object[64];		/* regionN or nodeN */
-	int access;
-	struct ct_access acc;
-	/* who published them: the object itself, or (for a node that has
-	 * none: ct_access_figure_source) the region in `region` */
-	enum ct_figure_source source;
-	char region[64];
-	struct ct_latency_check check;	/* against the device's CDAT latency */
-};
-
-struct ct_topology;
-struct ct_context;
-
-/* what the kernel derived for a memdev: QoS classes and figures */
-struct ct_memdev_view {
-	bool has_ram_qos, has_pmem_qos;
-	int64_t ram_qos, pmem_qos;
-	struct ct_figure *figures;
-	size_t nfigures;
-};
-
-/*
- * For every region holding the memdev: the region's access0 and access1,
- * then for the node each of its dax devices put the memory in, the node's
- * figures, or the region's standing in for them when the node has none.
- * Only what the kernel published is listed; each is checked against
- * cdat_read_ns (the device's CDAT read latency, 0 unknown). Never fails for
- * what is absent; 0 or -ENOMEM.
- */
-int ct_memdev_view_load(struct ct_context *ctx, const struct ct_topology *t, const char *memdev,
-			uint64_t cdat_read_ns, struct ct_memdev_view *v);
-void ct_memdev_view_free(struct ct_memdev_view *v);
 
 #endif
