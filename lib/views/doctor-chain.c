@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "views/doctor.h"
+#include "views/findings.h"
 #include "cxl/topology.h"
 
 static void check_memdevs(const struct ct_topology *t, struct ct_findings *f)
