@@ -6,9 +6,11 @@
 #include "cmd.h"
 #include "cxl/topology.h"
 
-void region_usage(void);
 int region_create(int argc, char **argv, struct cmd_env *env);
 int region_destroy(int argc, char **argv, struct cmd_env *env);
+
+/* region-show.c: the help of `cxltier region` (its columns included) */
+void region_usage(void);
 /* print one region as `list` does (JSON {"regions":[...]} or its tree);
  * state, when given, replaces the region's state ("planned", "destroyed") */
 int region_show(struct cmd_env *env, const struct ct_topology *t, const struct ct_region *r, const char *state);
