@@ -40,7 +40,7 @@ struct ct_region_ops {
 
 /* the interface this system's region steps go through */
 const struct ct_region_ops *ct_region_ops_for(struct ct_context *ctx, bool create);
-/* what the interface said, into io->detail */
+/* what the interface said, into io->detail (region-io.c) */
 void ct_region_io_say(struct ct_region_io *io, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 extern const struct ct_region_ops ct_region_sysfs_ops;

@@ -13,15 +13,6 @@
 
 #define CXLDEV "/sys/bus/cxl/devices"
 
-void ct_region_io_say(struct ct_region_io *io, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(io->detail, sizeof(io->detail), fmt, ap);
-	va_end(ap);
-}
-
 static void say(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void say(char *buf, size_t len, const char *fmt, ...)
 {
