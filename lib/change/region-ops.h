@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* region-ops.h - the steps of building and tearing down a region, by name,
  * as each interface carries them out (libcxl, or the sysfs region ABI).
- * Internal to lib/region*.c. Each op returns 0 or -errno and records no
- * message: region.c names the step and the object. */
+ * It is private to lib/change/ (region*.c). Each op returns 0 or -errno and
+ * records no message: region.c names the step and the object. */
 #ifndef CXLTIER_REGION_OPS_H
 #define CXLTIER_REGION_OPS_H
 
