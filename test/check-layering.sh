@@ -1,44 +1,327 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# check-layering.sh SRCDIR: the library owns every kernel interface. Fails
-# when a file of cxltier/ (the CLI) names a kernel path (/sys, /proc, /dev,
-# tracefs, debugfs) or calls a kernel-facing library (libcxl, libdaxctl,
-# libtracefs, libtraceevent, libnuma, libkmod, raw syscalls on processes and
-# pages) directly, or when a command file grows past 350 lines.
+# check-layering.sh SRCDIR [BUILDDIR]: the layers of the tree, checked on the
+# tree as it is (nothing here names a file but the layer map).
+#
+# The CLI and the library: cxltier/ parses options and renders, lib/ owns
+# every kernel interface. A file of cxltier/ names no kernel path (/sys,
+# /proc, /dev, tracefs, debugfs), calls no kernel-facing library (libcxl,
+# libdaxctl, libtracefs, libtraceevent, libnuma, libkmod, raw syscalls on
+# processes and pages) and includes none of their headers; a command file
+# (cmd-*.c) stays within 350 lines.
+#
+# The library's layers (LAYERS): every source of lib/ is in a folder of the
+# map and listed in that folder's meson.build; a file of lib/F/ includes
+# headers of F and of the folders F stands on, named by their folder
+# ("core/sysfs.h"; a bare "x.h" is a header of F itself; config.h anywhere);
+# a header saying "private to lib/F/" in its first 10 lines is included from
+# lib/F/ only (and from test/); the CLI includes lib headers by folder, never
+# by a "../lib/" path; headers include each other without a circle; no file
+# name is in both lib/ and cxltier/.
+#
+# With BUILDDIR, the objects too (nm on BUILDDIR/lib/libcxltier.a.p/*.o and
+# BUILDDIR/cxltier.p/*.o): no files that use each other's symbols (two, or
+# more round a circle), and no file of lib/F/ using a symbol of a folder F
+# does not stand on, nor of the CLI.
 set -uo pipefail
+
+# The layer map: a folder of lib/, then the folders it stands on.
+LAYERS='
+core:
+mm:     core
+cxl:    core mm
+events: core mm cxl
+change: core mm cxl
+views:  core mm cxl events change
+'
+
 SRC=${1:-$(cd "$(dirname "$0")/.." && pwd)}
-cd "$SRC/cxltier" || exit 2
+BUILD=${2:-}
+if [[ ! -d $SRC/lib || ! -d $SRC/cxltier ]]; then
+    echo "usage: $0 SRCDIR [BUILDDIR] (SRCDIR holds lib/ and cxltier/)" >&2
+    exit 2
+fi
+[[ -z $BUILD ]] || BUILD=$(cd "$BUILD" && pwd) || exit 2
+cd "$SRC" || exit 2
 bad=0
 report() { echo "layering: $*"; bad=1; }
+folders=$(awk -F: 'NF > 1 { gsub(/[[:space:]]/, "", $1); print $1 }' <<< "$LAYERS")
+
+# ---- the CLI and the kernel -------------------------------------------
 
 # string literals that are kernel paths (usage texts may mention them in
 # prose: those lines carry "layering: prose" to say so)
 while IFS= read -r hit; do
-    report "kernel path in the CLI: $hit"
-done < <(grep -nE '"[^"]*(/sys/|/proc/|/dev/cxl|/dev/dax|/sys"|/proc"|kernel/tracing|kernel/debug)' -- *.c *.h |
+    report "kernel path in the CLI: $hit: ask lib/ for it (the file that owns that interface)"
+done < <(grep -nE '"[^"]*(/sys/|/proc/|/dev/cxl|/dev/dax|/sys"|/proc"|kernel/tracing|kernel/debug)' -- cxltier/*.c cxltier/*.h |
          grep -v 'layering: prose')
 
-# the code without comments and string literals (line numbers kept)
+# the code of the files without comments and string literals, as FILE:LINE:text
 code() {
-    perl -0pe 's{/\*.*?\*/}{ (my $c = $&) =~ s/[^\n]//g; $c }gse; s{//[^\n]*}{}g; s{"(?:\\.|[^"\\\n])*"}{""}g' "$1" |
-        awk -v f="$1" '{ print f ":" NR ":" $0 }'
+    perl -0ne 's{/\*.*?\*/}{ (my $c = $&) =~ s/[^\n]//g; $c }gse; s{//[^\n]*}{}g; s{"(?:\\.|[^"\\\n])*"}{""}g;
+               my $n = 0; print map { "$ARGV:" . ++$n . ":$_\n" } split /\n/' "$@"
 }
 
 # calls into kernel-facing libraries, and syscalls on processes or pages
 pat='\<(cxl_[a-z_]+|daxctl_[a-z_]+|tracefs_[a-z_]+|tep_[a-z_]+|kbuffer_[a-z_]+|numa_[a-z_]+|kmod_[a-z_]+|move_pages|migrate_pages|mbind|pidfd_open|process_madvise|openat2|ioctl)[[:space:]]*\('
 while IFS= read -r hit; do
-    report "kernel-facing call in the CLI: $hit"
-done < <(for f in *.c *.h; do code "$f"; done | grep -E "$pat")
+    report "kernel-facing call in the CLI: $hit: call lib/ instead"
+done < <(code cxltier/*.c cxltier/*.h | grep -E "$pat")
 
 # kernel-facing headers
 while IFS= read -r hit; do
-    report "kernel-facing header in the CLI: $hit"
-done < <(grep -nE '#include[[:space:]]*<(cxl/|daxctl/|tracefs|traceevent/|event-parse|numa|numaif|libkmod|linux/)' -- *.c *.h)
+    report "kernel-facing header in the CLI: $hit: include the lib/ header that wraps it"
+done < <(grep -nE '#include[[:space:]]*<(cxl/|daxctl/|tracefs|traceevent/|event-parse|numa|numaif|libkmod|linux/)' -- cxltier/*.c cxltier/*.h)
 
 # command files readable in one sitting
-for f in cmd-*.c; do
+for f in cxltier/cmd-*.c; do
     n=$(wc -l < "$f")
     (( n > 350 )) && report "$f has $n lines (limit 350: split it by job)"
 done
-[[ $bad == 0 ]] && echo "layering: cxltier/ parses and renders; lib/ owns every kernel interface"
+
+# ---- lib/: its folders and their meson.build ----------------------------
+
+for f in lib/*.c lib/*.h; do
+    [[ -e $f ]] && report "$f: a source directly in lib/: move it (git mv) into the folder of its layer and list it in that folder's meson.build"
+done
+for d in lib/*/; do
+    d=${d%/}
+    grep -qx "${d#lib/}" <<< "$folders" ||
+        report "$d/: a folder the layer map does not name: add it to LAYERS in test/check-layering.sh with the folders it stands on"
+done
+for F in $folders; do
+    m=lib/$F/meson.build
+    [[ -d lib/$F ]] || { report "lib/$F/: named in the layer map, not in the tree: remove it from LAYERS"; continue; }
+    [[ -f $m ]] || { report "$m: missing: every folder of lib/ lists its sources (lib_sources += files(...))"; continue; }
+    listed=$(sed 's/#.*//' "$m" | grep -oE "'[^']+\.c'" | tr -d "'" | sort -u)
+    present=$(cd "lib/$F" && find . -name '*.c' | sed 's|^\./||' | sort)
+    while IFS= read -r c; do
+        [[ -n $c ]] && report "lib/$F/$c is not listed in $m: add it to lib_sources (or remove the file)"
+    done < <(comm -13 <(echo "$listed") <(echo "$present"))
+    while IFS= read -r c; do
+        [[ -n $c ]] && report "$m lists $c, which is not in lib/$F/: remove the entry"
+    done < <(comm -23 <(echo "$listed") <(echo "$present"))
+done
+
+# a file name says one thing: the CLI's renderers are named by format
+# (NAME-json.c, NAME-table.c), not after the lib file they render
+names() { for f in "$@"; do [[ -e $f ]] && echo "${f##*/}"; done | sort -u; }
+while IFS= read -r n; do
+    [[ -n $n ]] && report "$n is a file name in lib/ ($(echo lib/*/"$n")) and in cxltier/: rename the CLI's by its job (what it renders, and how)"
+done < <(comm -12 <(names lib/*/*.[ch]) <(names cxltier/*.[ch]))
+
+# ---- includes and symbols: edges up the layers, private headers, circles --
+
+# prints one message a line; what it cannot read makes it die (exit != 0)
+graphs=$(LAYERS=$LAYERS perl - "$BUILD" <<'PERL'
+use strict;
+use warnings;
+no warnings 'recursion';
+my ($build) = @ARGV;
+my @out;
+sub say_ { push @out, join('', @_) }
+
+# the layer map: folder => { folder it may include => 1 } (itself too)
+my (%may, %on);
+for (split /\n/, $ENV{LAYERS}) {
+	next unless /^\s*([\w-]+):\s*(.*?)\s*$/;
+	my @below = split ' ', $2;
+	$may{$1} = { map { $_ => 1 } $1, @below };
+	$on{$1} = @below ? join(' ', @below) . ' only' : 'no other folder';
+}
+sub folder { $_[0] =~ m{^lib/([^/]+)/} ? $1 : undef }	# undef: the CLI
+sub edge { my ($f, $x) = @_; "$f -> $x: $f stands on $on{$f}" }
+sub some {	# a few symbols of a list, for a message
+	my @s = @{$_[0]};
+	@s <= 4 ? join(', ', @s) : join(', ', @s[0 .. 3]) . ' and ' . (@s - 4) . ' more';
+}
+
+# circles of a graph (node => { node => ... }): Tarjan's strongly connected
+# components, then the shortest way round each, from its first node
+sub circles {
+	my ($g) = @_;
+	my ($n, %idx, %low, %stacked, @stack, @sccs) = (0);
+	my $visit;
+	$visit = sub {
+		my ($v) = @_;
+		$idx{$v} = $low{$v} = $n++;
+		push @stack, $v;
+		$stacked{$v} = 1;
+		for my $w (sort keys %{$g->{$v} || {}}) {
+			if (!defined $idx{$w}) {
+				$visit->($w);
+				$low{$v} = $low{$w} if $low{$w} < $low{$v};
+			} elsif ($stacked{$w}) {
+				$low{$v} = $idx{$w} if $idx{$w} < $low{$v};
+			}
+		}
+		return if $low{$v} != $idx{$v};
+		my ($w, @scc);
+		do { $w = pop @stack; $stacked{$w} = 0; push @scc, $w } while ($w ne $v);
+		push @sccs, [sort @scc] if @scc > 1 || $g->{$v}{$v};
+	};
+	$visit->($_) for grep { !defined $idx{$_} } sort keys %$g;
+	my @ways;
+	for my $scc (@sccs) {
+		my %in = map { $_ => 1 } @$scc;
+		my ($s, %prev, @queue) = ($scc->[0]);
+		push @queue, $s;
+		WALK: while (@queue) {
+			my $v = shift @queue;
+			for my $w (sort keys %{$g->{$v}}) {
+				next unless $in{$w};
+				if ($w eq $s) {
+					my @way = ($v);
+					unshift @way, $prev{$way[0]} while $way[0] ne $s;
+					push @ways, [[@way, $s], $scc];
+					last WALK;
+				}
+				next if exists $prev{$w};
+				$prev{$w} = $v;
+				push @queue, $w;
+			}
+		}
+	}
+	return @ways;
+}
+sub others {	# the members of a circle off the way shown
+	my ($way, $scc) = @_;
+	my %on_way = map { $_ => 1 } @$way;
+	my @rest = grep { !$on_way{$_} } @$scc;
+	@rest ? ' (and in the same knot: ' . join(' ', @rest) . ')' : '';
+}
+
+# private headers: "private to lib/F/" in the first 10 lines
+my @files = sort(glob('lib/*/*.[ch]'), glob('cxltier/*.[ch]'));
+my %private;
+for my $h (grep { m{^lib/.*\.h$} } @files) {
+	open my $fh, '<', $h or die "$h: $!\n";
+	while (my $l = <$fh>) {
+		last if $. > 10;
+		next unless $l =~ m{private to lib/([^/\s]+)/}i;
+		$private{$h} = $1;
+		say_("$h:$.: says private to lib/$1/ but is in lib/", folder($h), "/: name its own folder, or move it")
+			if $1 ne folder($h);
+		last;
+	}
+	close $fh;
+}
+
+# includes: each one judged, and the graph of headers
+my %inc;	# file => { header => line }
+for my $f (@files) {
+	my $F = folder($f);
+	open my $fh, '<', $f or die "$f: $!\n";
+	while (my $l = <$fh>) {
+		next unless $l =~ /^\s*#\s*include\s*"([^"]+)"/;
+		my ($h, $at, $to) = ($1, "$f:$.");
+		next if $h eq 'config.h';
+		if ($h =~ m{(^|/)\.\.?/}) {
+			my $by = $h =~ m{([^/]+/[^/]+\.h)$} ? $1 : 'FOLDER/NAME.h';
+			say_("$at: #include \"$h\": lib headers are named by their folder from lib/ (#include \"$by\"), never by a relative path");
+			next;
+		}
+		if ($h =~ m{^([^/]+)/}) {
+			my $X = $1;
+			if (!$may{$X}) {
+				say_("$at: #include \"$h\": $X/ is no folder of the layer map (", join(' ', sort keys %may), ")");
+				next;
+			}
+			say_("$at: ", edge($F, $X), "; move the code up or the type down")
+				if defined $F && $may{$F} && !$may{$F}{$X};
+			$to = "lib/$h";
+		} elsif (defined $F) {
+			$to = "lib/$F/$h";
+			if (!-f $to) {
+				my @where = map { "#include \"$_/$h\"" } grep { -f "lib/$_/$h" } sort keys %may;
+				say_("$at: #include \"$h\" is no header of lib/$F/: name the folder of the header (",
+				     @where ? join(' or ', @where) : "#include \"FOLDER/$h\"", ")");
+				next;
+			}
+		} else {
+			$to = "cxltier/$h";
+		}
+		next unless -f $to;
+		$inc{$f}{$to} //= $.;
+		my $P = $private{$to};
+		say_("$at: includes $to, private to lib/$P/: ", defined $F ? "lib/$F/" : 'the CLI',
+		     " uses the public headers of lib/$P/ (or the code moves into lib/$P/)")
+			if defined $P && (!defined $F || $F ne $P);
+	}
+	close $fh;
+}
+for (circles(\%inc)) {
+	my ($way, $scc) = @$_;
+	my @at = map { "$way->[$_]:$inc{$way->[$_]}{$way->[$_ + 1]}" } 0 .. $#$way - 1;
+	say_('include circle: ', join(' -> ', @$way), others($way, $scc), ' (', join(', ', @at),
+	     '): a header that needs another\'s types must not be needed by it: move what both need into a third header, or declare the struct (struct x;)');
+}
+
+# symbols: who uses whose definitions, from the objects of the build
+if ($build ne '') {
+	my @objs = (glob("$build/lib/libcxltier.a.p/*.o"), glob("$build/cxltier.p/*.o"));
+	say_("$build: no objects in lib/libcxltier.a.p/ nor cxltier.p/: build first (ninja -C $build)") if !@objs;
+	# object => its source: meson names it after the source's path from
+	# the target's folder, "/" as "_" (lib/core/sysfs.c: core_sysfs.c.o).
+	# Generated sources (the stand-ins for shared libraries, lazy-stubs.c)
+	# are not the project's layers; an object whose source is gone is a
+	# leftover of a file renamed or removed (ninja leaves it there)
+	my %src;
+	for my $o (@objs) {
+		my ($name) = $o =~ m{([^/]+)\.o$};
+		next if $name =~ /^meson-generated_/;
+		my $dir = $o =~ m{/lib/libcxltier\.a\.p/[^/]+$} ? 'lib/' : '';
+		for my $i (grep { substr($name, $_, 1) eq '_' } 0 .. length($name) - 1) {
+			my $s = $dir . substr($name, 0, $i) . '/' . substr($name, $i + 1);
+			if (-f $s) { $src{$o} = $s; last }
+		}
+	}
+	my (%defs, %uses);
+	if (%src) {
+		open my $nm, '-|', 'nm', '-A', '-P', sort keys %src or die "nm: $!\n";
+		while (<$nm>) {
+			my ($o, $sym, $t) = /^(.*?): (\S+) (\S)/ or next;
+			my $f = $src{$o} // next;
+			if ($t =~ /^[Uwv]$/) { $uses{$f}{$sym} = 1 }
+			elsif ($t =~ /^[A-Z]$/) { push @{$defs{$sym}}, $f }
+		}
+		close $nm or die "nm failed on the objects of $build\n";
+	}
+	my %sym;	# file => { file whose definitions it uses => [symbols] }
+	for my $f (sort keys %uses) {
+		for my $s (sort keys %{$uses{$f}}) {
+			push @{$sym{$f}{$_}}, $s for grep { $_ ne $f } @{$defs{$s} || []};
+		}
+	}
+	for my $f (sort keys %sym) {
+		my $F = folder($f);
+		next unless defined $F && $may{$F};
+		for my $d (sort keys %{$sym{$f}}) {
+			my $G = folder($d);
+			if (!defined $G) {
+				say_("$f uses ", some($sym{$f}{$d}), " of $d: the library calls the CLI; move that code into lib/");
+			} elsif ($may{$G} && !$may{$F}{$G}) {
+				say_("$f uses ", some($sym{$f}{$d}), " of $d: ", edge($F, $G),
+				     '; move the code up or the function down');
+			}
+		}
+	}
+	for (circles(\%sym)) {
+		my ($way, $scc) = @$_;
+		my @ties = map { "$way->[$_] uses " . some($sym{$way->[$_]}{$way->[$_ + 1]}) . " of $way->[$_ + 1]" }
+			0 .. $#$way - 1;
+		say_('symbol circle: ', join(' -> ', @$way), others($way, $scc), ' (', join('; ', @ties),
+		     '): one of them must not need the other: move what both need into a file of its own, or join the two');
+	}
+}
+print map { "$_\n" } @out;
+PERL
+) || report "the include and symbol check could not run (exit $?): see the message above"
+while IFS= read -r hit; do
+    [[ -n $hit ]] && report "$hit"
+done <<< "$graphs"
+
+if [[ $bad == 0 ]]; then
+    echo "layering: cxltier/ parses and renders; lib/ owns every kernel interface; lib/ keeps its layers (${folders//$'\n'/ })${BUILD:+, to the symbol}"
+fi
 exit $bad

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* region-io.c - what a region interface (region-libcxl.c, region-sysfs.c)
- * says about its last step, kept for region.c to name in its message (see
- * region-ops.h). Apart from region.c, which picks the interface, so that the
- * interfaces and the steps' driver do not depend on each other. */
+ * said about its last step, kept in its ct_region_io for region.c to name
+ * in the message (region-ops.h). A file of its own so that the interfaces
+ * need nothing of region.c, which chooses between them. */
 #include <stdarg.h>
 #include <stdio.h>
 #include "change/region-ops.h"

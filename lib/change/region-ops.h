@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* region-ops.h - the steps of building and tearing down a region, by name,
  * as each interface carries them out (libcxl, or the sysfs region ABI).
- * Internal to lib/region*.c. Each op returns 0 or -errno and records no
- * message: region.c names the step and the object. */
+ * It is private to lib/change/ (region*.c). Each op returns 0 or -errno and
+ * records no message: region.c names the step and the object. */
 #ifndef CXLTIER_REGION_OPS_H
 #define CXLTIER_REGION_OPS_H
 
@@ -40,7 +40,7 @@ struct ct_region_ops {
 
 /* the interface this system's region steps go through */
 const struct ct_region_ops *ct_region_ops_for(struct ct_context *ctx, bool create);
-/* what the interface said, into io->detail */
+/* what the interface said, into io->detail (region-io.c) */
 void ct_region_io_say(struct ct_region_io *io, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 extern const struct ct_region_ops ct_region_sysfs_ops;

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* private to lib/cxl/ (unit tests in test/ may include it): other folders
+ * and the CLI go through health.h and health-read.h */
 /*
  * mbox.h - a memdev's mailbox through the kernel's own ioctls on
  * /dev/cxl/memN, for the commands the libcxl of this build has no call for:

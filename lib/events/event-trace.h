@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* private to lib/events/ (unit tests in test/ may include it): other folders
+ * and the CLI go through event-source.h */
 /*
  * event-trace.h - one tracepoint record into a struct ct_event, driven by the
  * tracepoint's own format (libtraceevent): every field under the kernel's

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* private to lib/mm/ (unit tests in test/ may include it): other folders
+ * and the CLI go through migrate.h */
 /*
  * migrate-batch.h - one move_pages(2) batch with every page's status made
  * certain. After a positive return the kernel leaves the status of the

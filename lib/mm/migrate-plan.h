@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* private to lib/mm/ (unit tests in test/ may include it): other folders
+ * and the CLI go through migrate.h */
 /*
  * migrate-plan.h - which address ranges of a process to hand to move_pages(2)
  * and how: from /proc/PID/maps (where the mappings are) and numa_maps (how

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* private to lib/mm/ (unit tests in test/ may include it): other folders
+ * and the CLI go through migrate.h */
 /*
  * migrate-tally.h - a move_pages batch's final statuses (ct_migrate_batch_move)
  * counted by outcome: on the target (moved), an errno, or left where it

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* private to lib/mm/ (unit tests in test/ may include it): other folders
+ * and the CLI go through usage.h and migrate.h */
 /* numamaps.h - /proc/PID/numa_maps: where a process's pages are */
 #ifndef CXLTIER_NUMAMAPS_H
 #define CXLTIER_NUMAMAPS_H

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* private to lib/mm/ (unit tests in test/ may include it): other folders
+ * and the CLI go through migrate.h */
 /*
  * pagemap.h - which pages of a process's address range are present, and
  * which of those are mapped by a PMD (a transparent huge page, which the
