@@ -118,7 +118,7 @@ use strict;
 use warnings;
 no warnings 'recursion';
 my ($build) = @ARGV;
-my @out;
+my (@out, @info);	# findings; what is said for the record
 sub say_ { push @out, join('', @_) }
 
 # the layer map: folder => { folder it may include => 1 } (itself too)
@@ -313,12 +313,42 @@ if ($build ne '') {
 		say_('symbol circle: ', join(' -> ', @$way), others($way, $scc), ' (', join('; ', @ties),
 		     '): one of them must not need the other: move what both need into a file of its own, or join the two');
 	}
+	# the floors: the longest chain of files each using the next (the
+	# dependency depth the layers keep small), for the record
+	if (!@out) {
+		my %depth; my %next;
+		my $depth;
+		$depth = sub {
+			my $f = shift;
+			return $depth{$f} if defined $depth{$f};
+			$depth{$f} = 1;		# (no circle here: checked above)
+			for my $d (keys %{$sym{$f} || {}}) {
+				my $n = 1 + $depth->($d);
+				($depth{$f}, $next{$f}) = ($n, $d) if $n > $depth{$f};
+			}
+			return $depth{$f};
+		};
+		my ($top) = sort { $depth->($b) <=> $depth->($a) || $a cmp $b } keys %sym;
+		if (defined $top) {
+			my @chain = ($top);
+			push @chain, $next{$chain[-1]} while defined $next{$chain[-1]};
+			my ($ltop) = sort { $depth->($b) <=> $depth->($a) || $a cmp $b } grep { defined folder($_) } keys %sym;
+			my @lchain = defined $ltop ? ($ltop) : ();
+			push @lchain, $next{$lchain[-1]} while @lchain && defined $next{$lchain[-1]};
+			push @info, 'floors: ' . scalar(@chain) . ' (' . join(' -> ', @chain) . ')';
+			push @info, 'floors of lib/: ' . scalar(@lchain) . ' (' . join(' -> ', @lchain) . ')' if @lchain;
+		}
+	}
 }
-print map { "$_\n" } @out;
+print map { "$_\n" } @out, @info;
 PERL
 ) || report "the include and symbol check could not run (exit $?): see the message above"
 while IFS= read -r hit; do
-    [[ -n $hit ]] && report "$hit"
+    case $hit in
+    '') ;;
+    floors*) echo "layering: $hit" ;;
+    *) report "$hit" ;;
+    esac
 done <<< "$graphs"
 
 if [[ $bad == 0 ]]; then
