@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * hotplug.h - onlining and offlining memory blocks: a plan (what each block
- * is and what it should become), then its execution block by block with
- * per-block results, EBUSY retries, race detection and rollback.
+ * is and what it should become: hotplug-plan.c), then its execution block
+ * by block with per-block results, EBUSY retries, race detection and
+ * rollback (hotplug-execute.c).
  *
  * lib/ installs no signal handlers: the caller passes a flag that its own
  * handlers set (SIGINT, SIGTERM, an alarm for --timeout); writes to a
