@@ -308,7 +308,7 @@ int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n
 	phase(env, "plan (blocks read)");
 	ct_hotplug_plan_decide(plan, o->want, o->reonline);
 	if (!o->dry_run) {
-		ct_hotplug_plan_execute(&env->ctx->sys, plan, &eo);
+		ct_hotplug_execute(&env->ctx->sys, plan, &eo);
 		change_end();
 	}
 	phase(env, "execute (blocks written, read back)");

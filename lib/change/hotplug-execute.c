@@ -289,7 +289,7 @@ static void roll_back(struct ct_sysfs *s, struct ct_hotplug_plan *p, const struc
 	ct_error_clear(s->err);
 }
 
-int ct_hotplug_plan_execute(struct ct_sysfs *s, struct ct_hotplug_plan *p, const struct ct_hotplug_opts *o)
+int ct_hotplug_execute(struct ct_sysfs *s, struct ct_hotplug_plan *p, const struct ct_hotplug_opts *o)
 {
 	int bad = 0;
 

@@ -86,7 +86,7 @@ void ct_hotplug_plan_decide(struct ct_hotplug_plan *p, enum ct_hotplug_want want
  * where it was (failed), or ends half_done: offline, named. With rollback,
  * each block that had changed (half_done too) ends rolled_back (as before,
  * read back) or rollback_failed (with errno and note). */
-int ct_hotplug_plan_execute(struct ct_sysfs *s, struct ct_hotplug_plan *p, const struct ct_hotplug_opts *o);
+int ct_hotplug_execute(struct ct_sysfs *s, struct ct_hotplug_plan *p, const struct ct_hotplug_opts *o);
 void ct_hotplug_plan_free(struct ct_hotplug_plan *p);
 
 const char *ct_hotplug_action_name(enum ct_hotplug_action a);
