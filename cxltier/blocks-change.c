@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* blocks-change.c - shared by `cxltier online` and `cxltier offline` */
+/* blocks-change.c - shared by `cxltier online` and `cxltier offline`: the
+ * signal handlers and the timer a run's session honours (its lock, recovery,
+ * loading and execution are lib's: change/hotplug-session.h), --timeout and
+ * -o, the warnings, the blocks' report and the exit code */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -10,16 +13,18 @@
 #include <unistd.h>
 #include "blocks-change.h"
 #include "json-build.h"
-#include "change/auto-online-hold.h"
 #include "core/context.h"
 #include "core/kernel.h"
 #include "mm/memblock.h"
-#include "cxl/topology-dax.h"
-#include "core/lock.h"
+#include "change/hotplug-session.h"
 
 static volatile sig_atomic_t stop_flag;
 static volatile sig_atomic_t timer_fired;
 static volatile sig_atomic_t timer_armed;	/* a timed state write is under way */
+static bool handlers_on;			/* installed for the run under way */
+/* the run under way (the lock, what was recovered): one at a time, as the
+ * signal handlers that stop it are the process's */
+static struct ct_hotplug_session session = CT_HOTPLUG_SESSION_INIT;
 
 /* after the deadline (or a stop) the timer ticks on until disarmed: a
  * state write the kernel restarts while another writer holds the hotplug
@@ -67,6 +72,7 @@ static void install_handlers(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGALRM, &sa, NULL);
+	handlers_on = true;
 }
 
 static void restore_handlers(void)
@@ -75,6 +81,7 @@ static void restore_handlers(void)
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGALRM, SIG_DFL);
+	handlers_on = false;
 }
 
 /* -vv: where a run's time goes, phase by phase (ms since the last one) */
@@ -208,20 +215,11 @@ int change_begin_load(struct cmd_env *env, const struct change_opts *o, char **t
 
 int change_load(struct cmd_env *env, char **targets, int n, bool full, struct ct_topology *t)
 {
-	/* memdevs need the full chain; the rest only the dax devices (sysfs) */
-	if (full || needs_full_topology(targets, n) ? ct_topology_load(env->ctx, t) : ct_topology_load_dax_sysfs(env->ctx, t)) {
+	if (ct_hotplug_session_load(&session, targets, n, full, t)) {
 		cmd_err(env, "%s", ct_context_message(env->ctx));
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
-}
-
-bool needs_full_topology(char **targets, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (!strncmp(targets[i], "mem", 3) && strncmp(targets[i], "memory", 6))
-			return true;
-	return false;
 }
 
 void change_warn_auto_online(struct cmd_env *env)
@@ -237,48 +235,51 @@ void change_warn_auto_online(struct cmd_env *env)
 		cmd_info(env, 1, "movable_node is on the kernel command line");
 }
 
-static int lockfd = -1;
-
-/* a run killed while it held the kernel's own onlining off (under the lock,
- * so that no other run is holding it now): put back, and said */
-static void recover_auto_online(struct cmd_env *env)
+/* what the session found of a run killed while it held the kernel's own
+ * onlining off, said */
+static void say_recovery(struct cmd_env *env, const struct ct_hotplug_session *hs)
 {
-	char value[32];
-	int rc = ct_auto_online_recover(env->ctx, value, sizeof(value));
-
-	if (rc < 0) {
-		cmd_warn(env, "%s", ct_context_message(env->ctx));
-		ct_error_clear(&env->ctx->err);
-	} else if (rc && value[0])
+	switch (hs->recovery) {
+	case CT_HOTPLUG_RECOVERY_FAILED:
+		cmd_warn(env, "%s", hs->recovery_error);
+		break;
+	case CT_HOTPLUG_RECOVERY_RESTORED:
 		cmd_warn(env, "an earlier cxltier was killed while it held the kernel's own onlining off: "
-			 "auto_online_blocks set back to %s", value);
-	else if (rc)
+			 "auto_online_blocks set back to %s", hs->restored);
+		break;
+	case CT_HOTPLUG_RECOVERY_LEFT:
 		cmd_info(env, 1, "an earlier cxltier was killed while it held the kernel's own onlining off; "
 			 "auto_online_blocks has been set since: left as it is");
+		break;
+	case CT_HOTPLUG_RECOVERY_NONE:
+		break;
+	}
 }
 
 int change_begin(struct cmd_env *env, const struct change_opts *o)
 {
-	if (o->dry_run)
-		return EXIT_OK;
-	stop_flag = 0;
-	install_handlers();
-	if (ct_lock_acquire(&env->ctx->sys, o->timeout_s * 1000, &stop_flag, &lockfd)) {
-		restore_handlers();
+	struct ct_hotplug_opts eo;
+
+	change_exec_opts(o, &eo);
+	if (!o->dry_run) {
+		stop_flag = 0;
+		install_handlers();
+	}
+	if (ct_hotplug_session_begin(&session, env->ctx, &eo, o->timeout_s * 1000, o->dry_run)) {
+		if (handlers_on)
+			restore_handlers();
 		cmd_err(env, "%s", ct_context_message(env->ctx));
 		return EXIT_FAIL;
 	}
-	recover_auto_online(env);
+	say_recovery(env, &session);
 	return EXIT_OK;
 }
 
 void change_end(void)
 {
-	if (lockfd >= 0) {
-		ct_lock_release(lockfd);
-		lockfd = -1;
+	ct_hotplug_session_end(&session);
+	if (handlers_on)
 		restore_handlers();
-	}
 }
 
 void change_exec_opts(const struct change_opts *o, struct ct_hotplug_opts *eo)
@@ -299,18 +300,14 @@ int change_check_columns(struct cmd_env *env)
 int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n, struct ct_hotplug_plan *plan,
 	       const struct change_opts *o)
 {
-	struct ct_hotplug_opts eo = { o->rollback, o->timeout_s * 1000, &stop_flag, &timer_fired, arm_timer };
 	json_object *root, *arr;
 	size_t done = 0, unchanged = 0, bad = 0, rolled = 0, stuck = 0, half = 0;
 	uint64_t bytes = 0, bs = 0;
 	char err[256];
 
 	phase(env, "plan (blocks read)");
-	ct_hotplug_plan_decide(plan, o->want, o->reonline);
-	if (!o->dry_run) {
-		ct_hotplug_plan_execute(&env->ctx->sys, plan, &eo);
-		change_end();
-	}
+	ct_hotplug_session_run(&session, plan, o->want, o->reonline);	/* the lock released */
+	change_end();
 	phase(env, "execute (blocks written, read back)");
 	ct_block_size_cached(env->ctx, &bs);
 	ct_error_clear(&env->ctx->err);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* blocks-change.h - what `online` and `offline` share: signals, the lock,
- * the plan, its execution and the report */
+/* blocks-change.h - what `online` and `offline` share: the signals and the
+ * timer of a run, its session (change/hotplug-session.h: the lock, a killed
+ * run's auto-online hold undone, the topology, the execution), the report */
 #ifndef CXLTIER_BLOCKS_CHANGE_H
 #define CXLTIER_BLOCKS_CHANGE_H
 
@@ -19,8 +20,9 @@ struct change_opts {
 	bool targets_failed;	/* a target's dax device could not be handled (named before the run) */
 };
 
-/* before reading any block: signal handlers and the lock (not for a dry
- * run), so that the plan is made on states no other cxltier is changing */
+/* before reading any block: signal handlers and the session's lock (not
+ * for a dry run), so that the plan is made on states no other cxltier is
+ * changing; what it undid of a killed run is said */
 int change_begin(struct cmd_env *env, const struct change_opts *o);
 /* decide, execute (or only show, with dry_run), report (with the memdevs
  * the blocks are on: blocks-scope.c), unlock; an exit code */
@@ -43,8 +45,6 @@ void change_exec_opts(const struct change_opts *o, struct ct_hotplug_opts *eo);
 int change_load(struct cmd_env *env, char **targets, int n, bool full, struct ct_topology *t);
 /* unlock when the run ends before change_run */
 void change_end(void);
-/* memdev targets need memdevs (libcxl); the rest only dax devices (libdaxctl) */
-bool needs_full_topology(char **targets, int n);
 /* before onlining: say so when the kernel onlines new memory by itself */
 void change_warn_auto_online(struct cmd_env *env);
 

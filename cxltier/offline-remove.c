@@ -137,7 +137,7 @@ static int offline_region(struct cmd_env *env, struct ct_topology *t, const stru
 	change_exec_opts(co, &eo);
 	eo.rollback = false;
 	ct_hotplug_plan_decide(&p, CT_WANT_OFFLINE, false);
-	ct_hotplug_plan_execute(&env->ctx->sys, &p, &eo);
+	ct_hotplug_execute(&env->ctx->sys, &p, &eo);
 	for (size_t i = 0; i < p.n; i++) {
 		const struct ct_block_op *op = &p.op[i];
 		if (op->result == CT_RES_DONE)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * hotplug.h - onlining and offlining memory blocks: a plan (what each block
- * is and what it should become), then its execution block by block with
- * per-block results, EBUSY retries, race detection and rollback.
+ * is and what it should become: hotplug-plan.c), then its execution block
+ * by block with per-block results, EBUSY retries, race detection and
+ * rollback (hotplug-execute.c).
  *
  * lib/ installs no signal handlers: the caller passes a flag that its own
  * handlers set (SIGINT, SIGTERM, an alarm for --timeout); writes to a
@@ -72,25 +73,10 @@ struct ct_hotplug_opts {
 	void (*arm_timer)(unsigned ms);
 };
 
+/* ---- the plan: hotplug-plan.c ---- */
+
 /* add a block (kept once; the first owner wins); node < 0: look it up */
 int ct_hotplug_plan_add(struct ct_sysfs *s, struct ct_hotplug_plan *p, uint64_t id, const char *owner, int node);
-/* choose each block's action for what is wanted; reonline (or the op's
- * own reonline): move blocks online in another zone to ZONE_MOVABLE
- * through offline */
-void ct_hotplug_plan_decide(struct ct_hotplug_plan *p, enum ct_hotplug_want want, bool reonline);
-/* 0 when every block ended as wanted; otherwise the number of blocks that
- * did not (failed, raced, refused, interrupted, half_done). A block put in
- * the wanted state by someone else while the run went is unchanged (with a
- * note). A reonline whose online half fails puts the block back online
- * where it was (failed), or ends half_done: offline, named. With rollback,
- * each block that had changed (half_done too) ends rolled_back (as before,
- * read back) or rollback_failed (with errno and note). */
-int ct_hotplug_plan_execute(struct ct_sysfs *s, struct ct_hotplug_plan *p, const struct ct_hotplug_opts *o);
-void ct_hotplug_plan_free(struct ct_hotplug_plan *p);
-
-const char *ct_hotplug_action_name(enum ct_hotplug_action a);
-const char *ct_hotplug_result_name(enum ct_hotplug_result r);
-
 /*
  * Resolve a target to blocks: "dax0.0", "region0", "mem0", "node1",
  * "memory34", "memory34-41" or "all" (every CXL-backed block). Returns 0,
@@ -102,5 +88,24 @@ const char *ct_hotplug_result_name(enum ct_hotplug_result r);
  */
 int ct_hotplug_plan_add_target(struct ct_sysfs *s, const struct ct_topology *t, struct ct_hotplug_plan *p,
 		       const char *target, const struct ct_dax **devdax);
+/* choose each block's action for what is wanted; reonline (or the op's
+ * own reonline): move blocks online in another zone to ZONE_MOVABLE
+ * through offline */
+void ct_hotplug_plan_decide(struct ct_hotplug_plan *p, enum ct_hotplug_want want, bool reonline);
+void ct_hotplug_plan_free(struct ct_hotplug_plan *p);
+
+const char *ct_hotplug_action_name(enum ct_hotplug_action a);
+const char *ct_hotplug_result_name(enum ct_hotplug_result r);
+
+/* ---- its execution: hotplug-execute.c ---- */
+
+/* 0 when every block ended as wanted; otherwise the number of blocks that
+ * did not (failed, raced, refused, interrupted, half_done). A block put in
+ * the wanted state by someone else while the run went is unchanged (with a
+ * note). A reonline whose online half fails puts the block back online
+ * where it was (failed), or ends half_done: offline, named. With rollback,
+ * each block that had changed (half_done too) ends rolled_back (as before,
+ * read back) or rollback_failed (with errno and note). */
+int ct_hotplug_execute(struct ct_sysfs *s, struct ct_hotplug_plan *p, const struct ct_hotplug_opts *o);
 
 #endif

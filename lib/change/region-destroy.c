@@ -69,7 +69,7 @@ static int offline_memory(struct ct_context *ctx, const struct ct_topology *t, c
 	}
 	o.rollback = true;
 	ct_hotplug_plan_decide(&p, CT_WANT_OFFLINE, false);
-	bad = ct_hotplug_plan_execute(&ctx->sys, &p, &o);
+	bad = ct_hotplug_execute(&ctx->sys, &p, &o);
 	if (bad) {
 		const struct ct_block_op *first = NULL;
 		for (size_t i = 0; i < p.n && !first; i++)

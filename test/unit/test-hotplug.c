@@ -148,7 +148,7 @@ static int run(struct ct_hotplug_plan *p, enum ct_hotplug_want want, bool reonli
 	struct ct_hotplug_opts o = { rollback, 0, &stop, NULL, NULL };
 
 	ct_hotplug_plan_decide(p, want, reonline);
-	return ct_hotplug_plan_execute(&sys, p, &o);
+	return ct_hotplug_execute(&sys, p, &o);
 }
 
 static void plan_of(struct ct_hotplug_plan *p, unsigned long long first, unsigned n)
@@ -278,7 +278,7 @@ static void rollback_timed(void)
 	plan_of(&p, 34, 2);
 	armed = armed_at_offline = 0;
 	ct_hotplug_plan_decide(&p, CT_WANT_MOVABLE, false);
-	is_int(ct_hotplug_plan_execute(&sys, &p, &o), 1, "the second block cannot be onlined");
+	is_int(ct_hotplug_execute(&sys, &p, &o), 1, "the second block cannot be onlined");
 	is_str(ct_hotplug_result_name(p.op[0].result), "rolled_back", "the first is rolled back");
 	ok(armed_at_offline > 0 && armed_at_offline <= 300, "its offline write ran under the run's timer (%u ms)",
 	   armed_at_offline);
