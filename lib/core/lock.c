@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* lock.c - the memory-blocks lock: see lock.h */
+/* lock.c - the locks in the private runtime directory: see lock.h */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -32,18 +32,27 @@ int ct_lock_acquire(struct ct_sysfs *s, unsigned timeout_ms, volatile sig_atomic
 int ct_lock_acquire_named(struct ct_sysfs *s, const char *name, const char *what, unsigned timeout_ms,
 			  volatile sig_atomic_t *stop, int *out)
 {
-	struct timespec pause = { 0, 20 * 1000000L };
-	unsigned waited = 0;
-	char pid[24];
-	bool created;
-	int dirfd, fd, rc;
+	int dirfd, rc;
 
 	*out = -1;
 	if ((rc = ct_rundir_open(s, &dirfd)))
 		return rc;
-	rc = ct_rundir_open_file(s, dirfd, name, &fd, &created);
+	rc = ct_lock_acquire_at(s, dirfd, name, what, timeout_ms, stop, out);
 	close(dirfd);
-	if (rc)
+	return rc;
+}
+
+int ct_lock_acquire_at(struct ct_sysfs *s, int dirfd, const char *name, const char *what, unsigned timeout_ms,
+		       volatile sig_atomic_t *stop, int *out)
+{
+	struct timespec pause = { 0, 20 * 1000000L };
+	unsigned waited = 0;
+	char pid[24];
+	bool created;
+	int fd, rc;
+
+	*out = -1;
+	if ((rc = ct_rundir_open_file(s, dirfd, name, &fd, &created)))
 		return rc;
 	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		if (errno != EWOULDBLOCK && errno != EINTR) {

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* lock.h - one cxltier at a time changes memory blocks (two udev events,
  * a user and a unit...): an flock on memory-blocks.lock in the private
- * runtime directory (rundir.h), which no other user can open */
+ * runtime directory (rundir.h), which no other user can open; the same for
+ * the other things one run at a time does (reading the kept CXL events,
+ * watching a process with DAMON), each with a lock file of its own. The
+ * holder writes its pid in the file, for the messages of those who wait. */
 #ifndef CXLTIER_LOCK_H
 #define CXLTIER_LOCK_H
 
@@ -17,6 +20,10 @@ int ct_lock_acquire(struct ct_sysfs *s, unsigned timeout_ms, volatile sig_atomic
  * doing, for the message ("reading CXL events") */
 int ct_lock_acquire_named(struct ct_sysfs *s, const char *name, const char *what, unsigned timeout_ms,
 			  volatile sig_atomic_t *stop, int *fd);
+/* the same in the directory DIRFD (ct_rundir_open's) the caller holds open
+ * for other files of its own */
+int ct_lock_acquire_at(struct ct_sysfs *s, int dirfd, const char *name, const char *what, unsigned timeout_ms,
+		       volatile sig_atomic_t *stop, int *fd);
 void ct_lock_release(int fd);
 
 #endif

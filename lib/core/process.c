@@ -50,15 +50,18 @@ int ct_proc_stat_parse(const char *text, char *comm, size_t len, unsigned long *
 	return 0;
 }
 
-static int read_stat(struct ct_sysfs *s, int pid, char *comm, size_t len, unsigned long *flags, uint64_t *start,
-		     uint64_t *vsize, char *state)
+int ct_proc_stat_read(struct ct_sysfs *s, int pid, char *comm, size_t len, unsigned long *flags, uint64_t *start,
+		      uint64_t *vsize, char *state)
 {
-	char path[64], text[1024];
-	int rc = ct_sysfs_read_str(s, ct_path(path, sizeof(path), "/proc/%d/stat", pid), text, sizeof(text));
+	char path[64], *text;
+	int rc;
 
-	if (rc)
+	/* read whole: a name may hold a newline, and the fields follow it */
+	if ((rc = ct_sysfs_read_text(s, ct_path(path, sizeof(path), "/proc/%d/stat", pid), &text)))
 		return rc;
-	return ct_proc_stat_parse(text, comm, len, flags, start, vsize, state) ? -EINVAL : 0;
+	rc = ct_proc_stat_parse(text, comm, len, flags, start, vsize, state) ? -EINVAL : 0;
+	free(text);
+	return rc;
 }
 
 int ct_proc_identity(struct ct_sysfs *s, int pid, char *comm, size_t len, uint64_t *start_time)
@@ -67,7 +70,8 @@ int ct_proc_identity(struct ct_sysfs *s, int pid, char *comm, size_t len, uint64
 	uint64_t vsize;
 	char state;
 
-	if (pid <= 0 || read_stat(s, pid, comm, len, &flags, start_time, &vsize, &state) || state == 'Z' || state == 'X') {
+	if (pid <= 0 || ct_proc_stat_read(s, pid, comm, len, &flags, start_time, &vsize, &state) || state == 'Z' ||
+	    state == 'X') {
 		ct_error_clear(s->err);
 		return -ESRCH;
 	}
@@ -136,7 +140,7 @@ static void open_process(struct ct_sysfs *s, struct ct_process *p)
 		/* other errors (ENOSYS before 5.3): the start time alone tells */
 	}
 	/* read after the pidfd is held: if it is still running, this is its stat */
-	rc = read_stat(s, p->pid, p->comm, sizeof(p->comm), &flags, &p->start_time, &vsize, &state);
+	rc = ct_proc_stat_read(s, p->pid, p->comm, sizeof(p->comm), &flags, &p->start_time, &vsize, &state);
 	if (out_of_fds(-rc)) {
 		ct_error_clear(s->err);
 		refuse(p, -rc, "process %d cannot be read: " FDS_HINT, p->pid, FDS_WHY(-rc));
@@ -298,7 +302,7 @@ int ct_process_check(struct ct_sysfs *s, const struct ct_process *p)
 
 	if (p->err)
 		return ct_fail(s->err, -p->err, "%s", p->why);
-	if ((rc = read_stat(s, p->pid, comm, sizeof(comm), &flags, &start, &vsize, &state))) {
+	if ((rc = ct_proc_stat_read(s, p->pid, comm, sizeof(comm), &flags, &start, &vsize, &state))) {
 		ct_error_clear(s->err);
 		if (out_of_fds(-rc))
 			return ct_fail(s->err, -rc, "process %d (%s) cannot be checked: " FDS_HINT, p->pid, p->comm,

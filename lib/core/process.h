@@ -64,8 +64,16 @@ int ct_process_check(struct ct_sysfs *s, const struct ct_process *p);
 /* who runs as pid now: its comm and start time (0, or -ESRCH when none) */
 int ct_proc_identity(struct ct_sysfs *s, int pid, char *comm, size_t len, uint64_t *start_time);
 
-/* /proc/PID/stat: comm, flags (field 9), start time (22), vsize (23); pure */
+/* /proc/PID/stat: comm, flags (field 9), start time (22), vsize (23), state
+ * (3); the fields are counted from the last ')', since the name between
+ * the parentheses may hold spaces, ')' or newlines; pure */
 int ct_proc_stat_parse(const char *text, char *comm, size_t len, unsigned long *flags, uint64_t *start_time,
 		       uint64_t *vsize, char *state);
+
+/* the same, read from /proc/PID/stat: 0; -ENOENT when there is no such
+ * process; another -errno when it cannot be read (with a message), or
+ * -EINVAL when it is not a stat (no message) */
+int ct_proc_stat_read(struct ct_sysfs *s, int pid, char *comm, size_t len, unsigned long *flags, uint64_t *start_time,
+		      uint64_t *vsize, char *state);
 
 #endif

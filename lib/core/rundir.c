@@ -41,8 +41,8 @@ int ct_rundir_open(struct ct_sysfs *s, int *dirfd)
 	close(run);
 	if (fd < 0) {
 		if (e == ELOOP || e == ENOTDIR)
-			return ct_fail(s->err, e, "%s" CT_RUNDIR " is not a directory (a symlink?): refusing it; "
-				       "remove it and run again", s->root);
+			return ct_fail(s->err, e, "%s" CT_RUNDIR " is not a directory (a symlink?): refusing it (it "
+				       "must be a directory, not a link); remove it and run again", s->root);
 		return ct_fail(s->err, e, "cannot open %s" CT_RUNDIR ": %s", s->root, strerror(e));
 	}
 	if (created)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* event-source.c - tracefs instances for CXL tracepoints (libtracefs): their
- * lifecycle and ownership, reading and following their records */
-#include <ctype.h>
+ * lifecycle (who owns them: event-owner.c), reading and following their
+ * records */
 #include <poll.h>
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include <event-parse.h>
 #include "core/context.h"
 #include "events/event-keep.h"
+#include "events/event-owner.h"
 #include "events/event-source.h"
 #include "events/event-trace.h"
 #include "core/lock.h"
@@ -44,164 +45,6 @@ struct ct_event_source {
 	char *stale[MAX_STALE];
 	size_t nstale;
 };
-
-/* ---- ownership ---- */
-
-int ct_event_instance_name(const struct ct_instance_owner *o, char *buf, size_t len)
-{
-	int n = snprintf(buf, len, "cxltier-%s-%d-%llu-%llu", o->role, (int)o->pid, o->start, o->pidns);
-
-	return n > 0 && (size_t)n < len ? 0 : -ENAMETOOLONG;
-}
-
-static bool digits(const char *s, size_t n, unsigned long long *v)
-{
-	char buf[24];
-	char *end;
-
-	if (!n || n >= sizeof(buf) || (n > 1 && s[0] == '0'))
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!isdigit((unsigned char)s[i]))
-			return false;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	errno = 0;
-	*v = strtoull(buf, &end, 10);
-	return !errno && !*end;
-}
-
-int ct_event_instance_parse(const char *name, struct ct_instance_owner *o)
-{
-	const char *p = name, *dash;
-	unsigned long long part[3];
-	size_t n;
-
-	memset(o, 0, sizeof(*o));
-	if (strncmp(p, "cxltier-", 8))
-		return -EINVAL;
-	p += 8;
-	for (n = 0; p[n] >= 'a' && p[n] <= 'z'; n++)
-		;
-	if (!n || n >= sizeof(o->role) || p[n] != '-')
-		return -EINVAL;
-	memcpy(o->role, p, n);
-	p += n + 1;
-	for (int i = 0; i < 3; i++) {
-		dash = strchr(p, '-');
-		n = i < 2 ? (dash ? (size_t)(dash - p) : 0) : strlen(p);
-		if ((i < 2 && !dash) || (i == 2 && dash) || !digits(p, n, &part[i]))
-			return -EINVAL;
-		p += n + (i < 2);
-	}
-	if (!part[0] || part[0] > 0x7fffffff)
-		return -EINVAL;
-	o->pid = (pid_t)part[0];
-	o->start = part[1];
-	o->pidns = part[2];
-	return 0;
-}
-
-/* start time of a process (field 22 of /proc/PID/stat); -ENOENT when there is none */
-static int pid_start(struct ct_context *ctx, const char *pid, unsigned long long *start)
-{
-	char path[64], *text, *p;
-	int rc, field = 2;
-
-	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
-	rc = ct_sysfs_read_text(&ctx->sys, path, &text);
-	if (rc)
-		return rc;
-	p = strrchr(text, ')');	/* the command name may hold anything */
-	rc = -EBADMSG;
-	while (p && *p && field < 22) {
-		p = strchr(p + 1, ' ');
-		if (p)
-			field++;
-	}
-	if (p && field == 22 && sscanf(p + 1, "%llu", start) == 1)
-		rc = 0;
-	free(text);
-	return rc ? ct_fail(&ctx->err, rc, "%s: no start time in it", path) : 0;
-}
-
-static int own_identity(struct ct_context *ctx, const char *role, struct ct_instance_owner *o)
-{
-	char ns[64];
-	int rc;
-
-	memset(o, 0, sizeof(*o));
-	snprintf(o->role, sizeof(o->role), "%s", role);
-	o->pid = getpid();
-	if ((rc = pid_start(ctx, "self", &o->start)))
-		return rc;
-	if ((rc = ct_sysfs_link_name(&ctx->sys, "/proc/self/ns/pid", ns, sizeof(ns))))
-		return rc;
-	if (sscanf(ns, "pid:[%llu]", &o->pidns) != 1)
-		return ct_fail(&ctx->err, EBADMSG, "/proc/self/ns/pid: '%s' is not a pid namespace", ns);
-	return 0;
-}
-
-/* true only when the instance is provably a private one of ours whose owner
- * is gone: same pid namespace, and its pid no longer runs or now belongs to
- * a process started at another time */
-static bool stale(struct ct_context *ctx, const char *name, const struct ct_instance_owner *self)
-{
-	struct ct_instance_owner o;
-	unsigned long long start;
-	char pid[16];
-	int rc;
-
-	if (ct_event_instance_parse(name, &o) || o.pidns != self->pidns)
-		return false;
-	if (o.pid == self->pid)
-		return o.start != self->start;
-	snprintf(pid, sizeof(pid), "%d", (int)o.pid);
-	rc = pid_start(ctx, pid, &start);
-	ct_error_clear(&ctx->err);
-	if (rc == -ENOENT)
-		return true;
-	return rc == 0 && start != o.start;
-}
-
-static int remove_instance(struct ct_context *ctx, const char *name)
-{
-	struct tracefs_instance *inst = tracefs_instance_alloc(NULL, name);
-	int rc = 0;
-
-	if (!inst)
-		return ct_fail(&ctx->err, errno ? errno : ENOMEM, "tracefs instance %s: %s", name, strerror(errno));
-	if (tracefs_instance_destroy(inst)) {
-		rc = errno ? errno : EIO;
-		/* it cannot go (a reader holds it open): at least stop it recording */
-		tracefs_trace_off(inst);
-		tracefs_event_disable(inst, NULL, NULL);
-		if (rc != ENOENT)
-			rc = ct_fail(&ctx->err, rc, "cannot remove the tracefs instance %s: %s; its tracing is off, "
-				     "remove it with rmdir once nothing holds it", name, strerror(rc));
-		else
-			rc = 0;
-	}
-	tracefs_instance_free(inst);
-	return rc;
-}
-
-static void remove_stale(struct ct_event_source *s, const struct ct_instance_owner *self)
-{
-	/* every instance, not a regex: libtracefs's tracefs_instances() does
-	 * not free the regex it compiles (LeakSanitizer, every run); stale()
-	 * takes only names of our own form */
-	char **names = tracefs_instances(NULL);
-
-	for (int i = 0; names && names[i]; i++) {
-		if (!stale(s->ctx, names[i], self) || s->nstale >= MAX_STALE)
-			continue;
-		if (remove_instance(s->ctx, names[i]) == 0)
-			s->stale[s->nstale++] = strdup(names[i]);
-		ct_error_clear(&s->ctx->err);
-	}
-	tracefs_list_free(names);
-}
 
 /* ---- open / close ---- */
 
@@ -264,7 +107,7 @@ int ct_event_source_open(struct ct_context *ctx, const struct ct_event_source_op
 			 struct ct_event_source **out)
 {
 	static const char *const systems[] = { "cxl", NULL };
-	struct ct_instance_owner self;
+	struct ct_event_owner self;
 	struct ct_event_source *s;
 	int rc;
 
@@ -284,14 +127,14 @@ int ct_event_source_open(struct ct_context *ctx, const struct ct_event_source_op
 		return ct_fail(&ctx->err, EOPNOTSUPP, "this kernel has no CXL record tracepoints "
 			       "(cxl:cxl_general_media: 6.3 and later, with cxl_core)");
 	}
-	if ((rc = own_identity(ctx, o->role ? o->role : "private", &self))) {
+	if ((rc = ct_event_owner_self(ctx, o->role ? o->role : "private", &self))) {
 		free_source(s);
 		return rc;
 	}
-	remove_stale(s, &self);
+	s->nstale = ct_event_owner_remove_stale(ctx, &self, s->stale, MAX_STALE);
 	if (s->shared)
 		snprintf(s->name, sizeof(s->name), CT_EVENT_SHARED_INSTANCE);
-	else if ((rc = ct_event_instance_name(&self, s->name, sizeof(s->name)))) {
+	else if ((rc = ct_event_owner_name(&self, s->name, sizeof(s->name)))) {
 		free_source(s);
 		return ct_fail(&ctx->err, rc, "the role '%s' makes too long an instance name", self.role);
 	}
@@ -341,7 +184,7 @@ int ct_event_source_close(struct ct_event_source *s)
 		snprintf(name, sizeof(name), "%s", s->name);
 		tracefs_instance_free(s->inst);
 		s->inst = NULL;
-		rc = remove_instance(ctx, name);
+		rc = ct_event_owner_remove(ctx, name);
 	}
 	free_source(s);
 	return rc;
@@ -350,7 +193,7 @@ int ct_event_source_close(struct ct_event_source *s)
 int ct_event_shared_remove(struct ct_context *ctx, bool *removed)
 {
 	*removed = tracefs_instance_exists(CT_EVENT_SHARED_INSTANCE);
-	return *removed ? remove_instance(ctx, CT_EVENT_SHARED_INSTANCE) : 0;
+	return *removed ? ct_event_owner_remove(ctx, CT_EVENT_SHARED_INSTANCE) : 0;
 }
 
 const char *ct_event_source_instance(const struct ct_event_source *s)

@@ -8,10 +8,9 @@
  *  - the shared one, "cxltier": it persists between runs and keeps what
  *    arrives while no cxltier runs; each read consumes what it returns;
  *  - a private one, owned by this process and removed when it is closed:
- *    "cxltier-ROLE-PID-START-PIDNS" records the owner (its pid, the pid's
- *    start time in clock ticks since boot, its pid namespace), so that an
- *    instance left by a killed owner is recognised and removed by the next
- *    open, and no instance is removed unless it is provably ours and stale.
+ *    its name records the owner (event-owner.h), so that an instance left
+ *    by a killed owner is recognised and removed by the next open, and no
+ *    instance is removed unless it is provably ours and stale.
  *
  * Every record comes decoded (struct ct_event: every field of the
  * tracepoint under the kernel's name, and the decoded view).
@@ -22,7 +21,6 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <sys/types.h>
 #include "events/event.h"
 
 struct ct_context;
@@ -98,16 +96,5 @@ int ct_event_shared_remove(struct ct_context *ctx, bool *removed);
  * action's error, else the read's */
 int ct_event_collect(struct ct_context *ctx, const char *role, const char *const *events,
 		     int (*action)(void *arg), void *action_arg, ct_event_fn fn, void *fn_arg);
-
-/* a private instance's name and what it records; 0, or -EINVAL when the
- * name is not one of ours */
-struct ct_instance_owner {
-	char role[16];
-	pid_t pid;
-	unsigned long long start;	/* clock ticks since boot */
-	unsigned long long pidns;	/* pid namespace inode */
-};
-int ct_event_instance_name(const struct ct_instance_owner *o, char *buf, size_t len);
-int ct_event_instance_parse(const char *name, struct ct_instance_owner *o);
 
 #endif

@@ -6,7 +6,7 @@
 #include <time.h>
 #include "mm/damon.h"
 #include "mm/damon-owner.h"
-#include "core/process.h"
+#include "core/owner.h"
 
 #define ADMIN "/sys/kernel/mm/damon/admin/kdamonds"
 #define KD ADMIN "/0"
@@ -181,20 +181,20 @@ static int clear_leftovers(struct ct_sysfs *s, struct ct_damon_owner *own, struc
 {
 	struct ct_damon_record left;
 	bool has_record = ct_damon_owner_read(s, own, &left) == 0;
-	uint64_t nr, start;
 	char comm[32];
+	uint64_t nr;
 	int rc;
 
 	if ((rc = ct_sysfs_read_u64(s, ADMIN "/nr_kdamonds", 10, &nr)))
 		return rc;
-	if (has_record && ct_proc_identity(s, left.pid, comm, sizeof(comm), &start) == 0 && start == left.start)
+	if (has_record && ct_owner_check(s, &left.owner, comm, sizeof(comm)) == CT_OWNER_RUNS)
 		return ct_fail(s->err, EBUSY, "DAMON is in use by cxltier pid %d (%s); try again when it is done",
-			       left.pid, comm);
+			       left.owner.pid, comm);
 	if (has_record && (!nr || (nr == 1 && left_by(s, &left)))) {
 		/* its owner is gone (killed, or its PID is another process's now) */
 		if (nr && (rc = teardown(s)))
 			return rc;	/* the record stays for the next run */
-		run->stale_owner = left.pid;
+		run->stale_owner = left.owner.pid;
 		stat_resume(s, own, &left);
 		/* (a record of this run that keeps the duty replaces the old one at once) */
 		if (own->rec.stat_paused)

@@ -15,6 +15,7 @@
 #include "mm/numa.h"
 #include "mm/numamaps.h"
 #include "mm/pagemap.h"
+#include "mm/usage.h"
 
 #define BATCH 4096		/* entries per move_pages call: 16 MiB of base pages */
 
@@ -44,29 +45,9 @@ static int read_text(struct ct_sysfs *s, int pid, const char *file, char **text)
 	return ct_sysfs_read_text(s, ct_path(path, sizeof(path), "/proc/%d/%s", pid, file), text);
 }
 
-static int read_numa_maps(struct ct_sysfs *s, int pid, char **text)
-{
-	int rc = read_text(s, pid, "numa_maps", text);
-
-	if (rc == -ENOENT)
-		return ct_fail(s->err, ESRCH, "process %d does not exist (any more)", pid);
-	if (rc == -EACCES || rc == -EPERM)
-		return ct_fail(s->err, EPERM, "no permission to read /proc/%d/numa_maps: moving another user's "
-			       "process needs root (CAP_SYS_PTRACE and CAP_SYS_NICE)", pid);
-	return rc;
-}
-
-int ct_process_node_bytes(struct ct_sysfs *s, int pid, uint64_t bytes[CT_MIG_MAX_NODES])
-{
-	char *text;
-	int rc = read_numa_maps(s, pid, &text);
-
-	if (rc)
-		return rc;
-	ct_numa_maps_bytes(text, bytes);
-	free(text);
-	return 0;
-}
+/* what root is needed for, when another user's numa_maps cannot be read */
+#define MOVE_NEEDS_ROOT "moving another user's process needs root (CAP_SYS_PTRACE and CAP_SYS_NICE)"
+_Static_assert(CT_MIG_MAX_NODES == CT_USAGE_MAX_NODES, "a result's bytes per node are usage.c's");
 
 int ct_migrate_select_access(struct ct_migrate_selection *sel, const struct ct_access_region *reg, size_t n, bool hot)
 {
@@ -602,7 +583,8 @@ static int prepare(struct worker *w, size_t task)
 	int rc;
 
 	r->mechanism = whole ? "migrate_pages" : "move_pages";
-	if ((rc = ct_process_check(s, ts->t->proc)) || (rc = ct_process_movable(s, ts->t->proc)) || (rc = read_numa_maps(s, ts->t->proc->pid, &text)) ||
+	if ((rc = ct_process_check(s, ts->t->proc)) || (rc = ct_process_movable(s, ts->t->proc)) ||
+	    (rc = ct_usage_numa_maps(s, ts->t->proc->pid, MOVE_NEEDS_ROOT, &text)) ||
 	    (rc = ct_process_check(s, ts->t->proc)))	/* those were its numa_maps */
 		goto fail;
 	ct_numa_maps_bytes(text, r->before);
@@ -641,7 +623,8 @@ static void finish(struct run *run, struct task_state *ts)
 	 * nothing was done, and the report says so */
 	if (r->err || !r->mechanism)
 		return;
-	if (!r->exited && (ct_process_node_bytes(s, r->pid, r->after) || ct_process_check(s, ts->t->proc))) {
+	if (!r->exited && (ct_usage_process_nodes(s, r->pid, MOVE_NEEDS_ROOT, r->after) ||
+			   ct_process_check(s, ts->t->proc))) {
 		if (s->err->code == EMFILE || s->err->code == ENFILE) {
 			r->err = -s->err->code;	/* it may well be there: this run cannot look */
 			ct_strlcpy(r->error, s->err->msg, sizeof(r->error));

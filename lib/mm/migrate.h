@@ -85,7 +85,5 @@ int ct_migrate_run(struct ct_sysfs *s, const struct ct_migrate_opts *o, struct c
 void ct_migrate_setup(void);
 
 const char *ct_migrate_err_name(enum ct_mig_err e);	/* "EFAULT", ... "other" */
-/* bytes per node of a process, from /proc/PID/numa_maps */
-int ct_process_node_bytes(struct ct_sysfs *s, int pid, uint64_t bytes[CT_MIG_MAX_NODES]);
 
 #endif

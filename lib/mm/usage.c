@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+/* usage.c - where a process's or a cgroup's memory is: see usage.h */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,19 +97,38 @@ int ct_usage_from_numa_stat(const char *text, struct ct_usage *u)
 	return lines ? 0 : -EINVAL;
 }
 
-int ct_usage_process(struct ct_sysfs *s, int pid, struct ct_usage *u)
+int ct_usage_numa_maps(struct ct_sysfs *s, int pid, const char *needs_root, char **text)
 {
-	char path[64], *text;
-	int rc = ct_sysfs_read_text(s, ct_path(path, sizeof(path), "/proc/%d/numa_maps", pid), &text);
+	char path[64];
+	int rc = ct_sysfs_read_text(s, ct_path(path, sizeof(path), "/proc/%d/numa_maps", pid), text);
 
 	if (rc == -ENOENT)
 		return ct_fail(s->err, ESRCH, "process %d does not exist (any more)", pid);
 	if (rc == -EACCES || rc == -EPERM)
-		return ct_fail(s->err, EPERM, "no permission to read /proc/%d/numa_maps: another user's process needs "
-			       "root (CAP_SYS_PTRACE)", pid);
+		return ct_fail(s->err, EPERM, "no permission to read /proc/%d/numa_maps: %s", pid, needs_root);
+	return rc;
+}
+
+int ct_usage_process(struct ct_sysfs *s, int pid, struct ct_usage *u)
+{
+	char *text;
+	int rc = ct_usage_numa_maps(s, pid, "another user's process needs root (CAP_SYS_PTRACE)", &text);
+
 	if (rc)
 		return rc;
 	ct_usage_from_numa_maps(text, u);
+	free(text);
+	return 0;
+}
+
+int ct_usage_process_nodes(struct ct_sysfs *s, int pid, const char *needs_root, uint64_t bytes[CT_USAGE_MAX_NODES])
+{
+	char *text;
+	int rc = ct_usage_numa_maps(s, pid, needs_root, &text);
+
+	if (rc)
+		return rc;
+	ct_numa_maps_bytes(text, bytes);
 	free(text);
 	return 0;
 }

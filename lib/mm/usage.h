@@ -3,6 +3,8 @@
  * usage.h - where a process's or a cgroup's memory is, per NUMA node: for a
  * process from /proc/PID/numa_maps (by mapping: anonymous, file-backed,
  * hugetlb), for a cgroup v2 from memory.numa_stat (anon, file, kernel).
+ * The one reader of a process's numa_maps (migrate.c's too; the parsers
+ * are numamaps.h's).
  */
 #ifndef CXLTIER_USAGE_H
 #define CXLTIER_USAGE_H
@@ -34,6 +36,14 @@ int ct_usage_from_numa_stat(const char *text, struct ct_usage *u);
 /* read them: 0, -ESRCH (no such process), -EPERM, -ENOENT (no such cgroup
  * or no memory controller in it), with a message */
 int ct_usage_process(struct ct_sysfs *s, int pid, struct ct_usage *u);
+/* a process's numa_maps text (malloc'd: the caller frees it): 0, -ESRCH (no
+ * such process), -EPERM (another user's: the message is "no permission to
+ * read /proc/PID/numa_maps: " and NEEDS_ROOT, what root is needed for),
+ * another -errno, with a message */
+int ct_usage_numa_maps(struct ct_sysfs *s, int pid, const char *needs_root, char **text);
+/* bytes per node of a process, every kind together (ct_numa_maps_bytes of
+ * its numa_maps); errors as ct_usage_numa_maps's */
+int ct_usage_process_nodes(struct ct_sysfs *s, int pid, const char *needs_root, uint64_t bytes[CT_USAGE_MAX_NODES]);
 int ct_usage_cgroup(struct ct_sysfs *s, const char *cgroup, struct ct_usage *u);
 
 #endif

@@ -50,6 +50,28 @@ static void comm_reuse(void)
 		ok(0, "the tree removed");
 }
 
+/* a name may hold a newline too: the stat is read whole */
+static void name_with_newline(void)
+{
+	char root[512], cmd[600], comm[32];
+	struct ct_error err = { 0 };
+	struct ct_sysfs s;
+	uint64_t start = 0;
+
+	if (!mkdtemp(tap_tmp_template(root, sizeof(root), "cxltier-test-process")) || ct_sysfs_open(&s, root, &err)) {
+		ok(0, "a tree for /proc");
+		return;
+	}
+	tree_put(root, "/proc/102/stat", "102 (a) b\nc) S 1 102 102 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 500 4096 1\n");
+	is_int(ct_proc_identity(&s, 102, comm, sizeof(comm), &start), 0, "a name with ') ' and a newline");
+	is_str(comm, "a) b\nc", "its name whole");
+	is_int(start, 500, "its start time");
+	ct_sysfs_close(&s);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd))
+		ok(0, "the tree removed");
+}
+
 int main(void)
 {
 	char comm[32], state;
@@ -79,5 +101,6 @@ int main(void)
 	   "a cut line is refused");
 	ok(ct_proc_stat_parse("garbage", comm, sizeof(comm), &flags, &start, &vsize, &state) < 0, "garbage is refused");
 	comm_reuse();
+	name_with_newline();
 	return tap_done();
 }

@@ -3,11 +3,11 @@
  * and that nothing else parses as one of ours */
 #include <errno.h>
 #include "tap.h"
-#include "events/event-source.h"
+#include "events/event-owner.h"
 
 int main(void)
 {
-	struct ct_instance_owner o = { .role = "follow", .pid = 4242, .start = 123456, .pidns = 4026531836ULL }, p;
+	struct ct_event_owner o = { .role = "follow", .owner = { .pid = 4242, .start = 123456 }, .pidns = 4026531836ULL }, p;
 	static const char *const foreign[] = {
 		"cxltier", "cxltier-follow-4242", "cxltier-follow-4242-1", "cxltier-follow-4242-1-2-3",
 		"cxltier-Follow-1-2-3", "cxltier--1-2-3", "cxltier-follow-0-2-3", "cxltier-follow-01-2-3",
@@ -16,12 +16,13 @@ int main(void)
 	};
 	char name[96];
 
-	is_int(ct_event_instance_name(&o, name, sizeof(name)), 0, "a name");
+	is_int(ct_event_owner_name(&o, name, sizeof(name)), 0, "a name");
 	is_str(name, "cxltier-follow-4242-123456-4026531836", "role, pid, start time, pid namespace");
-	is_int(ct_event_instance_parse(name, &p), 0, "parses back");
-	ok(!strcmp(p.role, "follow") && p.pid == 4242 && p.start == 123456 && p.pidns == 4026531836ULL, "the same owner");
-	is_int(ct_event_instance_name(&o, name, 20), -ENAMETOOLONG, "too small a buffer");
+	is_int(ct_event_owner_parse(name, &p), 0, "parses back");
+	ok(!strcmp(p.role, "follow") && p.owner.pid == 4242 && p.owner.start == 123456 && p.pidns == 4026531836ULL,
+	   "the same owner");
+	is_int(ct_event_owner_name(&o, name, 20), -ENAMETOOLONG, "too small a buffer");
 	for (size_t i = 0; i < sizeof(foreign) / sizeof(foreign[0]); i++)
-		is_int(ct_event_instance_parse(foreign[i], &p), -EINVAL, "not ours: '%s'", foreign[i]);
+		is_int(ct_event_owner_parse(foreign[i], &p), -EINVAL, "not ours: '%s'", foreign[i]);
 	return tap_done();
 }
