@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* private to lib/events/ (unit tests in test/ may include it): other folders
+ * and the CLI go through event-source.h */
 /*
  * event-owner.h - who owns a private tracefs instance of cxltier's: its
  * name says it, "cxltier-ROLE-PID-START-PIDNS" (the owner's pid, the pid's

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* private to lib/mm/ (unit tests in test/ may include it): other folders
+ * and the CLI go through damon.h and migrate.h */
 /*
  * damon-owner.h - the DAMON state cxltier creates is owned, visibly: a lock
  * around its setup, sampling and teardown (/run/cxltier/damon.lock) and a
