@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* nodelist.h - the kernel's list format ("0-3,5") to and from a bitmap */
+/* nodeset.h - the kernel's list format ("0-3,5") to and from a bitmap */
 #ifndef CXLTIER_NODELIST_H
 #define CXLTIER_NODELIST_H
 

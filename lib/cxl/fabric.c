@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* topology-fabric.c - root decoders, port paths and endpoint decoders from
- * sysfs: what planning a region needs (see topology-fabric.h) */
+/* fabric.c - root decoders, port paths and endpoint decoders from
+ * sysfs: what planning a region needs (see fabric.h) */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

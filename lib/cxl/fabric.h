@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * topology-fabric.h - the decode side of the CXL topology, as region
+ * fabric.h - the decode side of the CXL topology, as region
  * creation needs it: root decoders (CXL windows) with their host-bridge
  * targets and free address space, and each memdev's endpoint with the path
  * of downstream ports that leads to it from the root, its free endpoint

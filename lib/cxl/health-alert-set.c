@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* health-set.c - Set Alert Configuration: through libcxl when the libcxl of
+/* health-alert-set.c - Set Alert Configuration: through libcxl when the libcxl of
  * this build has it (79 and later), else through the kernel's mailbox
  * ioctl with the payload built here (health-alert.c). Either way the
  * command must be enabled for the device, the device's current

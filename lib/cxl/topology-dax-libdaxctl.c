@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* topology-dax.c - only the CXL dax devices, through libdaxctl: what
+/* topology-dax-libdaxctl.c - only the CXL dax devices, through libdaxctl: what
  * onlining and offlining need, without walking every CXL port and decoder */
 #include <errno.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * topology-daxfs.c - only the CXL regions' dax devices, read through the
+ * topology-dax-sysfs.c - only the CXL regions' dax devices, read through the
  * rooted sysfs reader: the view `online` and `offline` need, in a handful
  * of reads per device (libdaxctl's walk reads every attribute of every dax
  * region and device; libcxl's, every port and decoder). Each region also

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* topology-daxfs.h - the CXL regions' dax devices through the rooted sysfs
+/* topology-dax.h - the CXL regions' dax devices through the rooted sysfs
  * reader, with each region's interleave set: what online/offline need */
 #ifndef CXLTIER_TOPOLOGY_DAXFS_H
 #define CXLTIER_TOPOLOGY_DAXFS_H

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* topology-summary.c - memory blocks by node, state and zone (see
- * topology-summary.h); blocks are read through memblock.c */
+/* mem-summary.c - memory blocks by node, state and zone (see
+ * mem-summary.h); blocks are read through memblock.c */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>

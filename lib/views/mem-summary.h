@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* topology-summary.h - every memory block of the system counted by node,
+/* mem-summary.h - every memory block of the system counted by node,
  * state and zone, and how much of it is CXL memory (`list --summary`, as
  * lsmem's summary) */
 #ifndef CXLTIER_TOPOLOGY_SUMMARY_H
