@@ -26,6 +26,7 @@ MKCDAT=${CXLTIER_BUILD:-$BATS_TEST_DIRNAME/../../build}/test/mkcdat
     run jq -c '[.tables[0].kernel.figures[] | [.object, .source, .latency_check.verdict, .latency_check.by, .latency_check.expected_read_latency_ns]] | unique' <<<"$output"
     assert_output '[["node1","node","link_latency_ps_as_ns","figures",150],["region0","region","link_latency_ps_as_ns","figures",150]]'
     run cxltier --sysroot "$(fixture lab-region-online)" cdat mem0
+    assert_success
     assert_output --regexp 'NAME +QOS +ACCESS +SOURCE +RD-LAT +WR-LAT +RD-BW +WR-BW +LAT-CHECK'
     assert_output --regexp '`-node1 +1 node +17300 +17400 16000 16000 link_latency_ps_as_ns'
     assert_output --partial 'link_latency_ps_as_ns: the kernel adds the PCIe link latency in picoseconds to nanoseconds (Linux 6.12)'
@@ -37,6 +38,7 @@ MKCDAT=${CXLTIER_BUILD:-$BATS_TEST_DIRNAME/../../build}/test/mkcdat
     run jq -c '.tables[0].kernel | [.ram_qos_class, (.figures[] | [.object, .access, .source, .region, .read_latency_ns, .write_latency_ns, .read_bandwidth_mbps, .latency_check.verdict])]' <<<"$output"
     assert_output '[0,["region0",0,"region",null,302,402,16000,"plausible"],["region0",1,"region",null,302,402,16000,"plausible"],["node1",0,"region","region0",302,402,16000,"plausible"],["node1",1,"region","region0",302,402,16000,"plausible"]]'
     run cxltier --sysroot "$(fixture k7-region-online)" cdat mem0
+    assert_success
     assert_output --regexp '`-node1 +1 region0 +302 +402 16000 16000 plausible'
     refute_output --partial 'link_latency_ps_as_ns'
 }
@@ -66,6 +68,7 @@ MKCDAT=${CXLTIER_BUILD:-$BATS_TEST_DIRNAME/../../build}/test/mkcdat
     run jq -c '[.tables[0].structures[] | [.type, .handle, .offset]]' <<<"$output"
     assert_output '[["dsmas",0,64],["dslbis",0,40],["dsmscis",0,168],["dsemts",0,16],["dsmas",1,120],["dslbis",1,96],["dsis",0,88],["sslbis",null,144]]'
     run cxltier cdat -f "$BATS_TEST_TMPDIR/t.cdat"
+    assert_success
     assert_line --index 2 --regexp '^\|-DSMAS +0 0x0-0xfff +volatile'
     assert_line --index 3 --regexp '^\|-DSLBIS +0 0x0-0xfff +read latency 250 ns'
 }
@@ -79,6 +82,7 @@ MKCDAT=${CXLTIER_BUILD:-$BATS_TEST_DIRNAME/../../build}/test/mkcdat
     run jq -c '[.tables[0].structures[] | select(.type == "dsemts") | [.dpa_base, .dpa_length]]' <<<"$output"
     assert_output '[[269484032,0],[270532608,4096],[null,4096]]'
     run cxltier cdat -f "$BATS_TEST_TMPDIR/t.cdat"
+    assert_success
     assert_line --index 3 --regexp '^\|-DSEMTS +0 +EFI specific_purpose'
     assert_line --index 4 --regexp '^\|-DSEMTS +0 0x10200000-0x10200fff +EFI conventional'
     refute_output --partial '0x10000000-0x1fffffff +EFI'
@@ -179,6 +183,7 @@ MKCDAT=${CXLTIER_BUILD:-$BATS_TEST_DIRNAME/../../build}/test/mkcdat
     assert_success
     assert_line --regexp '^0000  28 00 00 00 01'
     run cxltier cdat -f "$BATS_TEST_TMPDIR/t.cdat" --raw -j
+    assert_success
     [[ $(jq -r '.tables[0].raw' <<<"$output") == 28000000* ]]
 }
 

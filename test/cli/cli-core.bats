@@ -14,6 +14,9 @@ load helper
     assert_success
     assert_line list
     assert_line help
+    # the whole command table, in its order
+    assert_equal "$output" "$(cmd_table)"
+    assert_equal "${#lines[@]}" "$(grep -c $'^\t{ "[a-z-]*", cmd_' "$CXLTIER_SRC/cxltier/cxltier.c")"
     for c in $output; do
         [[ -f $CXLTIER_SRC/docs/cxltier-$c.txt ]] || fail "no docs/cxltier-$c.txt for command $c"
     done
@@ -70,7 +73,8 @@ load helper
 }
 
 @test "every command answers --help with exit 0" {
-    for c in $(cxltier --list-cmds); do
+    all_cmds
+    for c in $CMDS; do
         [[ $c == help || $c == version ]] && continue
         run cxltier "$c" --help
         [[ $status == 0 ]] || fail "$c --help: status $status: $output"

@@ -20,30 +20,38 @@ complete_words() { # words... ; prints COMPREPLY one a line
 
 @test "completes every command from --list-cmds" {
     run complete_words cxltier ''
-    for c in $(cxltier --list-cmds); do assert_line "$c"; done
+    assert_success
+    all_cmds
+    assert_equal "$output" "$CMDS"
 }
 
 @test "completes a command's long options" {
     run complete_words cxltier list --mem
+    assert_success
     assert_output --memdev
 }
 
 @test "completes global options" {
     run complete_words cxltier --sys
+    assert_success
     assert_output --sysroot
 }
 
 @test "completes help topics" {
     run complete_words cxltier help ver
+    assert_success
     assert_output version
 }
 
 @test "region: completes its subcommands, then each one's options" {
     run complete_words cxltier region ''
+    assert_success
     assert_line create
     assert_line destroy
     run complete_words cxltier region destroy --off
+    assert_success
     assert_output --offline
     run complete_words cxltier region create --gran
+    assert_success
     assert_output --granularity
 }

@@ -10,6 +10,7 @@ load helper
     run jq -c '.findings[] | select(.check == "latency") | [.object, .status]' <<<"$output"
     assert_output '["region0","info"]'
     run --separate-stderr cxltier --sysroot "$(fixture lab-region-online)" doctor -j
+    assert_success
     [[ $(jq -r '.findings[] | select(.check == "latency") | .finding' <<<"$output") == \
        "access0 read latency 17300 ns where CDAT says 150 ns: kernel 6.12.95+deb12-amd64 adds the PCIe link latency in picoseconds"* ]]
     [[ $(jq -r '.findings[] | select(.check == "latency") | .fix' <<<"$output") == *"trust the CDAT latency"*"Linux 7.x"* ]]
@@ -19,6 +20,7 @@ load helper
     cp -a "$(fixture lab-region-online)" "$BATS_TEST_TMPDIR/t"
     rm "$BATS_TEST_TMPDIR"/t/sys/devices/platform/ACPI0017:00/root0/port1/endpoint2/CDAT
     run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" doctor -j
+    assert_success
     [[ $(jq -r '.findings[] | select(.check == "latency") | .finding' <<<"$output") == *"(judged by its excess over any CXL path: CDAT not readable)" ]]
     [[ $(jq -r '.findings[] | select(.check == "latency") | .fix' <<<"$output") == "run as root"* ]]
 }
@@ -60,6 +62,7 @@ load helper
     echo online > "$BATS_TEST_TMPDIR/t/sys/devices/system/memory/auto_online_blocks"
     echo auto-movable > "$BATS_TEST_TMPDIR/t/sys/module/memory_hotplug/parameters/online_policy"
     run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" doctor -j
+    assert_failure 1
     [[ $(jq -r '.findings[] | select(.check == "auto-online") | .finding' <<<"$output") == *"beyond what online_policy auto-movable's ratio allows as movable"* ]]
 }
 
@@ -67,11 +70,13 @@ load helper
     cp -a "$(fixture k7-region-online)" "$BATS_TEST_TMPDIR/t"
     echo N > "$BATS_TEST_TMPDIR/t/sys/module/damon_stat/parameters/enabled"
     run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" doctor -j
+    assert_success
     [[ $(jq -c '[.findings[] | select(.check == "damon") | [.object, .finding]]' <<<"$output") == \
        '[["kdamond","1 kdamond thread runs for another DAMON user (a DAMON sysfs context or damo): cxltier migrate --hot/--cold will not touch it"]]' ]]
 }
 
 @test "6.12 trees have no DAMON_STAT: nothing said" {
     run --separate-stderr cxltier --sysroot "$(fixture lab-region-online)" doctor --all -j
+    assert_success
     [[ $(jq -c '[.findings[] | select(.check == "damon")]' <<<"$output") == '[]' ]]
 }

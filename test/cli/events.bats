@@ -106,9 +106,11 @@ has_fields() {
     assert_equal "$(jq -c '.events[0] | [.kind, .record_type, .uuid, (.payload | length), .payload[0:8], .payload[158:160], .fields.data == .payload]' <<<"$output")" \
         '["generic","dynamic_capacity","ca95afa7-f183-4018-8c2f-95268e101a2a",160,"00112233","ff",true]'
     run cxltier events --file "$(record 00112233445566778899aabbccddeeff)" -j
+    assert_success
     assert_equal "$(jq -c '.events[0] | [.kind, .record_type, .uuid]' <<<"$output")" \
         '["generic",null,"00112233-4455-6677-8899-aabbccddeeff"]'
     run cxltier events --file "$(record 00112233445566778899aabbccddeeff)"
+    assert_success
     assert_output --partial "00112233-4455-6677-8899-aabbccddeeff record"
 }
 
@@ -119,10 +121,12 @@ has_fields() {
     assert_line --index 0 --regexp '^KIND +comp_id +fields.hdr_handle +component_id +no_such_key$'
     assert_line --index 1 --regexp '^general_media +636f6d70000000000000000000000000 +7 +636f6d70000000000000000000000000 *$'
     run cxltier events --file "$r" -o +uuid
+    assert_success
     assert_line --index 0 --regexp 'DETAIL +uuid$'
     run cxltier events --file "$r" -o KIND,NoSuchColumn
     assert_failure 2
     assert_output --partial "unknown column 'NoSuchColumn'"
     run cxltier events --help
+    assert_success
     assert_output --partial "any_key"
 }

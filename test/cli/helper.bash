@@ -20,6 +20,30 @@ fixture() {
     echo "$dir"
 }
 
+# cmd_table: the names of the command table in cxltier/cxltier.c, one a line,
+# in its order; fails if it reads no table (one without list, help, version)
+cmd_table() {
+    local t c
+    t=$(sed -n '/^const struct cmd commands\[\] = {/,/^};/s/^\t{ "\([a-z-]*\)", cmd_.*/\1/p' \
+        "$CXLTIER_SRC/cxltier/cxltier.c")
+    for c in list help version; do
+        if ! grep -qx "$c" <<<"$t"; then
+            echo "cmd_table: no command table (with list, help, version) in cxltier/cxltier.c: '$t'" >&2
+            return 1
+        fi
+    done
+    echo "$t"
+}
+
+# all_cmds: CMDS= what `cxltier --list-cmds` prints, which must be the whole
+# command table (a loop over it never passes by looping over nothing)
+all_cmds() {
+    local table
+    table=$(cmd_table) || fail "the command table of cxltier/cxltier.c could not be read"
+    CMDS=$("$CXLTIER" --list-cmds) || fail "cxltier --list-cmds: exit $?"
+    assert_equal "$CMDS" "$table"
+}
+
 # start_sleeper: SLEEPER= the pid of a `sleep` in the background, returned
 # once it is sleep: between fork and exec it is still a bash (a busy machine
 # showed a test "bash" for its comm). Waits up to 60 s for the exec, then

@@ -59,6 +59,7 @@ load helper
     assert_success
     [[ $(jq -c '[.memdevs[].name], [.regions[].name], [.regions[0].targets[].memdev]' <<<"$output" | tr -d '\n') == '["mem1"]["region0"]["mem0","mem1"]' ]]
     run cxltier list --sysroot "$root" -m mem1 -n -o NAME
+    assert_success
     assert_output "$(printf 'region0\n|-mem0\n|-mem1\n`-dax0.0')"
 }
 
@@ -71,6 +72,7 @@ load helper
     assert_line --index 0 --regexp '^mem0 +memdev +1G$'
     assert_line --index 1 --regexp '^mem1 +memdev +1G$'
     run cxltier list --sysroot "$BATS_TEST_TMPDIR/one" -j
+    assert_success
     [[ $(jq -c '[.memdevs[].regions], .regions' <<<"$output" | tr -d '\n') == '[[],[]][]' ]]
 }
 
@@ -89,6 +91,7 @@ load helper
     assert_line --index 0 --regexp '^region0 +1073741824$'
     assert_line --index 1 --regexp '^\|-mem0 +1073741824$'
     run cxltier list --sysroot "$root" -o +RESOURCE -n
+    assert_success
     assert_line --index 0 --regexp 'active +0x110000000$'
 }
 
@@ -114,6 +117,7 @@ load helper
     assert_success
     [[ $(jq -c '[(.memdevs | length), (.regions | length)]' <<<"$output") == '[0,0]' ]]
     run cxltier list --sysroot "$root" -j -r region0
+    assert_success
     [[ $(jq -c '[.memdevs[].name]' <<<"$output") == '["mem0"]' ]]
 }
 
@@ -177,6 +181,7 @@ load helper
         [[ $(jq -c '[.memdevs[].name]' <<<"$output") == '["mem1"]' ]]
     done
     run --separate-stderr cxltier list --sysroot "$root" -j -m all
+    assert_success
     [[ $(jq -c '[.memdevs[].name]' <<<"$output") == '["mem0","mem1"]' ]]
     run cxltier list --sysroot "$root" -m 0x9999
     assert_failure 1
@@ -189,8 +194,10 @@ load helper
     assert_success
     [[ $(jq -c '[.memdevs[].name], [.regions[].name]' <<<"$output" | tr -d '\n') == '["mem0"]["region0"]' ]]
     run --separate-stderr cxltier list --sysroot "$root" -j -s 4660,22136
+    assert_success
     [[ $(jq -c '[.memdevs[].name]' <<<"$output") == '["mem0","mem1"]' ]]
     run --separate-stderr cxltier list --sysroot "$root" -j -s 0x1234 -m mem1
+    assert_success
     [[ $(jq -c '[(.memdevs | length), (.regions | length)]' <<<"$output") == '[0,0]' ]]
     run cxltier list --sysroot "$root" -s 0x42
     assert_failure 1
@@ -206,12 +213,16 @@ load helper
     [[ $(jq -c '[.regions[0].size, .regions[0].resource, .memdevs[0].serial, .memdevs[0].ram_size,
                  .regions[0].targets[1].dpa_size, .regions[0].dax_devices[0].size]' <<<"$output") == \
        '["2G","0x110000000","0x1234","1G","1G","2G"]' ]]
-    [[ $(cxltier list --sysroot "$root" -u) == "$(cxltier list --sysroot "$root")" ]]
+    plain=$(cxltier list --sysroot "$root")
+    run cxltier list --sysroot "$root" -u
+    assert_success
+    assert_output "$plain"
 }
 
 @test "-v adds the root decoders and each memdev's endpoint decoders and port path" {
     root=$(fixture lab-two-devices)
     run --separate-stderr cxltier list --sysroot "$root" -j
+    assert_success
     [[ $(jq -c '[has("root_decoders"), (.memdevs[0] | has("decoders"))]' <<<"$output") == '[false,false]' ]]
     run --separate-stderr cxltier list --sysroot "$root" -j -v
     assert_success
@@ -249,5 +260,6 @@ load helper
     [[ $(jq -c '[.nodes[] | [.node, .movable_size, .cxl_size]]' <<<"$output") == '[[0,0,0],[1,2147483648,2147483648]]' ]]
     root=$(fixture lab-region-offline)
     run --separate-stderr cxltier list --sysroot "$root" --summary -j
+    assert_success
     [[ $(jq -c '.nodes[] | select(.node == 1) | [.offline_blocks, .cxl_size, .cxl_online_size]' <<<"$output") == '[8,1073741824,0]' ]]
 }

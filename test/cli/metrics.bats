@@ -141,7 +141,8 @@ aer_fixture() {
     assert_success
     assert_output ''
     assert_equal "$(stat -c %a "$dir/cxltier.prom")" 644
-    assert_equal "$(cat "$dir/cxltier.prom")" "$(cxltier metrics --sysroot "$(fixture lab-region-online)")"
+    printed=$(cxltier metrics --sysroot "$(fixture lab-region-online)")
+    assert_equal "$(cat "$dir/cxltier.prom")" "$printed"
     assert_equal "$(ls -A "$dir")" cxltier.prom
     promtool check metrics < "$dir/cxltier.prom"
     # -j to a file: the JSON

@@ -124,6 +124,7 @@ load helper
     assert_success
     assert_equal "$(jq '.run[0].jobs' <<<"$output")" 2
     run --separate-stderr cxltier migrate --config "$conf" --pid "$p" --to 0 --from 0 --dry-run --jobs 1 -j
+    assert_success
     assert_equal "$(jq '.run[0].jobs' <<<"$output")" 1
     printf '[migrate]\njobs = many\n' > "$conf"
     run --separate-stderr cxltier migrate --config "$conf" --pid "$p" --to 0 --dry-run

@@ -23,8 +23,10 @@ load helper
 @test "offline --dry-run on the onlined tree; online there changes nothing" {
     root=$(fixture lab-region-online)
     run --separate-stderr cxltier --sysroot "$root" offline dax0.0 --dry-run -j
+    assert_success
     [[ $(jq -r '[.blocks[].action] | unique | join(",")' <<<"$output") == offline ]]
     run --separate-stderr cxltier --sysroot "$root" online dax0.0 --dry-run -j
+    assert_success
     [[ $(jq -r '[.blocks[].action] | unique | join(",")' <<<"$output") == none ]]
 }
 
@@ -99,6 +101,7 @@ load helper
     cp -a "$root" "$BATS_TEST_TMPDIR/t"
     echo online > "$BATS_TEST_TMPDIR/t/sys/devices/system/memory/auto_online_blocks"
     run cxltier --sysroot "$BATS_TEST_TMPDIR/t" online region0 --dry-run
+    assert_success
     assert_output --partial "auto_online_blocks=online"
 }
 
@@ -183,9 +186,11 @@ policy_refused() { # FILE EXPECTED-MESSAGE
     ln -sfn ../../../../../../../../bus/dax/drivers/device_dax \
         "$BATS_TEST_TMPDIR/t/sys/devices/platform/ACPI0017:00/root0/decoder0.0/region0/dax_region0/dax0.0/driver"
     run cxltier --sysroot "$BATS_TEST_TMPDIR/t" doctor -j
+    assert_failure 1
     [[ $(jq -r '.findings[] | select(.check == "dax") | .fix' <<<"$output") == "cxltier online dax0.0 --convert" ]]
     rm -rf "$BATS_TEST_TMPDIR/t/sys/bus/cxl/devices/region0"
     run cxltier --sysroot "$BATS_TEST_TMPDIR/t" doctor -j
+    assert_failure 1
     [[ $(jq -r '.findings[] | select(.check == "memdev") | .finding' <<<"$output") == *"in no region"* ]]
 }
 
@@ -229,10 +234,12 @@ teardown() {
     [[ -n $locks ]]
     for f in $locks; do
         run setpriv --reuid=65534 --regid=65534 --clear-groups flock -n -s "$f" true
-        assert_failure
+        # 66: flock cannot even open it (EX_NOINPUT)
+        assert_failure 66
     done
     # root's next run takes it at once
     run cxltier --sysroot "$t" online all --timeout 1
+    assert_success
     refute_output --partial "another cxltier"
 }
 
@@ -313,6 +320,7 @@ teardown() {
         [[ $stderr == *"region0 is interleaved over 2 memdevs"* ]] || fail "$t: $stderr"
     done
     run --separate-stderr cxltier --sysroot "$root" offline memory34-35 --dry-run -j
+    assert_success
     [[ $(jq -c '[.memdevs[] | [.blocks, .size]]' <<<"$output") == '[[2,134217728],[2,134217728]]' ]]
 }
 
@@ -368,6 +376,7 @@ mixed_dax_tree() {
     m=$BATS_TEST_TMPDIR/t/sys/devices/system/memory
     # (the tree has no cxl_region/unbind: the destroy itself fails after the offline)
     run cxltier --sysroot "$BATS_TEST_TMPDIR/t" region destroy region0 --offline
+    assert_failure 1
     for b in 38 39 40 41; do
         [[ $(cat "$m/memory$b/state") == offline ]] || fail "memory$b: $(cat "$m/memory$b/state"): $output"
     done
@@ -430,6 +439,7 @@ two_region_tree() {
     for b in 36 44; do echo online > "$m/memory$b/state"; echo Normal > "$m/memory$b/valid_zones"; done
     printf '[defaults]\nreonline = no\n[device region=region1]\nreonline = yes\n' > "$BATS_TEST_TMPDIR/p.conf"
     run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" online --policy --config "$BATS_TEST_TMPDIR/p.conf" --dry-run -j
+    assert_failure 64
     [[ $(jq -c '[.blocks[] | select(.id == 36 or .id == 44) | [.id, .device, .action]]' <<<"$output") == \
        '[[36,"dax0.0","refuse"],[44,"dax1.0","reonline_movable"]]' ]] || fail "$output $stderr"
 }

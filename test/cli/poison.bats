@@ -76,17 +76,23 @@ complete_words() { # words... ; prints COMPREPLY one a line
 
 @test "completion: poison's subcommands, their options, health --set-alert names" {
     run complete_words cxltier poison ''
+    assert_success
     assert_line inject
     assert_line clear
     run complete_words cxltier poison inject --y
+    assert_success
     assert_output --yes-really
     run complete_words cxltier poison clear mem0 0x1000 --ye
+    assert_success
     assert_output --yes-really
     run complete_words cxltier poison --js
+    assert_success
     assert_output --json
     run complete_words cxltier health --set-alert life-used=90,ov
+    assert_success
     assert_output life-used=90,over-temperature=
     run complete_words cxltier health --set-alert p
+    assert_success
     assert_output pmem-err=
 }
 
@@ -123,5 +129,6 @@ complete_words() { # words... ; prints COMPREPLY one a line
     assert_line --index 1 --regexp 'health-normal.bin +life-used=80,over-temperature=75,under-temperature=0,volatile-mem-err=10000,pmem-err=100 +life_used,over_temperature,corrected_volatile_errors +80 +95 +75 +85 +0 +-10 +10000 +100$'
     # the default table has ALERTS; without an alert payload it is empty
     run cxltier health --file "$P/health-normal.bin"
+    assert_success
     assert_line --index 0 --regexp ' ALERTS '
 }

@@ -23,7 +23,8 @@ NO_JSON="help"
 
 @test "every command has its schema, and every schema a command (a new command brings its schema)" {
     local cmd missing= stray= f
-    for cmd in $("$CXLTIER" --list-cmds); do
+    all_cmds
+    for cmd in $CMDS; do
         [[ " $NO_JSON " == *" $cmd "* ]] && continue
         [[ -f $SCHEMAS/$cmd.json ]] || missing+=" $cmd"
     done
@@ -31,25 +32,28 @@ NO_JSON="help"
     for f in "$SCHEMAS"/*.json; do
         cmd=$(basename "$f" .json)
         [[ $cmd == common ]] && continue
-        "$CXLTIER" --list-cmds | grep -qx "$cmd" || stray+=" $cmd"
+        grep -qx "$cmd" <<<"$CMDS" || stray+=" $cmd"
     done
     [[ -z $stray ]] || fail "schemas of no command:$stray"
 }
 
 @test "cxltier --version -j and version -j name the schemas' version" {
-    local v
+    local v version
     v=$("$VALIDATE_JSON" --version)
     [[ $v =~ ^[0-9]+\.[0-9]+$ ]]
     run cxltier --version -j
     assert_success
     assert_equal "$(jq -r '.version[0].json_schema' <<<"$output")" "$v"
-    assert_equal "$(jq -r '.version[0].cxltier' <<<"$output")" "$("$CXLTIER" --version)"
+    version=$("$CXLTIER" --version)
+    assert_equal "$(jq -r '.version[0].cxltier' <<<"$output")" "$version"
     run cxltier version -j
     assert_success
     assert_equal "$(jq -r '.version[0].json_schema' <<<"$output")" "$v"
     run cxltier -j version
+    assert_success
     assert_equal "$(jq -r '.version[0].json_schema' <<<"$output")" "$v"
     run cxltier --version
+    assert_success
     assert_output --regexp '^[0-9]+\.[0-9]+\.[0-9]+$'
 }
 
@@ -79,7 +83,8 @@ NO_JSON="help"
     # a General Media record (the UUID, length 128)
     printf 'fbcd0a77c260417f85a9088b1621eba680' | xxd -r -p > "$r"
     head -c $((128 - 17)) /dev/zero >> "$r"
-    e=$(cxltier events --file "$r" -j | jq -c '.events[0]')
+    e=$(cxltier events --file "$r" -j)
+    e=$(jq -c '.events[0]' <<<"$e")
     # a field the next kernel adds: fine
     "$VALIDATE_JSON" events <<<"{\"events\": [$(jq -c '.fields.field_no_kernel_has = 7' <<<"$e")]}"
     # a decoded key of another kind: not
@@ -100,14 +105,14 @@ NO_JSON="help"
     # (written as TEST: bats would take an @test line here for one of this file)
     sed 's/^TEST/@test/' > "$t" <<EOF
 load $BATS_TEST_DIRNAME/helper
-TEST "run, failure expected" { run cxltier list -j; assert_failure; }
+TEST "run, failure expected" { run cxltier list -j; assert_failure 1; }
 TEST "command substitution" { x=\$(cxltier list -j); true; }
-TEST "not JSON: unchecked" { run cxltier list; assert_failure; }
-TEST "valid JSON, failure expected" { CXLTIER=$CXLTIER; run cxltier list -j --sysroot /nonexistent; true; }
+TEST "not JSON: unchecked" { run cxltier list; assert_failure 1; }
+TEST "valid JSON, failure expected" { CXLTIER=$CXLTIER; run cxltier list -j --sysroot /nonexistent; assert_failure 1; }
 EOF
     # a bats of its own: nothing of this run's BATS_* environment
     run env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$HOME" CXLTIER="$fake" CXLTIER_SRC="$CXLTIER_SRC" bats --tap "$t" 3>&-
-    assert_failure
+    assert_failure 1
     assert_line "not ok 1 run, failure expected"
     assert_line "not ok 2 command substitution"
     assert_line "ok 3 not JSON: unchecked"

@@ -39,8 +39,10 @@ setup() { ROOT=$(fixture lab-usage); }
     assert_equal "$(jq -c '[.cgroups[0].tiers[].tier]' <<<"$output")" '[4,8]'
     # the cgroup holds 215 and 216: its anonymous memory on node 1 is 216's
     run cxltier --sysroot "$ROOT" usage --pid 216 -j
+    assert_success
     a216=$(jq '.processes[0].nodes[] | select(.node == 1) | .anon' <<<"$output")
     run cxltier --sysroot "$ROOT" usage --cgroup /sys/fs/cgroup/db -j
+    assert_success
     c1=$(jq '.cgroups[0].nodes[] | select(.node == 1) | .anon' <<<"$output")
     (( c1 >= a216 - 1048576 && c1 <= a216 + 1048576 ))
 }
@@ -52,6 +54,7 @@ setup() { ROOT=$(fixture lab-usage); }
     assert_line --regexp '^`-node1 +8 +[0-9.]+M'
     assert_line --regexp '^db +[0-9.]+M'
     run cxltier --sysroot "$ROOT" usage --pid 216 -o NAME,SIZE -b
+    assert_success
     assert_line --regexp '^216 hog +[0-9]+$'
 }
 
