@@ -57,11 +57,24 @@ if CXLTIER_DEB_OUT=$SRC/build/deb meson test -C build --suite install --print-er
 count_meson build install
 
 tier "ASan/UBSan build: unit + CLI tests"
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# Every report goes to a file of its own (log_path), whatever the test that
+# ran the program asserted: a test expecting a failure cannot pass on a
+# sanitizer's abort unseen. (1733: the tests that drop privileges write there too.)
+SAN_DIR=$(mktemp -d /tmp/cxltier-san.XXXXXX) && chmod 1733 "$SAN_DIR" || exit 1
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:log_path=$SAN_DIR/asan
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$SAN_DIR/ubsan
 if build build-asan -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false &&
    meson test -C build-asan --suite unit --suite cli --print-errorlogs; then :; else status=1; fi
 count_meson build-asan asan
 unset ASAN_OPTIONS UBSAN_OPTIONS
+if [[ -n $(ls -A "$SAN_DIR") ]]; then
+    echo "ASan/UBSan: $(ls "$SAN_DIR" | wc -l) sanitizer report(s) written during the tests:"
+    for f in "$SAN_DIR"/*; do echo "--- $f"; head -40 "$f"; done
+    status=1; failed=$((failed + 1))
+else
+    echo "ASan/UBSan: no sanitizer report"
+fi
+rm -rf "$SAN_DIR"
 
 # valgrind: the unit tests, and cxltier itself on every command and captured
 # fixture (the golden cases). (meson's --wrapper on the CLI suites would put
