@@ -4,6 +4,32 @@
 load helper
 
 RULES=$CXLTIER_SRC/udev/90-cxltier.rules
+UNIT=${CXLTIER_BUILD:-$BATS_TEST_DIRNAME/../../build}/cxltier-online@.service
+
+# udevadm test on DEVPATH with RULES installed as 90-cxltier-test.rules:
+# output and status as `run` leaves them
+udev_test() { # rules-file action devpath
+    mkdir -p /run/udev/rules.d
+    cp "$1" /run/udev/rules.d/90-cxltier-test.rules
+    run udevadm test --action="$2" "$3"
+    rm -f /run/udev/rules.d/90-cxltier-test.rules
+}
+# udevadm names a rules file to say it reads it; any other line naming it is
+# a complaint (udevadm 252 prints "FILE:LINE Invalid key 'X'" and exits 0)
+rules_parsed_clean() {
+    local complaints
+    complaints=$(grep -F 90-cxltier-test.rules <<< "$output" | grep -v '^Reading rules file: ' || true)
+    [[ -z $complaints ]] || { echo "udev complains about the rule: $complaints"; return 1; }
+}
+# the unit as systemd reads it: status 0 and not a word (a bad Type= is
+# "Failed to parse service type, ignoring" with status 0)
+unit_verifies() { # unit file
+    local out rc=0
+    cp "$1" "$BATS_TEST_TMPDIR/cxltier-online@dax0.0.service"
+    sed -i "s#^ExecStart=[^ ]*cxltier#ExecStart=$CXLTIER#" "$BATS_TEST_TMPDIR/cxltier-online@dax0.0.service"
+    out=$(systemd-analyze verify --man=no "$BATS_TEST_TMPDIR/cxltier-online@dax0.0.service" 2>&1) || rc=$?
+    [[ $rc == 0 && -z $out ]] || { echo "systemd-analyze verify: status $rc: $out"; return 1; }
+}
 
 @test "the unit runs cxltier online --policy for its instance" {
     unit=${CXLTIER_BUILD:-$BATS_TEST_DIRNAME/../../build}/cxltier-online@.service
@@ -17,38 +43,47 @@ RULES=$CXLTIER_SRC/udev/90-cxltier.rules
 }
 
 @test "systemd accepts the unit" {
-    command -v systemd-analyze >/dev/null || skip "no systemd-analyze"
-    unit=${CXLTIER_BUILD:-$BATS_TEST_DIRNAME/../../build}/cxltier-online@.service
-    cp "$unit" "$BATS_TEST_TMPDIR/cxltier-online@dax0.0.service"
-    sed -i "s#^ExecStart=[^ ]*cxltier#ExecStart=$CXLTIER#" "$BATS_TEST_TMPDIR/cxltier-online@dax0.0.service"
-    run systemd-analyze verify "$BATS_TEST_TMPDIR/cxltier-online@dax0.0.service"
-    refute_output --partial "Unknown"
-    refute_output --partial "rror"
+    run unit_verifies "$UNIT"
+    assert_success
+}
+
+@test "the unit check fails on a unit systemd only half reads (Type=oneshott)" {
+    sed 's/^Type=.*/Type=oneshott/' "$UNIT" > "$BATS_TEST_TMPDIR/bad.service"
+    grep -q '^Type=oneshott' "$BATS_TEST_TMPDIR/bad.service"
+    run unit_verifies "$BATS_TEST_TMPDIR/bad.service"
+    assert_failure
+    assert_output --partial "Failed to parse service type"
 }
 
 @test "udev: the rule's match keys on a real memory block of this machine" {
-    command -v udevadm >/dev/null || skip "no udevadm"
-    [[ -d /sys/devices/system/memory/memory0 ]] || skip "no memory blocks"
-    mkdir -p /run/udev/rules.d
-    cp "$RULES" /run/udev/rules.d/90-cxltier-test.rules
-    run udevadm test --action=add /devices/system/memory/memory0
-    rm -f /run/udev/rules.d/90-cxltier-test.rules
-    # parsed without complaint
-    refute_output --partial "90-cxltier-test.rules: "
+    udev_test "$RULES" add /devices/system/memory/memory0
+    assert_success
+    assert_output --partial "Reading rules file: /run/udev/rules.d/90-cxltier-test.rules"
+    rules_parsed_clean
     # an online block (boot memory) starts no unit
     refute_output --regexp 'SYSTEMD_WANTS=.*cxltier-online'
 }
 
-@test "udev: memory blocks start nothing, however they are added (the dax device's event does)" {
-    command -v udevadm >/dev/null || skip "no udevadm"
-    b=$(grep -l '^offline' /sys/devices/system/memory/memory*/state 2>/dev/null | head -1)
-    [[ -n $b ]] || skip "no offline memory block on this machine (tested in the VM tier)"
-    b=$(basename "$(dirname "$b")")
-    mkdir -p /run/udev/rules.d
-    cp "$RULES" /run/udev/rules.d/90-cxltier-test.rules
-    run udevadm test --action=add "/devices/system/memory/$b"
-    rm -f /run/udev/rules.d/90-cxltier-test.rules
-    refute_output --regexp 'SYSTEMD_WANTS=.*cxltier-online'
+@test "udev: the parse check fails on a rule with a key udev does not know" {
+    printf 'ACTION=="add", BOGUSKEY=="x", TAG+="systemd"\n' > "$BATS_TEST_TMPDIR/bad.rules"
+    udev_test "$BATS_TEST_TMPDIR/bad.rules" add /devices/system/memory/memory0
+    run rules_parsed_clean
+    assert_failure
+    assert_output --partial "Invalid key 'BOGUSKEY'"
+}
+
+@test "udev: memory blocks start nothing, however they are added or onlined (the dax device's event does)" {
+    # the rule reads no block state: any block of this machine stands for a
+    # hot-added one (the VM tier adds real ones: vm/online.bats)
+    b=$(ls /sys/devices/system/memory | grep -E '^memory[0-9]+$' | sort -V | tail -1)
+    [[ -n $b ]]
+    for action in add online offline; do
+        udev_test "$RULES" "$action" "/devices/system/memory/$b"
+        assert_success
+        rules_parsed_clean
+        assert_output --partial "ACTION=$action"
+        refute_output --regexp 'SYSTEMD_WANTS=.*cxltier-online'
+    done
 }
 
 @test "the rule: one unit per dax device or memdev event, only the keys udev knows, no work inside udev" {

@@ -38,7 +38,7 @@
 # the guest writes it when one boot runs at a time).
 # A test over its limit fails with what it waited for; a boot stopped by the
 # backstop fails naming the file and test that were running. The last line:
-#   vm: N passed, M failed (6.12: a/b, 7.x: c/d)
+#   vm: N passed, M failed, K skipped (6.12: a/b, 7.x: c/d: passed/passed+failed)
 # Exit 0 when every test passed, 1 otherwise, 77 when no VM can be started on
 # this machine (said loudly).
 set -uo pipefail
@@ -51,6 +51,28 @@ FILES=()
 for f in "$@"; do FILES+=("$(realpath "$f")"); done
 [[ ${#FILES[@]} -gt 0 ]] || FILES=("$HERE"/*.bats)
 T0=$(date +%s)
+
+header() { sed -n "s/^# $1: *//p" "$2" | head -1; }
+# a header that names no kernel fetch.sh knows, or no reason, would drop its
+# file from every kernel without a word: refused
+KNOWN_KERNELS=" 6.12 7.x "
+for f in "${FILES[@]}"; do
+    list=$(header vm-kernels "$f")
+    [[ -n $list ]] || continue
+    named=0
+    for k in ${list%%--*}; do
+        [[ $KNOWN_KERNELS == *" $k "* ]] ||
+            { echo "vm-test: $f: '# vm-kernels: $list' names kernel '$k'; the kernels are:$KNOWN_KERNELS" >&2; exit 1; }
+        named=$((named + 1))
+    done
+    (( named > 0 )) || { echo "vm-test: $f: '# vm-kernels: $list' names no kernel" >&2; exit 1; }
+    # leaving a kernel out needs a reason: "# vm-kernels: 6.12 -- WHY"
+    why=${list#*--}
+    (( named == $(wc -w <<< "$KNOWN_KERNELS") )) || [[ $list == *--* && -n ${why// } ]] ||
+        { echo "vm-test: $f: '# vm-kernels: $list' leaves a kernel out without a reason ('-- WHY')" >&2; exit 1; }
+done
+# CXLTIER_VM_CHECK_HEADERS=1: only this check (test/cli/skips.bats)
+[[ ${CXLTIER_VM_CHECK_HEADERS:-0} == 1 ]] && exit 0
 
 CACHE=${CXLTIER_VM_CACHE:-/var/cache/cxltier-vm}
 # shellcheck disable=SC2086
@@ -68,7 +90,6 @@ TEST_TIMEOUT=${CXLTIER_VM_TEST_TIMEOUT:-300}
 WORK=${CXLTIER_VM_WORK:-$BUILD/vm}
 rm -rf "$WORK"; mkdir -p "$WORK"
 
-header() { sed -n "s/^# $1: *//p" "$2" | head -1; }
 # does FILE run on KERNEL? ("# vm-kernels: 6.12 7.x -- why")
 runs_on() {
     local list
@@ -227,7 +248,9 @@ boot() { # n label kernel build file share backstop stream test-limit
     done
     [[ $stream == 1 ]] || cat "$share/tap.txt"
     secs=$(( $(date +%s) - t0 ))
-    ok=$(grep -c '^ok ' "$share/tap.txt")
+    # a skip is no pass: counted apart (test/skips.py holds it to test/expected-skips)
+    ok=$(grep '^ok ' "$share/tap.txt" | grep -vc ' # skip')
+    sk=$(grep -c '^ok .* # skip' "$share/tap.txt")
     nok=$(grep -c '^not ok ' "$share/tap.txt")
     ran=$(grep -cE '^(not )?ok [0-9]+ ' "$share/tap.txt")
     line= log=0
@@ -284,9 +307,9 @@ boot() { # n label kernel build file share backstop stream test-limit
         nok=$((nok + 1)); bad=1
     fi
     boot=$(cat "$share/boot-seconds" 2>/dev/null || echo '?')
-    echo "# [$label] $name.bats: $ok passed, $nok failed; boot $boot s, wall $secs s$again"
+    echo "# [$label] $name.bats: $ok passed, $nok failed, $sk skipped; boot $boot s, wall $secs s$again"
     printf '%-10s %-18s %6s %6s\n' "$label" "$name" "$boot" "$secs" > "$share/time"
-    echo "$ok $nok $bad $notrun" > "$share/counts"
+    echo "$ok $nok $bad $notrun $sk" > "$share/counts"
 }
 
 # Boots run side by side, CXLTIER_VM_JOBS at a time (default 2): a guest is
@@ -354,18 +377,18 @@ while (( ${#ACTIVE[@]} )); do reap; done
 
 declare -A PASS=() FAIL=()
 LABELS=() TIMES=()
-passed=0 failed=0 bad=0 notrun=0
+passed=0 failed=0 bad=0 notrun=0 skipped=0
 for i in "${!SHARES[@]}"; do
     share=${SHARES[$i]} label=${LABEL_OF[$i]}
     [[ -n ${PASS[$label]+x} ]] || { PASS[$label]=0; FAIL[$label]=0; LABELS+=("$label"); }
-    if ! read -r ok nok b nr < "$share/counts" 2>/dev/null; then
+    if ! read -r ok nok b nr sk < "$share/counts" 2>/dev/null; then
         # (the boot's own bookkeeping died: count it failed)
         echo "not ok - [$label] $(basename "$share"): the boot left no result"
-        ok=0 nok=1 b=1 nr=0
+        ok=0 nok=1 b=1 nr=0 sk=0
     fi
     TIMES+=("$(cat "$share/time" 2>/dev/null)")
     PASS[$label]=$(( ${PASS[$label]} + ok )); FAIL[$label]=$(( ${FAIL[$label]} + nok ))
-    passed=$((passed + ok)); failed=$((failed + nok)); notrun=$((notrun + nr))
+    passed=$((passed + ok)); failed=$((failed + nok)); notrun=$((notrun + nr)); skipped=$((skipped + sk))
     (( b == 0 )) || bad=1
 done
 
@@ -377,5 +400,5 @@ per=
 for l in "${LABELS[@]}"; do
     per+="${per:+, }$l: ${PASS[$l]}/$(( ${PASS[$l]} + ${FAIL[$l]} ))"
 done
-echo "vm: $passed passed, $failed failed ($per)"
+echo "vm: $passed passed, $failed failed, $skipped skipped ($per)"
 [[ $failed == 0 && $bad == 0 && $passed -gt 0 ]]

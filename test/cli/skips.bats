@@ -1,0 +1,96 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# test/skips.py: a skip is named, and one not on the list fails the run
+
+load helper
+
+setup() {
+    SKIPS=$CXLTIER_SRC/test/skips.py
+    D=$BATS_TEST_TMPDIR
+    cat > "$D/expected" <<'X'
+# comment
+cli | hotplug | - | udev: memory blocks start nothing* | the host has none
+vm | metrics | 7.x | AER* | 7.x counts none
+X
+    mkdir -p "$D/vm"
+    printf '# vm-topology: two-devices\n' > "$D/vm/metrics.bats"
+}
+
+# a meson testlog.json whose test FILE printed LINES (one TAP line each)
+meson_log() { # out file lines...
+    local out=$1 file=$2; shift 2
+    python3 -c 'import json,sys; print(json.dumps({"name": "cxltier:cli / " + sys.argv[1], "result": "OK", "stdout": "\n".join(sys.argv[2:]) + "\n"}))' "$file" "$@" > "$out"
+}
+
+@test "skips: a listed skip is named and allowed; the run passes" {
+    meson_log "$D/cli.json" hotplug "ok 1 a" "ok 4 udev: memory blocks start nothing, however # skip no offline block"
+    printf 'ok 1 [7.x] metrics: AER counts # skip 7.x counts none\nok 2 [7.x] metrics: other\n' > "$D/vm.tap"
+    run python3 "$SKIPS" --expected "$D/expected" --vm-src "$D/vm" unit+cli="$D/cli.json" vm="$D/vm.tap"
+    assert_success
+    assert_output --partial "skip: cli hotplug: udev: memory blocks start nothing, however -- no offline block [allowed ($D/expected:2)]"
+    assert_output --partial "skip: vm metrics [7.x, topology two-devices]: AER counts -- 7.x counts none [allowed ($D/expected:3)]"
+    assert_output --partial "skips: 2 skipped, 0 not on the list"
+}
+
+@test "skips: a planted skip not on the list fails the run, named" {
+    meson_log "$D/cli.json" list "ok 1 a" "ok 2 planted # skip because"
+    run python3 "$SKIPS" --expected "$D/expected" --vm-src "$D/vm" unit+cli="$D/cli.json"
+    assert_failure 1
+    assert_output --partial "skip: cli list: planted -- because [NOT ON THE LIST ($D/expected)]"
+    assert_output --partial "skips: 1 skipped, 1 not on the list"
+}
+
+@test "skips: the same test skipped on a kernel the list does not name fails" {
+    printf 'ok 1 [6.12] metrics: AER counts # skip 6.12 too\n' > "$D/vm.tap"
+    run python3 "$SKIPS" --expected "$D/expected" --vm-src "$D/vm" vm="$D/vm.tap"
+    assert_failure 1
+    assert_output --partial "NOT ON THE LIST"
+}
+
+@test "skips: a listed skip that no longer skips is said, in a tier that ran" {
+    printf 'ok 1 [7.x] metrics: AER counts\n' > "$D/vm.tap"
+    run python3 "$SKIPS" --expected "$D/expected" --vm-src "$D/vm" vm="$D/vm.tap"
+    assert_success
+    assert_output --partial "skips: $D/expected:3 no longer skips: metrics | 7.x | AER*"
+    refute_output --partial "expected:2 no longer"
+}
+
+@test "skips: a skipped VM test without its kernel and file, or a list line without its reason, is an error" {
+    printf 'ok 1 nameless # skip why\n' > "$D/vm.tap"
+    run python3 "$SKIPS" --expected "$D/expected" vm="$D/vm.tap"
+    assert_failure 2
+    assert_output --partial "a skipped test without its kernel and file"
+    printf 'cli | list | - | x |\n' > "$D/bad"
+    run python3 "$SKIPS" --expected "$D/bad"
+    assert_failure 2
+    assert_output --partial "every field given"
+}
+
+@test "skips: the repository's list is well formed" {
+    run python3 "$SKIPS"
+    assert_success
+    assert_output --partial "skips: 0 skipped, 0 not on the list"
+}
+
+# vm-test.sh's header check alone (no boot)
+vm_headers() { CXLTIER_VM_CHECK_HEADERS=1 "$CXLTIER_SRC/test/vm/vm-test.sh" "$D" "$@"; }
+
+@test "vm headers: a kernel left out without a reason, an unknown kernel, or none, is refused; the repository's pass" {
+    printf '# vm-kernels: 6.12\n@test "x" { :; }\n' > "$D/a.bats"
+    run vm_headers "$D/a.bats"
+    assert_failure 1
+    assert_output --partial "leaves a kernel out without a reason"
+    printf '# vm-kernels: 6.21 -- typo\n' > "$D/b.bats"
+    run vm_headers "$D/b.bats"
+    assert_failure 1
+    assert_output --partial "names kernel '6.21'"
+    printf '# vm-kernels: -- nothing\n' > "$D/c.bats"
+    run vm_headers "$D/c.bats"
+    assert_failure 1
+    assert_output --partial "names no kernel"
+    printf '# vm-kernels: 6.12 -- a reason\n' > "$D/d.bats"
+    run vm_headers "$D/d.bats"
+    assert_success
+    run vm_headers
+    assert_success
+}
