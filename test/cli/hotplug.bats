@@ -51,7 +51,7 @@ unit_verifies() { # unit file
     sed 's/^Type=.*/Type=oneshott/' "$UNIT" > "$BATS_TEST_TMPDIR/bad.service"
     grep -q '^Type=oneshott' "$BATS_TEST_TMPDIR/bad.service"
     run unit_verifies "$BATS_TEST_TMPDIR/bad.service"
-    assert_failure
+    assert_failure 1
     assert_output --partial "Failed to parse service type"
 }
 
@@ -68,7 +68,7 @@ unit_verifies() { # unit file
     printf 'ACTION=="add", BOGUSKEY=="x", TAG+="systemd"\n' > "$BATS_TEST_TMPDIR/bad.rules"
     udev_test "$BATS_TEST_TMPDIR/bad.rules" add /devices/system/memory/memory0
     run rules_parsed_clean
-    assert_failure
+    assert_failure 1
     assert_output --partial "Invalid key 'BOGUSKEY'"
 }
 
@@ -88,11 +88,11 @@ unit_verifies() { # unit file
 
 @test "the rule: one unit per dax device or memdev event, only the keys udev knows, no work inside udev" {
     run grep -E 'RUN\+?=' "$RULES"
-    assert_failure
+    assert_failure 1
     run grep -c 'SYSTEMD_WANTS' "$RULES"
     assert_output 2
     run grep -E 'SUBSYSTEM=="memory"' "$RULES"
-    assert_failure
+    assert_failure 1
     run grep -E '^ACTION=="add\|bind", SUBSYSTEM=="dax", ENV\{DRIVER\}=="kmem"' "$RULES"
     assert_success
 }
@@ -142,6 +142,7 @@ policy() { printf '%s\n' "$@" > "$BATS_TEST_TMPDIR/p.conf"; echo "$BATS_TEST_TMP
 @test "--policy: a memdev that already backs a region is not given another" {
     root=$(fixture lab-two-devices)
     run --separate-stderr cxltier --sysroot "$root" online --policy --config "$(policy '[defaults]' 'create-region = yes')" mem1 --dry-run -j
+    assert_success
     [[ $(jq '.new_regions' <<<"$output") == null ]]
 }
 
@@ -166,8 +167,10 @@ policy() { printf '%s\n' "$@" > "$BATS_TEST_TMPDIR/p.conf"; echo "$BATS_TEST_TMP
 @test "--policy: reonline = yes moves blocks online in another zone, as --reonline does" {
     root=$(fixture lab-region-online)
     run --separate-stderr cxltier --sysroot "$root" online --policy --config "$(policy '[defaults]' 'zone = movable')" --dry-run -j
+    assert_success
     without=$(jq -c '[.blocks[].action] | unique' <<<"$output")
     run --separate-stderr cxltier --sysroot "$root" online --policy --config "$(policy '[defaults]' 'reonline = yes')" --dry-run -j
+    assert_success
     with=$(jq -c '[.blocks[].action] | unique' <<<"$output")
     echo "without: $without with: $with"
     [[ $without == *refuse* || $without == '["none"]' ]]

@@ -42,56 +42,56 @@ object() {
 @test "an include up the layers fails, naming the edge" {
     plant lib/mm/numa.c 3 '#include "change/hotplug.h"'
     run check
-    assert_failure
+    assert_failure 1
     assert_output --partial 'lib/mm/numa.c:3: mm -> change: mm stands on core only; move the code up or the type down'
 }
 
 @test "a bare include of another folder's header fails" {
     plant lib/mm/numa.c 3 '#include "sysfs.h"'
     run check
-    assert_failure
+    assert_failure 1
     assert_output --partial 'lib/mm/numa.c:3: #include "sysfs.h" is no header of lib/mm/: name the folder of the header (#include "core/sysfs.h")'
 }
 
 @test "a source directly in lib/ fails" {
     echo '// SPDX-License-Identifier: LGPL-2.1-or-later' > "$TREE/lib/stray.c"
     run check
-    assert_failure
+    assert_failure 1
     assert_output --partial 'lib/stray.c: a source directly in lib/'
 }
 
 @test "a source its folder's meson.build does not list fails" {
     echo '// SPDX-License-Identifier: LGPL-2.1-or-later' > "$TREE/lib/mm/spare.c"
     run check
-    assert_failure
+    assert_failure 1
     assert_output --partial 'lib/mm/spare.c is not listed in lib/mm/meson.build'
 }
 
 @test "a meson.build entry without its file fails" {
     echo "lib_sources += files('gone.c')" >> "$TREE/lib/mm/meson.build"
     run check
-    assert_failure
+    assert_failure 1
     assert_output --partial 'lib/mm/meson.build lists gone.c, which is not in lib/mm/'
 }
 
 @test "a folder without meson.build fails" {
     rm "$TREE/lib/views/meson.build"
     run check
-    assert_failure
+    assert_failure 1
     assert_output --partial 'lib/views/meson.build: missing'
 }
 
 @test "a folder the layer map does not name fails" {
     mkdir "$TREE/lib/extra"
     run check
-    assert_failure
+    assert_failure 1
     assert_output --partial 'lib/extra/: a folder the layer map does not name'
 }
 
 @test "the CLI including a private header fails" {
     plant cxltier/cmd-list.c 4 '#include "change/region-ops.h"'
     run check
-    assert_failure
+    assert_failure 1
     assert_output --partial 'cxltier/cmd-list.c:4: includes lib/change/region-ops.h, private to lib/change/: the CLI uses the public headers'
 }
 
@@ -99,49 +99,49 @@ object() {
     sed -i '2i /* private to lib/cxl/ */' "$TREE/lib/cxl/cdat.h"
     plant lib/views/tier-rank.c 3 '#include "cxl/cdat.h"'
     run check
-    assert_failure
+    assert_failure 1
     assert_output --partial 'lib/views/tier-rank.c:3: includes lib/cxl/cdat.h, private to lib/cxl/: lib/views/ uses the public headers'
 }
 
 @test "the CLI including a lib header by a relative path fails" {
     plant cxltier/cmd-list.c 4 '#include "../lib/cxl/topology.h"'
     run check
-    assert_failure
+    assert_failure 1
     assert_output --partial 'cxltier/cmd-list.c:4: #include "../lib/cxl/topology.h": lib headers are named by their folder from lib/ (#include "cxl/topology.h")'
 }
 
 @test "an include circle between headers fails" {
     plant lib/core/error.h 3 '#include "core/sysfs.h"'
     run check
-    assert_failure
+    assert_failure 1
     assert_output --partial 'include circle: lib/core/error.h -> lib/core/sysfs.h -> lib/core/error.h (lib/core/error.h:3, lib/core/sysfs.h:'
 }
 
 @test "a file name in both lib/ and cxltier/ fails" {
     echo '// SPDX-License-Identifier: GPL-2.0-only' > "$TREE/cxltier/numa.c"
     run check
-    assert_failure
+    assert_failure 1
     assert_output --partial 'numa.c is a file name in lib/ (lib/mm/numa.c) and in cxltier/'
 }
 
 @test "a command file over 350 lines fails" {
     for _ in {1..351}; do echo '/* more */'; done >> "$TREE/cxltier/cmd-list.c"
     run check
-    assert_failure
+    assert_failure 1
     assert_output --regexp 'cxltier/cmd-list.c has [0-9]+ lines \(limit 350: split it by job\)'
 }
 
 @test "a kernel path in the CLI fails" {
     plant cxltier/cmd-list.c 4 'static const char *where = "/sys/bus/cxl/devices";'
     run check
-    assert_failure
+    assert_failure 1
     assert_output --partial 'kernel path in the CLI: cxltier/cmd-list.c:4:'
 }
 
 @test "a kernel-facing call in the CLI fails" {
     plant cxltier/cmd-list.c 4 'static int poke(void) { return ioctl(0, 0); }'
     run check
-    assert_failure
+    assert_failure 1
     assert_output --partial 'kernel-facing call in the CLI: cxltier/cmd-list.c:4:'
 }
 
@@ -150,7 +150,7 @@ object() {
     object mm_ping.c.o 'int ct_pong_back(void); int ct_ping_serve(void) { return ct_pong_back(); }'
     object mm_pong.c.o 'int ct_ping_serve(void); int ct_pong_back(void) { return ct_ping_serve() + 1; }'
     run check "$BATS_TEST_TMPDIR/build"
-    assert_failure
+    assert_failure 1
     assert_output --partial 'symbol circle: lib/mm/ping.c -> lib/mm/pong.c -> lib/mm/ping.c (lib/mm/ping.c uses ct_pong_back of lib/mm/pong.c; lib/mm/pong.c uses ct_ping_serve of lib/mm/ping.c)'
 }
 
@@ -159,6 +159,6 @@ object() {
     object mm_ping.c.o 'int ct_pong_up(void); int ct_ping_down(void) { return ct_pong_up(); }'
     object change_pong.c.o 'int ct_pong_up(void) { return 1; }'
     run check "$BATS_TEST_TMPDIR/build"
-    assert_failure
+    assert_failure 1
     assert_output --partial 'lib/mm/ping.c uses ct_pong_up of lib/change/pong.c: mm -> change: mm stands on core only'
 }

@@ -9,9 +9,7 @@ CHECK=$CXLTIER_SRC/test/tools/check-run-status.awk
 
 # files left to the change that owns them, each with what it still has; the
 # test fails once one of them is clean, to be taken off this list
-EXEMPT=(
-    hotplug.bats    # runs of cxltier at lines 109, 133, 135; bare assert_failure on grep at 56, 60
-)
+EXEMPT=()
 
 check_run_status() { awk -f "$CHECK" "$@"; }
 
