@@ -57,15 +57,24 @@ corr_int_err_is() { [[ $(corr_int_err) == "$1" ]]; }
     assert_equal "$(jq -r '.families[] | select(.name == "cxltier_memdev_info") | .samples[0].labels.host' <<<"$output")" "$BDF"
 }
 
-@test "an injected CXL correctable error: mem0's CorrIntErr goes up by one" {
-    local n
-    # observed on 7.x: the injected error leaves mem0's aer_dev_correctable
-    # at 0 (the count does not move within 120 s); 6.12 counts it at once
-    [[ $(uname -r) == 6.12* ]] || skip "7.x does not count an injected CXL correctable error in mem0's aer_dev_correctable"
+@test "an injected CXL correctable error: mem0's CorrIntErr goes up by one (6.12); 7.x does not count it" {
+    local n t
     n=$(corr_int_err)
     [[ $n =~ ^[0-9]+$ ]] || fail "no CorrIntErr count for mem0: '$n'"
     inject cxl-inject-correctable-error "{\"path\":\"$DEV\",\"type\":\"mem-data-ecc\"}"
-    wait_for 120 "mem0's CorrIntErr to reach $((n + 1))" corr_int_err_is $((n + 1))
+    if [[ $(uname -r) == 6.12* ]]; then
+        wait_for 120 "mem0's CorrIntErr to reach $((n + 1))" corr_int_err_is $((n + 1))
+        return
+    fi
+    # 7.x (7.3): the injected error leaves mem0's aer_dev_correctable as it
+    # was (events-aer.bats: nor does it trace cxl_aer_*), where 6.12 counts
+    # it within a second. Watched for 30 s (6.12's count moves within one):
+    # a 7.x that counts it fails here, and the test becomes 6.12's for it
+    for t in $(seq 30); do
+        [[ $(corr_int_err) == "$n" ]] || fail "this 7.x counts an injected CXL correctable error ($n -> $(corr_int_err)): test it as on 6.12"
+        sleep 1   # (an observation window, not a wait for something to happen)
+    done
+    echo "# 7.x: CorrIntErr still $n after 30 s" >&3
 }
 
 @test "--output into node_exporter's directory, as the timer runs it" {
