@@ -75,11 +75,10 @@ int ct_numa_maps_parse_line(const char *line, struct ct_numa_vma *v)
 	return 0;
 }
 
-void ct_numa_maps_bytes(const char *text, uint64_t bytes[64])
+void ct_numa_maps_foreach(const char *text, void (*fn)(const struct ct_numa_vma *v, void *arg), void *arg)
 {
 	const char *p = text;
 
-	memset(bytes, 0, 64 * sizeof(bytes[0]));
 	while (*p) {
 		struct ct_numa_vma v;
 		size_t len = strcspn(p, "\n");
@@ -87,12 +86,25 @@ void ct_numa_maps_bytes(const char *text, uint64_t bytes[64])
 
 		snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) - 1 ? len : sizeof(line) - 1), p);
 		if (ct_numa_maps_parse_line(line, &v) == 0)
-			for (int n = 0; n < 64; n++)
-				bytes[n] += v.pages[n] * (v.page_kb ? v.page_kb : 4) * 1024;
+			fn(&v, arg);
 		p += len;
 		if (*p)
 			p++;
 	}
+}
+
+static void add_bytes(const struct ct_numa_vma *v, void *arg)
+{
+	uint64_t *bytes = arg;
+
+	for (int n = 0; n < 64; n++)
+		bytes[n] += v->pages[n] * (v->page_kb ? v->page_kb : 4) * 1024;
+}
+
+void ct_numa_maps_bytes(const char *text, uint64_t bytes[64])
+{
+	memset(bytes, 0, 64 * sizeof(bytes[0]));
+	ct_numa_maps_foreach(text, add_bytes, bytes);
 }
 
 int ct_numa_maps_parse_all(const char *text, struct ct_numa_vma **out, size_t *n)

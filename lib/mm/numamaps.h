@@ -26,6 +26,8 @@ int ct_numa_maps_parse_line(const char *line, struct ct_numa_vma *v);
  * parse are left out. *v is malloc'd. 0 or -ENOMEM. */
 int ct_numa_maps_parse_all(const char *text, struct ct_numa_vma **v, size_t *n);
 
+/* fn on each VMA of a numa_maps text that parses, in order */
+void ct_numa_maps_foreach(const char *text, void (*fn)(const struct ct_numa_vma *v, void *arg), void *arg);
 /* bytes per node over all VMAs of a numa_maps text; max nodes 64 */
 void ct_numa_maps_bytes(const char *text, uint64_t bytes[64]);
 

@@ -22,31 +22,25 @@ uint64_t ct_usage_bytes(const struct ct_usage *u)
 	return sum;
 }
 
+static void add_vma(const struct ct_numa_vma *v, void *arg)
+{
+	struct ct_usage *u = arg;
+
+	for (int n = 0; n < CT_USAGE_MAX_NODES; n++) {
+		uint64_t b = v->pages[n] * (v->page_kb ? v->page_kb : 4) * 1024;
+		if (v->huge)
+			u->node[n].huge += b;
+		else if (!strcmp(v->kind, "file"))
+			u->node[n].file += b;
+		else
+			u->node[n].anon += b;
+	}
+}
+
 void ct_usage_from_numa_maps(const char *text, struct ct_usage *u)
 {
-	const char *p = text;
-
 	memset(u, 0, sizeof(*u));
-	while (*p) {
-		struct ct_numa_vma v;
-		size_t len = strcspn(p, "\n");
-		char line[4096];
-
-		snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) - 1 ? len : sizeof(line) - 1), p);
-		if (ct_numa_maps_parse_line(line, &v) == 0)
-			for (int n = 0; n < CT_USAGE_MAX_NODES; n++) {
-				uint64_t b = v.pages[n] * (v.page_kb ? v.page_kb : 4) * 1024;
-				if (v.huge)
-					u->node[n].huge += b;
-				else if (!strcmp(v.kind, "file"))
-					u->node[n].file += b;
-				else
-					u->node[n].anon += b;
-			}
-		p += len;
-		if (*p)
-			p++;
-	}
+	ct_numa_maps_foreach(text, add_vma, u);
 }
 
 /* which part of a node's usage a memory.numa_stat counter adds to; NULL:
