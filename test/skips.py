@@ -64,13 +64,16 @@ def read_expected(path):
     return rules
 
 
-def meson_skips(tier, path):
-    skips = []
+def open_log(path):
     try:
-        f = open(path)
+        return open(path)
     except OSError as e:
         fail('%s: %s' % (path, e.strerror))
-    with f:
+
+
+def meson_skips(tier, path):
+    skips = []
+    with open_log(path) as f:
         for raw in f:
             try:
                 t = json.loads(raw)
@@ -103,11 +106,7 @@ def topology_of(vm_src, file):
 
 def vm_skips(path, vm_src):
     skips = []
-    try:
-        f = open(path)
-    except OSError as e:
-        fail('%s: %s' % (path, e.strerror))
-    with f:
+    with open_log(path) as f:
         for line in f:
             m = OK_SKIP.match(line.rstrip('\n'))
             if not m:

@@ -18,24 +18,12 @@ static char root[256];
 
 static void put(const char *path, const char *text)
 {
-	/* /run/cxltier as cxltier makes it: root's, 0700 */
-	tree_put_mode(root, path, text, strncmp(path, "/run/cxltier/", 13) ? 0755 : 0700);
+	tree_put_run(root, path, text);
 }
 
 static const char *get(const char *path)
 {
-	static char buf[256];
-	char full[512];
-	FILE *f;
-	size_t n;
-
-	snprintf(full, sizeof(full), "%s%s", root, path);
-	if (!(f = fopen(full, "r")))
-		return "(none)";
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return buf;
+	return tree_get(root, path);
 }
 
 int main(void)

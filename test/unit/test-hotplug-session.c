@@ -28,23 +28,17 @@ static const struct ct_hotplug_opts opts = { false, 0, &stop, NULL, NULL };
 
 static void put(const char *path, const char *text)
 {
-	/* /run/cxltier as cxltier makes it: root's, 0700 */
-	tree_put_mode(root, path, text, strncmp(path, "/run/cxltier/", 13) ? 0755 : 0700);
+	tree_put_run(root, path, text);
 }
 
+/* the text without its last newline */
 static const char *get(const char *path)
 {
 	static char buf[256];
-	char full[512];
-	FILE *f;
 	size_t n;
 
-	snprintf(full, sizeof(full), "%s%s", root, path);
-	if (!(f = fopen(full, "r")))
-		return "(none)";
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
+	snprintf(buf, sizeof(buf), "%s", tree_get(root, path));
+	n = strlen(buf);
 	if (n && buf[n - 1] == '\n')
 		buf[n - 1] = '\0';
 	return buf;
