@@ -162,7 +162,14 @@ static void store_cases(void)
 	is_int((long long)back.n, 0, "no records");
 	ct_event_keep_add(&k, "cxl_dram", 1, 2, 0, data, sizeof(data));
 	ct_event_keep_add(&k, "cxl_poison", 3, 4, 1, data, 10);
+	/* what a run killed while it stored left behind */
+	snprintf(path, sizeof(path), "%s/run/cxltier/.events.kept.0123456789abcdef", root);
+	{
+		FILE *f = fopen(path, "w");
+		ok(f && fputs("half a store", f) >= 0 && !fclose(f), "a killed run's temporary store");
+	}
 	is_int(ct_event_keep_store(&s, &k), 0, "stored: %s", err.msg);
+	ok(access(path, F_OK) != 0, "the killed run's temporary store is removed");
 	/* another reader waits, then gives up naming the holder */
 	is_int(ct_event_keep_load(&s, 100, NULL, &lock2, &back, &damaged), -EWOULDBLOCK, "a second reader is refused while "
 	       "the first holds the lock");
