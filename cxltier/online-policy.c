@@ -91,6 +91,10 @@ int policy_plan(struct cmd_env *env, const struct ct_topology *t, const struct c
 		if (!out[i].decision.online)
 			fprintf(stderr, "cxltier online: %s: the policy%s says leave it offline\n", out[i].dax,
 				out[i].decision.line ? " (a [device] section)" : "");
+		if (out[i].err) {	/* named; the other devices are onlined */
+			cmd_err(env, "%s: its blocks cannot be planned, none is onlined: %s", out[i].dax, out[i].why);
+			o->targets_failed = true;
+		}
 	}	/* reonline: per device, on its blocks (ct_policy_plan) */
 	free(out);
 	if (rc)

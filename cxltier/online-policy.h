@@ -16,7 +16,9 @@ int policy_read(struct cmd_env *env, const char *path, bool explicit, struct ct_
 int policy_regions(struct cmd_env *env, struct ct_topology *t, const struct ct_policy *pol, char **targets, int n,
 		   struct change_opts *o);
 /* the blocks of each dax device the policy onlines, the zone and
- * whether to re-online (into o); 0 or -errno */
+ * whether to re-online (into o); a device whose blocks cannot be planned
+ * is named and sets o->targets_failed (the run is partial or failed).
+ * 0 or -errno */
 int policy_plan(struct cmd_env *env, const struct ct_topology *t, const struct ct_policy *pol, char **targets,
 		int n, struct ct_hotplug_plan *plan, struct change_opts *o);
 

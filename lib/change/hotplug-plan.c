@@ -155,11 +155,17 @@ static int add_dax(struct ct_sysfs *s, uint64_t bs, struct ct_hotplug_plan *p, c
 	if ((rc = ct_block_range_checked(s, d->name, d->resource, d->size, bs, &first, &count)) ||
 	    (rc = ct_block_walk_begin(s, first, count, &w)))
 		return rc;
-	while (ct_block_walk_next(&w, &id))
-		if ((rc = ct_hotplug_plan_add(s, p, id, d->name, d->target_node)) && rc != -ENOENT)
-			break;	/* (ENOENT: kmem skips what it could not add) */
+	while (ct_block_walk_next(&w, &id)) {
+		rc = ct_hotplug_plan_add(s, p, id, d->name, d->target_node);
+		if (rc == -ENOENT) {	/* kmem skips what it could not add */
+			ct_error_clear(s->err);
+			rc = 0;
+		}
+		if (rc)
+			break;
+	}
 	ct_block_walk_end(&w);
-	return rc == -ENOENT ? 0 : rc;
+	return rc;
 }
 
 /* every dax device of a region: the blocks of each system-ram one are

@@ -60,13 +60,23 @@ int ct_policy_plan(struct ct_sysfs *s, const struct ct_topology *t, const struct
 				return ct_fail(s->err, ENOMEM, "out of memory");
 			*out = o;
 			o = &o[(*nout)++];
+			memset(o, 0, sizeof(*o));
 			ct_strlcpy(o->dax, d->name, sizeof(o->dax));
 			decide(t, r, pol, &o->decision);
 			if (!o->decision.online)
 				continue;
 			size_t first = plan->n;
-			if (ct_hotplug_plan_add_target(s, t, plan, d->name, NULL))
-				ct_error_clear(s->err);	/* blocks kmem could not add */
+			/* (blocks kmem could not add are left out, no error) */
+			int rc = ct_hotplug_plan_add_target(s, t, plan, d->name, NULL);
+			if (rc == -ENOMEM)
+				return rc;
+			if (rc) {	/* the device's, named; none of its blocks */
+				o->err = rc;
+				ct_strlcpy(o->why, s->err->msg, sizeof(o->why));
+				ct_error_clear(s->err);
+				plan->n = first;
+				continue;
+			}
 			for (size_t b = first; b < plan->n; b++)	/* per device, not for the run */
 				plan->op[b].reonline = o->decision.reonline;
 			if (o->decision.movable)

@@ -229,8 +229,10 @@ static int add_named(struct ct_sysfs *s, struct ct_procset *set, int pid, const 
 
 int ct_procset_add_comm(struct ct_sysfs *s, struct ct_procset *set, const char *name)
 {
-	char **names, path[64], comm[64];
+	char **names, comm[sizeof(set->proc->comm)], state;
 	size_t count, before = set->count;
+	unsigned long flags;
+	uint64_t start, vsize;
 	int rc = ct_sysfs_list(s, "/proc", NULL, &names, &count);
 
 	if (rc)
@@ -238,11 +240,13 @@ int ct_procset_add_comm(struct ct_sysfs *s, struct ct_procset *set, const char *
 	for (size_t i = 0; i < count && !rc; i++) {
 		if (!all_digits(names[i]))
 			continue;
-		/* a process that ends while we look is simply not chosen; one
-		 * that cannot be read for want of a file descriptor is an error */
-		int r = ct_sysfs_read_str(s, ct_path(path, sizeof(path), "/proc/%s/comm", names[i]), comm, sizeof(comm));
+		/* the name from the stat, read whole (not the first line of
+		 * /proc/PID/comm: a name may hold a newline). A process that
+		 * ends while we look is simply not chosen; one that cannot be
+		 * read for want of a file descriptor is an error */
+		int r = ct_proc_stat_read(s, atoi(names[i]), comm, sizeof(comm), &flags, &start, &vsize, &state);
 		if (out_of_fds(-r))
-			rc = ct_fail(s->err, -r, "--comm %s: /proc/%s/comm cannot be read: " FDS_HINT, name, names[i],
+			rc = ct_fail(s->err, -r, "--comm %s: /proc/%s/stat cannot be read: " FDS_HINT, name, names[i],
 				     FDS_WHY(-r));
 		else if (!r && !strcmp(comm, name))
 			rc = add_named(s, set, atoi(names[i]), name);

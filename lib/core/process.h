@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * process.h - which processes a command acts on: by pid, by name (every
- * /proc/PID/comm that matches) or by cgroup v2 (cgroup.procs), each once.
+ * process whose name in /proc/PID/stat is it, whole: a name may hold a
+ * newline) or by cgroup v2 (cgroup.procs), each once. Every reader of a
+ * process's name and start time goes through ct_proc_stat_read.
  * On a live system each chosen process is held by a pidfd (Linux 5.3+) and
  * its start time is kept, so that a process that exits and whose PID is
  * given to another one is never mistaken for it: ct_process_check before
@@ -37,7 +39,8 @@ struct ct_procset {
 int ct_procset_add_pid(struct ct_sysfs *s, struct ct_procset *set, int pid);
 /* every process there is (a process that ends meanwhile is left out) */
 int ct_procset_add_all(struct ct_sysfs *s, struct ct_procset *set);
-/* every process named name; -ESRCH (with a message) when there is none */
+/* every process named name, exactly (a name with a newline too); -ESRCH
+ * (with a message) when there is none */
 int ct_procset_add_comm(struct ct_sysfs *s, struct ct_procset *set, const char *name);
 /* every process of a cgroup v2 path: absolute below the cgroup2 mount, or
  * relative to it; -ENOENT (with a message) when it cannot be read */

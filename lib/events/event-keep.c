@@ -44,17 +44,44 @@ void ct_event_keep_free(struct ct_event_keep *k)
 {
 	for (size_t i = 0; i < k->n; i++)
 		free(k->r[i].data);
-	free(k->r);
+	if (k->r)
+		free(k->r - k->head);
 	memset(k, 0, sizeof(*k));
 }
 
+/* the oldest record dropped: r moves on one slot, nothing is shifted */
 static void drop_oldest(struct ct_event_keep *k)
 {
 	free(k->r[0].data);
 	k->bytes -= record_len(strlen(k->r[0].event), k->r[0].size);
-	memmove(k->r, k->r + 1, (k->n - 1) * sizeof(*k->r));
+	k->r++;
+	k->head++;
 	k->n--;
 	k->dropped++;
+}
+
+/* a free slot after the last record: the dropped slots reused when there
+ * are at least as many as records (the move is paid for by those drops),
+ * else the array grown */
+static int make_room(struct ct_event_keep *k)
+{
+	struct ct_event_keep_record *base = k->r ? k->r - k->head : NULL;
+
+	if (k->head + k->n < k->cap)
+		return 0;
+	if (k->head && k->head >= k->n) {
+		memmove(base, k->r, k->n * sizeof(*k->r));
+		k->moved += k->n;
+		k->r = base;
+		k->head = 0;
+		return 0;
+	}
+	size_t nc = k->cap ? 2 * k->cap : 32;
+	if (!(base = realloc(base, nc * sizeof(*base))))
+		return -ENOMEM;
+	k->r = base + k->head;
+	k->cap = nc;
+	return 0;
 }
 
 int ct_event_keep_add(struct ct_event_keep *k, const char *event, uint64_t ts, uint64_t real_time, int cpu, const void *data,
@@ -65,13 +92,8 @@ int ct_event_keep_add(struct ct_event_keep *k, const char *event, uint64_t ts, u
 
 	if (!name_ok(event, len) || size > CT_KEPT_MAX_RECORD)
 		return -EINVAL;
-	if (k->n == k->cap) {
-		size_t nc = k->cap ? 2 * k->cap : 32;
-		if (!(r = realloc(k->r, nc * sizeof(*r))))
-			return -ENOMEM;
-		k->r = r;
-		k->cap = nc;
-	}
+	if (make_room(k))
+		return -ENOMEM;
 	r = &k->r[k->n];
 	memset(r, 0, sizeof(*r));
 	if (!(r->data = malloc(size ? size : 1)))

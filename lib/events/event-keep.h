@@ -34,11 +34,17 @@ struct ct_event_keep_record {
 	uint8_t *data;		/* size bytes, owned */
 };
 
+/* Dropping the oldest record moves r one slot on (head slots, freed, sit
+ * before it in the allocation); the array is compacted only once there are
+ * at least as many of those as records kept: a drop costs O(1) amortised,
+ * however many records a run hides past the bound */
 struct ct_event_keep {
-	struct ct_event_keep_record *r;	/* oldest first */
-	size_t n, cap;
+	struct ct_event_keep_record *r;	/* n records, oldest first */
+	size_t n;
+	size_t head, cap;		/* dropped slots before r; slots allocated from r - head */
 	size_t bytes;			/* in the file, with its header */
 	unsigned long dropped;		/* the oldest, dropped to stay under CT_KEPT_MAX_BYTES */
+	size_t moved;			/* records moved to compact the array (the work drops cost; tests) */
 };
 
 /* pure: the records in a file's bytes, appended to k. -EBADMSG at the first

@@ -84,6 +84,63 @@ static void bytes_cases(void)
 	ct_event_keep_free(&k);
 }
 
+/* many records past the bound (a run that hid thousands): exactly the
+ * newest that fit stay, in order, and dropping the oldest costs work in
+ * proportion to the records added, not to the records added times those
+ * kept (a shift of the whole array per drop) */
+static void bound_linear(void)
+{
+	/* 4 KiB records: 4 KiB + 48 bytes each in the file */
+	static uint8_t data[4096];
+	const size_t per = (32 + strlen("cxl_dram") + sizeof(data) + 7) & ~(size_t)7;
+	const size_t fit = (CT_KEPT_MAX_BYTES - 8) / per, added = 10 * fit + 3;
+	struct ct_event_keep k = { 0 }, back = { 0 };
+	bool order = true, bytes = true;
+	uint8_t *buf;
+	size_t len, bad_at;
+
+	for (size_t i = 0; i < added; i++) {
+		data[0] = (uint8_t)i;
+		data[sizeof(data) - 1] = (uint8_t)(i >> 8);
+		if (ct_event_keep_add(&k, "cxl_dram", i, 1000 + i, (int)(i % 4), data, sizeof(data))) {
+			ok(0, "record %zu added", i);
+			break;
+		}
+	}
+	is_int((long long)k.n, (long long)fit, "as many as fit in %u bytes stay (%zu)", CT_KEPT_MAX_BYTES, fit);
+	is_int((long long)k.dropped, (long long)(added - fit), "the others are counted as dropped");
+	is_int((long long)k.bytes, (long long)(8 + fit * per), "the bytes counted are those kept");
+	for (size_t i = 0; i < k.n; i++) {
+		size_t want = added - fit + i;
+		order &= k.r[i].ts == want && k.r[i].real_time == 1000 + want && k.r[i].cpu == (int)(want % 4);
+		bytes &= k.r[i].size == sizeof(data) && k.r[i].data[0] == (uint8_t)want &&
+			 k.r[i].data[sizeof(data) - 1] == (uint8_t)(want >> 8);
+	}
+	ok(order, "exactly the newest %zu, oldest first", fit);
+	ok(bytes, "each with its own bytes");
+	ok(k.moved <= 2 * added, "records moved to drop the oldest: %zu, at most twice the %zu added", k.moved, added);
+	/* what is stored is what is kept */
+	is_int(ct_event_keep_serialize(&k, &buf, &len), 0, "serialized");
+	is_int((long long)len, (long long)k.bytes, "to the bytes counted");
+	is_int(ct_event_keep_parse(buf, len, &back, &bad_at), 0, "parsed back");
+	ok(back.n == k.n && back.n && back.r[0].ts == k.r[0].ts && back.r[back.n - 1].ts == added - 1 && !back.dropped,
+	   "the same records, none dropped on the way");
+	free(buf);
+	ct_event_keep_free(&back);
+	ct_event_keep_free(&k);
+
+	/* one record larger than the rest put together: it alone stays */
+	static uint8_t big[CT_KEPT_MAX_RECORD];
+	for (size_t i = 0; i < 200; i++)
+		ct_event_keep_add(&k, "cxl_dram", i, i, 0, data, 16);
+	for (size_t i = 0; i < CT_KEPT_MAX_BYTES / sizeof(big) + 2; i++)
+		ct_event_keep_add(&k, "cxl_generic_event", 1000 + i, 0, 0, big, sizeof(big));
+	ok(k.bytes <= CT_KEPT_MAX_BYTES && k.n && k.r[k.n - 1].ts == 1000 + CT_KEPT_MAX_BYTES / sizeof(big) + 1 &&
+	   k.n + k.dropped == 200 + CT_KEPT_MAX_BYTES / sizeof(big) + 2, "small ones dropped for large ones: %zu kept, "
+	   "%lu dropped", k.n, k.dropped);
+	ct_event_keep_free(&k);
+}
+
 static void store_cases(void)
 {
 	struct ct_error err = { 0 };
@@ -105,7 +162,14 @@ static void store_cases(void)
 	is_int((long long)back.n, 0, "no records");
 	ct_event_keep_add(&k, "cxl_dram", 1, 2, 0, data, sizeof(data));
 	ct_event_keep_add(&k, "cxl_poison", 3, 4, 1, data, 10);
+	/* what a run killed while it stored left behind */
+	snprintf(path, sizeof(path), "%s/run/cxltier/.events.kept.0123456789abcdef", root);
+	{
+		FILE *f = fopen(path, "w");
+		ok(f && fputs("half a store", f) >= 0 && !fclose(f), "a killed run's temporary store");
+	}
 	is_int(ct_event_keep_store(&s, &k), 0, "stored: %s", err.msg);
+	ok(access(path, F_OK) != 0, "the killed run's temporary store is removed");
 	/* another reader waits, then gives up naming the holder */
 	is_int(ct_event_keep_load(&s, 100, NULL, &lock2, &back, &damaged), -EWOULDBLOCK, "a second reader is refused while "
 	       "the first holds the lock");
@@ -179,6 +243,7 @@ static void store_cases(void)
 int main(void)
 {
 	bytes_cases();
+	bound_linear();
 	store_cases();
 	return tap_done();
 }

@@ -6,10 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include "tap.h"
 #include "core/context.h"
 #include "change/memdev-remove.h"
+#include "change/dax-users.h"
 
 static char root[256];
 
@@ -72,6 +74,46 @@ static void pinners(void)
 	ct_context_free(ctx);
 }
 
+/* a process whose name holds a newline (prctl PR_SET_NAME takes any
+ * byte): /proc/PID/stat is read whole, so it is found, named whole, and
+ * never taken for a process that is gone */
+static void name_with_newline(void)
+{
+	struct ct_context *ctx;
+	struct ct_pinner *p;
+	size_t n, total;
+	char path[512];
+
+	proc(500, "a\nb", 0x400100, 1 << 20, "7f0000000000 default anon=16 dirty=16 N2=16 kernelpagesize_kB=4\n");
+	is_int(ct_context_new(&ctx, root), 0, "a context on the tree");
+	is_int(ct_memdev_remove_pinners(ctx, 2, 8, &p, &n, &total), 0, "pinners of node 2");
+	ok(n == 1 && p[0].pid == 500 && p[0].bytes == 16 * 4096, "the process named a<newline>b, its 16 pages");
+	is_str(n ? p[0].comm : "", "a\nb", "its name whole");
+	free(p);
+
+	/* the same process with /dev/dax0.0 open: a user of the device */
+	put("sys/bus/dax/devices/dax0.0/dev", "251:0\n");
+	put("proc/500/maps", "");
+	snprintf(path, sizeof(path), "%s/dev", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/dev/dax0.0", root);
+	if (mknod(path, S_IFCHR | 0600, makedev(251, 0))) {
+		ok(1, "# SKIP no mknod here: the dax users' scan is not tried");
+		ct_context_free(ctx);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/proc/500/fd", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/proc/500/fd/3", root);
+	if (symlink("/dev/dax0.0", path))
+		abort();
+	is_int(ct_dax_users(ctx, "dax0.0", 8, &p, &n, &total), 0, "who has dax0.0 open: %s", ctx->err.msg);
+	ok(n == 1 && p[0].pid == 500 && !p[0].bytes, "the process named a<newline>b has it open");
+	is_str(n ? p[0].comm : "", "a\nb", "named whole");
+	free(p);
+	ct_context_free(ctx);
+}
+
 static void disable(void)
 {
 	struct ct_context *ctx;
@@ -109,6 +151,7 @@ int main(void)
 	if (!mkdtemp(tap_tmp_template(root, sizeof(root), "cxltier-test-memdev-remove")))
 		return 1;
 	pinners();
+	name_with_newline();
 	disable();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd) != 0)

@@ -66,6 +66,20 @@ static void name_with_newline(void)
 	is_int(ct_proc_identity(&s, 102, comm, sizeof(comm), &start), 0, "a name with ') ' and a newline");
 	is_str(comm, "a) b\nc", "its name whole");
 	is_int(start, 500, "its start time");
+
+	/* --comm: a name with a newline is matched whole, and only whole */
+	struct ct_procset set = { 0 };
+	tree_put(root, "/proc/103/stat", "103 (a\nb) S 1 103 103 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 600 4096 1\n");
+	tree_put(root, "/proc/103/comm", "a\nb\n");
+	is_int(ct_procset_add_comm(&s, &set, "a\nb"), 0, "--comm a<newline>b: %s", err.msg);
+	ok(set.count == 1 && set.proc[0].pid == 103 && !set.proc[0].err, "the process named so is chosen");
+	is_str(set.count ? set.proc[0].comm : "", "a\nb", "its name whole");
+	ct_procset_free(&set);
+	ct_error_clear(&err);
+	is_int(ct_procset_add_comm(&s, &set, "a"), -ESRCH, "--comm a: not a name's first line");
+	is_int(set.count, 0, "nothing chosen");
+	ct_procset_free(&set);
+	ct_error_clear(&err);
 	ct_sysfs_close(&s);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd))
