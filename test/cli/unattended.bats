@@ -7,14 +7,14 @@
 # "nothing to do".
 load helper
 
-prom() { # DIR: a metrics run writing DIR/cxltier.prom
-    run --separate-stderr cxltier metrics --sysroot "$(fixture lab-region-online)" -o "$1/cxltier.prom"
+prom() { # DIR: a metrics run writing DIR/cxltier.prom (run by the tests, which assert its status)
+    cxltier metrics --sysroot "$(fixture lab-region-online)" -o "$1/cxltier.prom"
 }
 
 @test "metrics --output: a symbolic link to a directory, last on the path: refused, nothing written where it points" {
     mkdir -m 0755 "$BATS_TEST_TMPDIR/real"
     ln -s "$BATS_TEST_TMPDIR/real" "$BATS_TEST_TMPDIR/link"
-    prom "$BATS_TEST_TMPDIR/link"
+    run --separate-stderr prom "$BATS_TEST_TMPDIR/link"
     assert_failure 1
     [[ $stderr == *"$BATS_TEST_TMPDIR/link"*"symbolic link"* ]] || fail "$stderr"
     assert_equal "$(ls -A "$BATS_TEST_TMPDIR/real")" ''
@@ -23,7 +23,7 @@ prom() { # DIR: a metrics run writing DIR/cxltier.prom
 @test "metrics --output: a symbolic link earlier on the path: refused, nothing written where it points" {
     mkdir -p -m 0755 "$BATS_TEST_TMPDIR/real/node-exporter"
     ln -s "$BATS_TEST_TMPDIR/real" "$BATS_TEST_TMPDIR/link"
-    prom "$BATS_TEST_TMPDIR/link/node-exporter"
+    run --separate-stderr prom "$BATS_TEST_TMPDIR/link/node-exporter"
     assert_failure 1
     [[ $stderr == *"symbolic link"*"give the real path"* ]] || fail "$stderr"
     assert_equal "$(ls -A "$BATS_TEST_TMPDIR/real/node-exporter")" ''
@@ -32,7 +32,7 @@ prom() { # DIR: a metrics run writing DIR/cxltier.prom
 @test "metrics --output: a directory owned by another user is refused, naming the owner and what to do" {
     mkdir -m 0755 "$BATS_TEST_TMPDIR/theirs"
     chown 65534 "$BATS_TEST_TMPDIR/theirs"
-    prom "$BATS_TEST_TMPDIR/theirs"
+    run --separate-stderr prom "$BATS_TEST_TMPDIR/theirs"
     assert_failure 1
     [[ $stderr == *"$BATS_TEST_TMPDIR/theirs is owned by uid 65534"*"chown root"* ]] || fail "$stderr"
     assert_equal "$(ls -A "$BATS_TEST_TMPDIR/theirs")" ''
@@ -41,7 +41,7 @@ prom() { # DIR: a metrics run writing DIR/cxltier.prom
 @test "metrics --output: a directory of root's, on a path of real directories, is written as before" {
     mkdir -p -m 0755 "$BATS_TEST_TMPDIR/var/lib/node-exporter"
     chown 65534 "$BATS_TEST_TMPDIR/var/lib"	# as Debian's /var/lib/prometheus: not on the path's end
-    prom "$BATS_TEST_TMPDIR/var/lib/node-exporter"
+    run --separate-stderr prom "$BATS_TEST_TMPDIR/var/lib/node-exporter"
     assert_success
     assert_equal "$(ls -A "$BATS_TEST_TMPDIR/var/lib/node-exporter")" cxltier.prom
     assert_equal "$(stat -c %a "$BATS_TEST_TMPDIR/var/lib/node-exporter/cxltier.prom")" 644
@@ -82,7 +82,7 @@ teardown() {
     echo g > "$dir/.cxltier.prom.3333333333333333"
     chown 65534 "$dir/.cxltier.prom.3333333333333333"
     before=$(ls -A "$dir" | grep -v '^\.cxltier\.prom\.0123456789abcdef$' | sort)
-    prom "$dir"
+    run --separate-stderr prom "$dir"
     assert_success
     [[ ! -e $dir/.cxltier.prom.0123456789abcdef ]] || fail "the killed run's temporary file is still there"
     assert_equal "$(cat "$dir/.cxltier.prom.fedcba9876543210")" writing
