@@ -125,6 +125,64 @@ remove_device() {
     memdev_movable "$m"
 }
 
+# the tracefs instance cxltier-events.service's follower made (named after
+# its pid), recording: printed
+events_instance() {
+    local pid i
+    pid=$(systemctl show -P MainPID cxltier-events.service)
+    [[ $pid != 0 ]] || return 1
+    for i in /sys/kernel/tracing/instances/cxltier-follow-"$pid"-*; do
+        [[ -d $i && $(cat "$i/tracing_on") == 1 ]] && { echo "$i"; return 0; }
+    done
+    return 1
+}
+events_recording() { events_instance > /dev/null; }
+events_restarted() { # old pid
+    local pid
+    pid=$(systemctl show -P MainPID cxltier-events.service)
+    [[ $pid != 0 && $pid != "$1" ]] && events_recording
+}
+events_journal() { journalctl --no-pager -o cat -u cxltier-events.service; }
+no_follow_instance() { ! compgen -G '/sys/kernel/tracing/instances/cxltier-follow-*' > /dev/null; }
+
+@test "cxltier-events.service, sandboxed: records in a tracefs instance of its own, started again after it ends, removes it when stopped" {
+    run systemctl start cxltier-events.service
+    assert_success
+    wait_for 30 "cxltier-events.service's tracefs instance, recording" events_recording ||
+        fail "$(events_journal; grep tracefs /proc/mounts)"
+    systemctl is-active cxltier-events.service
+    # a follower that ends with status 0 (its signal) is started again
+    pid=$(systemctl show -P MainPID cxltier-events.service)
+    kill -TERM "$pid"
+    wait_for 30 "cxltier-events.service started again (Restart=always), recording" events_restarted "$pid" ||
+        fail "$(events_journal)"
+    run systemctl stop cxltier-events.service
+    assert_success
+    wait_for 30 "the follower's tracefs instance removed" no_follow_instance
+    events_journal | sed 's/^/#   /' >&3
+    assert_equal "$(systemctl show -P Result cxltier-events.service)" success
+}
+
+# (QEMU's device has no Get Health Info: the run opens its mailbox, /dev/cxl/memN,
+# asks which commands it has and writes no health, said only with -v; a
+# mailbox it could not open would be a warning and a failed run)
+@test "cxltier-metrics.service, sandboxed: writes node_exporter's textfile, the memdev's mailbox opened" {
+    m=$(cat "$BATS_FILE_TMPDIR/memdev")
+    f=/var/lib/prometheus/node-exporter/cxltier.prom
+    mkdir -p "${f%/*}"
+    rm -f "$f"
+    run systemctl start cxltier-metrics.service
+    journalctl --no-pager -o cat -u cxltier-metrics.service | sed 's/^/#   /' >&3
+    assert_success
+    assert_equal "$(systemctl show -P Result cxltier-metrics.service)" success
+    [[ -s $f ]] || fail "cxltier-metrics.service wrote no $f"
+    grep -q "^cxltier_memdev_info{memdev=\"$m\"" "$f" || fail "no $m in $f: $(cat "$f")"
+    ! grep -q 'collector="health"} 0' "$f" || fail "health could not be read: $(grep health "$f")"
+    ! journalctl --no-pager -o cat -u cxltier-metrics.service | grep -q 'warning' ||
+        fail "cxltier-metrics.service warned"
+    rm -r "${f%/*}"
+}
+
 @test "hot-remove: offline --remove, then device_del completes; no unit started by the removal" {
     m=$(cat "$BATS_FILE_TMPDIR/memdev") r=$(cat "$BATS_FILE_TMPDIR/region")
     before=$(unit_starts "$m")

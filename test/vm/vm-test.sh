@@ -143,9 +143,12 @@ for j in "${JOBS[@]}"; do
     else
         adds=(-a "$b/cxltier:/usr/bin/cxltier"
               -a "$SRC/udev/90-cxltier.rules:/usr/lib/udev/rules.d/90-cxltier.rules")
-        # the unit the rule starts (its ExecStart is what the hotplug tests run)
+        # the unit the rule starts (its ExecStart is what the hotplug tests
+        # run), and the others, as the package installs them
         if [[ -f $b/cxltier-online@.service ]]; then
-            adds+=(-a "$b/cxltier-online@.service:/usr/lib/systemd/system/cxltier-online@.service")
+            for u in cxltier-online@.service cxltier-events.service cxltier-metrics.service cxltier-metrics.timer; do
+                [[ -f $b/$u ]] && adds+=(-a "$b/$u:/usr/lib/systemd/system/$u")
+            done
             # and the binary where that unit looks for it (the build's bindir)
             exe=$(sed -n 's/^ExecStart=\([^ ]*\).*/\1/p' "$b/cxltier-online@.service")
             [[ -z $exe || $exe == /usr/bin/cxltier ]] || adds+=(-a "$b/cxltier:$exe")

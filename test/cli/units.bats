@@ -1,0 +1,116 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# The systemd units as meson builds them (systemd/*.in): each sandboxed as
+# `systemd-analyze security` scores it (offline, on the files alone), held
+# under its ceiling, and `systemd-analyze verify` has nothing to say about
+# any of them. A unit with its sandbox taken out scores above its ceiling:
+# the check can fail.
+load helper
+
+# the ceilings: what `systemd-analyze security` calls the overall exposure
+# (0 to 10, lower is safer), per unit
+# (a function: bats loads the file's top level inside a function of its own)
+ceiling_of() {
+    case $1 in
+    cxltier-metrics.service) echo 2.5 ;;
+    cxltier-events.service) echo 3.5 ;;
+    cxltier-online@mem0.service) echo 5.0 ;;
+    *) return 1 ;;
+    esac
+}
+SERVICES=(cxltier-metrics.service cxltier-events.service cxltier-online@mem0.service)
+
+# the built units in a directory of their own, their ExecStart the build's
+# binary (verify wants it executable), the template as an instance
+setup_file() {
+    local u
+    UNITS=$BATS_FILE_TMPDIR/units
+    mkdir -p "$UNITS"
+    for u in cxltier-events.service cxltier-metrics.service cxltier-metrics.timer cxltier-online@.service; do
+        [[ -f $CXLTIER_BUILD/$u ]] || { echo "the build has no $u" >&2; return 1; }
+    done
+    for u in cxltier-events.service cxltier-metrics.service cxltier-metrics.timer; do
+        with_build_binary < "$CXLTIER_BUILD/$u" > "$UNITS/$u"
+    done
+    with_build_binary < "$CXLTIER_BUILD/cxltier-online@.service" > "$UNITS/cxltier-online@mem0.service"
+    export UNITS
+}
+
+with_build_binary() { sed "s|^ExecStart=[^ ]*/cxltier |ExecStart=$CXLTIER |"; }
+
+# security FILE: `systemd-analyze security` of the unit file alone
+security() { systemd-analyze security --offline=yes --man=no --no-pager "$1"; }
+
+# the overall exposure in `systemd-analyze security`'s output ($output)
+exposure_of_output() {
+    sed -n 's/.*Overall exposure level for [^:]*: \([0-9][0-9]*\.[0-9]\) .*/\1/p' <<<"$output"
+}
+
+# at_most A B: the decimal A is not above the decimal B
+at_most() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; }
+
+# assert_exposure_within UNIT: its figure parsed, and under its ceiling
+assert_exposure_within() {
+    local unit=$1 e ceiling
+    ceiling=$(ceiling_of "$unit")
+    run security "$UNITS/$unit"
+    assert_success
+    e=$(exposure_of_output)
+    [[ -n $e ]] || fail "no overall exposure in the output for $unit: $output"
+    echo "# $unit: exposure $e (ceiling $ceiling)" >&3
+    at_most "$e" "$ceiling" ||
+        fail "$unit: exposure $e is above its ceiling $ceiling: $(grep '✗' <<<"$output")"
+}
+
+# the unit with its sandbox taken out: every line from the comment that
+# opens it ("# The sandbox") to the next section or the end
+without_sandbox() { awk '/^# The sandbox/ { cut = 1 } /^\[/ { cut = 0 } !cut'; }
+
+@test "cxltier-metrics.service: exposure at most 2.5" {
+    assert_exposure_within cxltier-metrics.service
+}
+
+@test "cxltier-events.service: exposure at most 3.5" {
+    assert_exposure_within cxltier-events.service
+}
+
+@test "cxltier-online@.service (as cxltier-online@mem0.service): exposure at most 5.0" {
+    assert_exposure_within cxltier-online@mem0.service
+}
+
+@test "each unit without its sandbox scores above its ceiling: the check can fail" {
+    local unit e ceiling bare=$BATS_TEST_TMPDIR/bare n=0
+    for unit in "${SERVICES[@]}"; do
+        ceiling=$(ceiling_of "$unit")
+        mkdir -p "$bare"
+        grep -q '^# The sandbox' "$UNITS/$unit" || fail "$unit has no '# The sandbox' comment to cut from"
+        without_sandbox < "$UNITS/$unit" > "$bare/$unit"
+        ! grep -q '^CapabilityBoundingSet=' "$bare/$unit" || fail "$unit: the sandbox was not cut out"
+        run security "$bare/$unit"
+        assert_success
+        e=$(exposure_of_output)
+        [[ -n $e ]] || fail "no overall exposure in the output for the bare $unit: $output"
+        ! at_most "$e" "$ceiling" ||
+            fail "$unit without its sandbox scores $e, within its ceiling $ceiling: the check proves nothing"
+        rm -r "$bare"
+        n=$((n + 1))
+    done
+    assert_equal "$n" 3
+}
+
+@test "systemd-analyze verify: every unit clean, nothing said" {
+    local u
+    for u in "$UNITS"/*; do
+        run systemd-analyze verify --man=no "$u"
+        assert_success
+        assert_output ''
+    done
+}
+
+@test "the units keep what they are for: ExecStart, Restart=always for the follower, a bounded start at boot" {
+    grep -qx "ExecStart=$CXLTIER metrics --output /var/lib/prometheus/node-exporter/cxltier.prom" "$UNITS/cxltier-metrics.service"
+    grep -qx "ExecStart=$CXLTIER events --follow --json" "$UNITS/cxltier-events.service"
+    grep -qx 'Restart=always' "$UNITS/cxltier-events.service"
+    grep -qx "ExecStart=$CXLTIER online --policy --timeout 60 %i" "$UNITS/cxltier-online@mem0.service"
+    grep -qx 'TimeoutStartSec=5min' "$UNITS/cxltier-online@mem0.service"
+}
