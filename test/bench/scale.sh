@@ -13,7 +13,7 @@
 # the median, min and max seconds, the ratio of the median to lsmem's, the
 # peak RSS (/usr/bin/time) less the RSS of the same command on a tiny tree,
 # per block; then the growth of the median from 32 768 to 131 072 blocks
-# (linear: 4). Trees go to $BENCH_WORK, else a directory in /dev/shm.
+# (linear: 4) and of the minimum. Trees go to $BENCH_WORK, else a directory in /dev/shm.
 # Not a test: the growth is held by test/cli/scale.bats, in instructions.
 set -euo pipefail
 BUILD=$(realpath "${1:-build}") ROUNDS=${2:-7}
@@ -89,19 +89,20 @@ done
 stat() { tr ' ' '\n' <<<"$1" | sed '/^$/d' | sort -n | awk '{v[NR]=$1} END {printf "%.3f %.3f %.3f\n", v[int((NR+1)/2)]/1e6, v[1]/1e6, v[NR]/1e6}'; }
 
 printf '%-30s %8s %8s %8s %8s %9s %10s\n' COMMAND BLOCKS MEDIAN MIN MAX /LSMEM RSS/BLOCK
-declare -A med
+declare -A med least
 for cmd in "${CMDS[@]}"; do
     for b in "${SIZES[@]}"; do
         read -r m lo hi < <(stat "${times[$b $cmd]}")
-        med[$b $cmd]=$m
+        med[$b $cmd]=$m least[$b $cmd]=$lo
         read -r lm _ < <(stat "${times[$b lsmem]}")
         printf '%-30s %8d %8s %8s %8s %9.2f %10.0f\n' "$cmd" "$b" "$m" "$lo" "$hi" \
             "$(echo "$m / $lm" | bc -l)" "$(echo "(${rss[$b $cmd]} - ${base[$cmd]}) * 1024 / $b" | bc -l)"
     done
 done
 if [[ -n ${med[32768 lsmem]:-} && -n ${med[131072 lsmem]:-} ]]; then
-    echo; echo "growth of the median, 32768 -> 131072 blocks (linear: 4)"
+    echo; echo "growth 32768 -> 131072 blocks (linear: 4), of the median and of the minimum (the least disturbed run)"
     for cmd in "${CMDS[@]}"; do
-        printf '%-30s %6.2f\n' "$cmd" "$(echo "${med[131072 $cmd]} / ${med[32768 $cmd]}" | bc -l)"
+        printf '%-30s %6.2f %6.2f\n' "$cmd" "$(echo "${med[131072 $cmd]} / ${med[32768 $cmd]}" | bc -l)" \
+            "$(echo "${least[131072 $cmd]} / ${least[32768 $cmd]}" | bc -l)"
     done
 fi
