@@ -40,18 +40,57 @@ static int block_node(struct ct_sysfs *s, uint64_t id)
 	return node;
 }
 
+/* the open-addressed set of planned ids: slot of id, or its empty slot */
+static size_t id_slot(const uint64_t *ids, size_t cap, uint64_t id)
+{
+	size_t i = (size_t)((id * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
+
+	while (ids[i] && ids[i] != id + 1)
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
+static bool id_planned(const struct ct_hotplug_plan *p, uint64_t id)
+{
+	return p->ids_cap && p->ids[id_slot(p->ids, p->ids_cap, id)];
+}
+
+/* room for one more op and its id (the set at most half full) */
+static int plan_grow(struct ct_sysfs *s, struct ct_hotplug_plan *p)
+{
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 64;
+		struct ct_block_op *op = realloc(p->op, cap * sizeof(*op));
+
+		if (!op)
+			return ct_fail(s->err, ENOMEM, "out of memory");
+		p->op = op;
+		p->cap = cap;
+	}
+	if (2 * (p->n + 1) > p->ids_cap) {
+		size_t cap = p->ids_cap ? 2 * p->ids_cap : 128;
+		uint64_t *ids = calloc(cap, sizeof(*ids));
+
+		if (!ids)
+			return ct_fail(s->err, ENOMEM, "out of memory");
+		for (size_t i = 0; i < p->n; i++)
+			ids[id_slot(ids, cap, p->op[i].before.id)] = p->op[i].before.id + 1;
+		free(p->ids);
+		p->ids = ids;
+		p->ids_cap = cap;
+	}
+	return 0;
+}
+
 int ct_hotplug_plan_add(struct ct_sysfs *s, struct ct_hotplug_plan *p, uint64_t id, const char *owner, int node)
 {
 	struct ct_block_op *op;
 	int rc;
 
-	for (size_t i = 0; i < p->n; i++)
-		if (p->op[i].before.id == id)
-			return 0;
-	op = realloc(p->op, (p->n + 1) * sizeof(*op));
-	if (!op)
-		return ct_fail(s->err, ENOMEM, "out of memory");
-	p->op = op;
+	if (id_planned(p, id))
+		return 0;
+	if ((rc = plan_grow(s, p)))
+		return rc;
 	op = &p->op[p->n];
 	memset(op, 0, sizeof(*op));
 	rc = ct_block_read_state(s, id, &op->before);
@@ -67,6 +106,7 @@ int ct_hotplug_plan_add(struct ct_sysfs *s, struct ct_hotplug_plan *p, uint64_t 
 	if (owner)
 		ct_strlcpy(op->owner, owner, sizeof(op->owner));
 	op->after = op->before;
+	p->ids[id_slot(p->ids, p->ids_cap, id)] = id + 1;
 	p->n++;
 	return 0;
 }
@@ -132,8 +172,10 @@ void ct_hotplug_plan_decide(struct ct_hotplug_plan *p, enum ct_hotplug_want want
 void ct_hotplug_plan_free(struct ct_hotplug_plan *p)
 {
 	free(p->op);
+	free(p->ids);
 	p->op = NULL;
-	p->n = 0;
+	p->ids = NULL;
+	p->n = p->cap = p->ids_cap = 0;
 }
 
 /* ---- targets ---- */

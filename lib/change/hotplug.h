@@ -56,6 +56,9 @@ struct ct_block_op {
 struct ct_hotplug_plan {
 	struct ct_block_op *op;
 	size_t n;
+	size_t cap;		/* op's room (hotplug-plan.c) */
+	uint64_t *ids;		/* the planned ids + 1, hashed: each kept once */
+	size_t ids_cap;		/* a power of two, or 0 */
 	/* read the candidate zones of offline blocks too (a dry run shows
 	 * them); otherwise only where the decision needs them: online blocks,
 	 * and an offline block the kernel refused */

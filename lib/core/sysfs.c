@@ -330,6 +330,121 @@ static int cmp_names(const void *a, const void *b)
 	return (unsigned char)*x - (unsigned char)*y;
 }
 
+/* a name read once for sorting: "memory123" is its stem "memory" and 123 */
+struct name_key {
+	const char *name;
+	size_t stem;			/* the characters before the first digit */
+	unsigned long long num;		/* the digits that end it, when ok */
+	bool ok;			/* stem, then 1 to 19 digits: num holds them */
+};
+
+/* the order of cmp_names, without parsing a number per comparison when
+ * both names are one stem and a number (a directory of memoryN, nodeN) */
+static int cmp_keys(const void *a, const void *b)
+{
+	const struct name_key *x = a, *y = b;
+
+	if (x->ok && y->ok && x->stem == y->stem && x->num != y->num && !memcmp(x->name, y->name, x->stem))
+		return x->num < y->num ? -1 : 1;
+	return cmp_names(&x->name, &y->name);
+}
+
+/* keys of one stem and distinct numbers in the order of their numbers: a
+ * radix sort, linear however many there are; false when two are equal */
+static bool radix_by_number(struct name_key *k, size_t n, struct name_key *tmp)
+{
+	unsigned long long max = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (k[i].num > max)
+			max = k[i].num;
+	for (unsigned shift = 0; shift < 64 && max >> shift; shift += 8) {
+		size_t at[257] = { 0 };
+
+		for (size_t i = 0; i < n; i++)
+			at[((k[i].num >> shift) & 0xff) + 1]++;
+		for (unsigned d = 0; d < 256; d++)
+			at[d + 1] += at[d];
+		for (size_t i = 0; i < n; i++)
+			tmp[at[(k[i].num >> shift) & 0xff]++] = k[i];
+		memcpy(k, tmp, n * sizeof(*k));
+	}
+	for (size_t i = 1; i < n; i++)
+		if (k[i].num == k[i - 1].num)
+			return false;	/* "memory05" beside "memory5": cmp_names decides */
+	return true;
+}
+
+/* a directory of memoryN (and a few others: memory_failure): the numbered
+ * names of the first one's stem radix-sorted, the rest sorted, the two
+ * merged; false, k unsorted, when cmp_names alone can tell the order */
+static bool sort_by_number(struct name_key *k, size_t n)
+{
+	const struct name_key *first = NULL;
+	struct name_key *tmp, *rest;
+	size_t nnum = 0, nrest = 0, i = 0, j = 0, o = 0;
+	bool ok;
+
+	for (size_t x = 0; x < n && !first; x++)
+		if (k[x].ok)
+			first = &k[x];
+	if (!first || !(tmp = malloc(2 * n * sizeof(*tmp))))
+		return false;
+	rest = tmp + n;
+	for (size_t x = 0; x < n; x++) {
+		if (k[x].ok && k[x].stem == first->stem && !memcmp(k[x].name, first->name, first->stem))
+			tmp[nnum++] = k[x];
+		else
+			rest[nrest++] = k[x];
+	}
+	memcpy(k, tmp, nnum * sizeof(*k));
+	ok = radix_by_number(k, nnum, tmp);
+	if (ok && nrest) {
+		struct name_key *num = tmp;
+
+		memcpy(num, k, nnum * sizeof(*k));
+		qsort(rest, nrest, sizeof(*rest), cmp_keys);
+		while (ok && (i < nnum || j < nrest)) {
+			int c = i == nnum ? 1 : j == nrest ? -1 : cmp_keys(&num[i], &rest[j]);
+
+			ok = c != 0;	/* a tie: the order qsort gives it */
+			k[o++] = c < 0 ? num[i++] : rest[j++];
+		}
+	}
+	free(tmp);
+	return ok;
+}
+
+static struct name_key key_of(const char *name)
+{
+	size_t stem = strcspn(name, "0123456789"), digits = strspn(name + stem, "0123456789");
+	struct name_key k = { name, stem, 0, digits && digits <= 19 && !name[stem + digits] };
+
+	if (k.ok)
+		k.num = strtoull(name + stem, NULL, 10);
+	return k;
+}
+
+static void sort_names(char **v, size_t n)
+{
+	struct name_key *k = n > 1 ? malloc(n * sizeof(*k)) : NULL;
+
+	if (!k) {
+		qsort(v, n, sizeof(*v), cmp_names);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		k[i] = key_of(v[i]);
+	if (!sort_by_number(k, n)) {
+		for (size_t i = 0; i < n; i++)	/* as read: the order qsort is given */
+			k[i] = key_of(v[i]);
+		qsort(k, n, sizeof(*k), cmp_keys);
+	}
+	for (size_t i = 0; i < n; i++)
+		v[i] = (char *)k[i].name;
+	free(k);
+}
+
 int ct_sysfs_list(struct ct_sysfs *s, const char *dir, const char *prefix,
 		  char ***names, size_t *count)
 {
@@ -369,7 +484,7 @@ int ct_sysfs_list(struct ct_sysfs *s, const char *dir, const char *prefix,
 	closedir(d);
 	if (!v)
 		return ct_fail(s->err, ENOMEM, "out of memory listing %s", dir);
-	qsort(v, n, sizeof(*v), cmp_names);
+	sort_names(v, n);
 	*names = v;
 	*count = n;
 	return 0;

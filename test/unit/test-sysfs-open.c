@@ -170,6 +170,51 @@ static void bound_cases(void)
 	}
 }
 
+/* a listing comes in natural order (memory9 before memory10) whether its
+ * names are all memoryN (sorted by number) or mixed with others */
+static void list_order(void)
+{
+	static const char *const mixed[] = { "memory10", "memory_failure", "memory9", "memory100", "memory1", "memoryx2",
+					     "memory0", "memory2a", "memory18446744073709551615" };
+	static const char *const want[] = { "memory0", "memory1", "memory2a", "memory9", "memory10", "memory100",
+					    "memory18446744073709551615", "memory_failure", "memoryx2" };
+	struct ct_error err = { 0 };
+	struct ct_sysfs s;
+	char **names, rel[64], got[512] = "", exp[512] = "";
+	size_t n;
+
+	ct_sysfs_open(&s, root, &err);
+	dir("list");
+	for (size_t i = 0; i < sizeof(mixed) / sizeof(mixed[0]); i++) {
+		snprintf(rel, sizeof(rel), "list/%s", mixed[i]);
+		dir(rel);
+	}
+	is_int(ct_sysfs_list(&s, "/list", "memory", &names, &n), 0, "list: a mixed directory listed");
+	for (size_t i = 0; i < n; i++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s ", names[i]);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		snprintf(exp + strlen(exp), sizeof(exp) - strlen(exp), "%s ", want[i]);
+	is_str(got, exp, "list: memoryN by number, the others in natural order among them");
+	ct_strv_free(names, n);
+
+	dir("many");
+	for (unsigned i = 0; i < 3000; i++) {
+		snprintf(rel, sizeof(rel), "many/memory%u", (i * 1237) % 3000);
+		dir(rel);
+	}
+	is_int(ct_sysfs_list(&s, "/many", "memory", &names, &n), 0, "list: 3000 blocks listed");
+	{
+		size_t bad = n == 3000 ? 0 : 1;
+		for (size_t i = 0; i < n && !bad; i++) {
+			snprintf(rel, sizeof(rel), "memory%zu", i);
+			bad = strcmp(names[i], rel) != 0;
+		}
+		ok(!bad, "list: 3000 blocks in the order of their numbers");
+	}
+	ct_strv_free(names, n);
+	ct_sysfs_close(&s);
+}
+
 int main(void)
 {
 	char tmpl[512], target[PATH_MAX * 2];
@@ -203,6 +248,7 @@ int main(void)
 	run(false);
 	run(true);
 	bound_cases();
+	list_order();
 
 	snprintf(target, sizeof(target), "rm -rf -- '%s'", base);
 	if (system(target) != 0)

@@ -1,0 +1,91 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# Every command is linear in memory blocks: on a captured tree grown to N
+# and to 4N blocks of a CXL region (test/bench/mkfixture-cxl.sh), the
+# instructions a command executes (valgrind's count: the work done, whatever
+# the machine's load) grow at most 4.4 times. A search per block, a realloc
+# by one or a sort inside a loop makes them grow 16 times. The times at 1-16
+# TiB are test/bench/scale.sh's.
+load helper
+
+N=1024
+MAX_RATIO=4.4
+
+setup_file() {
+    local base=$BATS_FILE_TMPDIR
+    # tmpfs when there is one: tens of thousands of small files
+    [[ -d /dev/shm && -w /dev/shm ]] && base=$(mktemp -d /dev/shm/cxltier-scale.XXXXXX)
+    echo "$base" > "$BATS_FILE_TMPDIR/base"
+    "$CXLTIER_SRC/test/bench/mkfixture-cxl.sh" "$base/n" "$N"
+    "$CXLTIER_SRC/test/bench/mkfixture-cxl.sh" "$base/4n" $((4 * N))
+}
+
+teardown_file() {
+    local base
+    base=$(cat "$BATS_FILE_TMPDIR/base")
+    [[ $base == /dev/shm/cxltier-scale.* ]] && rm -rf "$base"
+    return 0
+}
+
+# instructions ROOT ARGS...: the instructions cxltier executes on ROOT, on
+# stdout; its own output in $BATS_TEST_TMPDIR/out, stderr in .../err, its
+# exit status in .../status
+instructions() {
+    local root=$1 vg=$BATS_TEST_TMPDIR/vg rc=0
+    shift
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null --log-file="$vg" \
+        "$CXLTIER" --sysroot "$root" "$@" > "$BATS_TEST_TMPDIR/out" 2> "$BATS_TEST_TMPDIR/err" || rc=$?
+    echo "$rc" > "$BATS_TEST_TMPDIR/status"
+    sed -n 's/.*Collected : \([0-9]*\)$/\1/p' "$vg"
+}
+
+# grows ARGS...: the command on the N and the 4N tree, each run checked by
+# check_run (the tree's block count in $BLOCKS); the ratio of the counts
+grows() {
+    local base small big
+    base=$(cat "$BATS_FILE_TMPDIR/base")
+    BLOCKS=$N
+    small=$(instructions "$base/n" "$@")
+    check_run "$@"
+    BLOCKS=$((4 * N))
+    big=$(instructions "$base/4n" "$@")
+    check_run "$@"
+    [[ $small =~ ^[0-9]+$ && $big =~ ^[0-9]+$ ]] || fail "no instruction count from valgrind: '$small' '$big'"
+    RATIO=$(echo "scale=2; $big / $small" | bc)
+    echo "# $*: $small instructions at $N blocks, $big at $((4 * N)): x$RATIO" >&3
+    (( $(echo "$RATIO <= $MAX_RATIO" | bc) )) ||
+        fail "$*: $small instructions at $N blocks, $big at $((4 * N)): x$RATIO, more than x$MAX_RATIO (superlinear)"
+}
+
+# a dry run: exit 0, every block of the tree's region planned
+check_dry() {
+    [[ $(cat "$BATS_TEST_TMPDIR/status") == 0 ]] || fail "$*: exit $(cat "$BATS_TEST_TMPDIR/status"): $(cat "$BATS_TEST_TMPDIR/err")"
+    [[ $(jq '.blocks | length' "$BATS_TEST_TMPDIR/out") == "$BLOCKS" ]] ||
+        fail "$*: not $BLOCKS blocks planned: $(head -c 300 "$BATS_TEST_TMPDIR/out")"
+}
+
+@test "online node1 --dry-run -j: instructions linear in blocks (4N/N <= 4.4)" {
+    check_run() {
+        check_dry "$@"
+        grep -qx "cxltier online: dry run: 0 of $BLOCKS blocks would change; nothing was changed" "$BATS_TEST_TMPDIR/err" ||
+            fail "online: $(cat "$BATS_TEST_TMPDIR/err")"
+    }
+    grows online node1 --dry-run -j
+}
+
+@test "offline node1 --dry-run -j: instructions linear in blocks (4N/N <= 4.4)" {
+    check_run() {
+        check_dry "$@"
+        grep -qx "cxltier offline: dry run: $BLOCKS of $BLOCKS blocks would change; nothing was changed" "$BATS_TEST_TMPDIR/err" ||
+            fail "offline: $(cat "$BATS_TEST_TMPDIR/err")"
+    }
+    grows offline node1 --dry-run -j
+}
+
+@test "list --summary: instructions linear in blocks (4N/N <= 4.4)" {
+    check_run() {
+        [[ $(cat "$BATS_TEST_TMPDIR/status") == 0 ]] || fail "list --summary: exit $(cat "$BATS_TEST_TMPDIR/status")"
+        grep -Eq "^node1 +$BLOCKS " "$BATS_TEST_TMPDIR/out" || fail "list --summary: not $BLOCKS blocks on node1: $(cat "$BATS_TEST_TMPDIR/out")"
+    }
+    grows list --summary
+}
