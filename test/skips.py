@@ -15,7 +15,8 @@ not on the list, 2 on a malformed list or log.
 
 test/expected-skips, one allowed skip a line ('#' comments):
   TIER | FILE | KERNEL | TEST | WHY
-TIER: cli, unit, vm ('*' any); FILE: the .bats file or unit test without
+TIER: cli, unit (the plain build's), asan (the ASan/UBSan build's unit and
+CLI tests), vm ('*' any); FILE: the .bats file or unit test without
 extension; KERNEL: 6.12, 7.x or '-' (no kernel: host tiers); TEST: a glob
 of the test's name; WHY: why the skip is right where it happens (required).
 """
@@ -57,8 +58,8 @@ def read_expected(path):
             if len(parts) != 5 or not all(parts):
                 fail('%s:%d: want "TIER | FILE | KERNEL | TEST | WHY", every field given: %s' % (path, n, line))
             tier, file, kernel, test, why = parts
-            if tier not in ('cli', 'unit', 'vm', '*'):
-                fail('%s:%d: tier %r is none of cli, unit, vm, *' % (path, n, tier))
+            if tier not in ('cli', 'unit', 'asan', 'vm', '*'):
+                fail('%s:%d: tier %r is none of cli, unit, asan, vm, *' % (path, n, tier))
             rules.append({'tier': tier, 'file': file, 'kernel': kernel, 'test': test, 'why': why,
                           'where': '%s:%d' % (path, n), 'used': False})
     return rules
@@ -81,7 +82,10 @@ def meson_skips(tier, path):
                 fail('%s: not a meson test log (a line is no JSON)' % path)
             name = t.get('name', '')
             suite, _, file = name.partition(' / ')
-            kind = 'unit' if suite.endswith(':unit') else 'cli'
+            # the ASan/UBSan build's run is a tier of its own: what only
+            # the plain build can do (count instructions under valgrind) is
+            # allowed to skip there and nowhere else
+            kind = 'asan' if tier == 'asan' else 'unit' if suite.endswith(':unit') else 'cli'
             if t.get('result') == 'SKIP':
                 skips.append(Skip(kind, file, '-', '(the whole test)', 'meson: skipped'))
             for line in (t.get('stdout') or '').splitlines():
@@ -155,7 +159,7 @@ def main(argv):
             tiers_ran.add('vm')
         else:
             skips += meson_skips(tier, path)
-            tiers_ran.update(('cli', 'unit'))
+            tiers_ran.update(('asan',) if tier == 'asan' else ('cli', 'unit'))
     unexpected = 0
     for s in skips:
         r = allowed(rules, s)

@@ -94,3 +94,13 @@ vm_headers() { CXLTIER_VM_CHECK_HEADERS=1 "$CXLTIER_SRC/test/vm/vm-test.sh" "$D"
     run vm_headers
     assert_success
 }
+
+@test "skips: a skip allowed in the ASan tier is not allowed in the plain tier" {
+    printf 'asan | scale | - | * | valgrind cannot run ASan binaries\n' > "$D/e2"
+    meson_log "$D/a.json" scale "ok 1 counts # skip no valgrind for ASan"
+    run python3 "$SKIPS" --expected "$D/e2" asan="$D/a.json"
+    assert_success
+    run python3 "$SKIPS" --expected "$D/e2" unit+cli="$D/a.json"
+    assert_failure 1
+    assert_output --partial "NOT ON THE LIST"
+}
