@@ -86,12 +86,11 @@ def meson_skips(tier, path):
             # the plain build can do (count instructions under valgrind) is
             # allowed to skip there and nowhere else
             kind = 'asan' if tier == 'asan' else 'unit' if suite.endswith(':unit') else 'cli'
-            if t.get('result') == 'SKIP':
+            named = [m for m in map(OK_SKIP.match, (t.get('stdout') or '').splitlines()) if m]
+            skips += [Skip(kind, file, '-', m['name'], m['reason']) for m in named]
+            # a test meson skipped whole, with no skipped subtest to name
+            if t.get('result') == 'SKIP' and not named:
                 skips.append(Skip(kind, file, '-', '(the whole test)', 'meson: skipped'))
-            for line in (t.get('stdout') or '').splitlines():
-                m = OK_SKIP.match(line)
-                if m:
-                    skips.append(Skip(kind, file, '-', m['name'], m['reason']))
     for s in skips:
         s.run_tier = tier
     return skips
