@@ -98,13 +98,30 @@ without_sandbox() { awk '/^# The sandbox/ { cut = 1 } /^\[/ { cut = 0 } !cut'; }
     assert_equal "$n" 3
 }
 
+# verify_clean FILE: systemd reads the unit whole: status 0 and not a word
+# (a bad Type= is "Failed to parse service type, ignoring" with status 0)
+verify_clean() {
+    local out rc=0
+    out=$(systemd-analyze verify --man=no "$1" 2>&1) || rc=$?
+    [[ $rc == 0 && -z $out ]] || { echo "systemd-analyze verify: status $rc: $out"; return 1; }
+}
+
 @test "systemd-analyze verify: every unit clean, nothing said" {
-    local u
+    local u n=0
     for u in "$UNITS"/*; do
-        run systemd-analyze verify --man=no "$u"
+        run verify_clean "$u"
         assert_success
-        assert_output ''
+        n=$((n + 1))
     done
+    assert_equal "$n" 4
+}
+
+@test "the verify check fails on a unit systemd only half reads (Type=oneshott)" {
+    sed 's/^Type=.*/Type=oneshott/' "$UNITS/cxltier-online@mem0.service" > "$BATS_TEST_TMPDIR/cxltier-online@mem0.service"
+    grep -q '^Type=oneshott' "$BATS_TEST_TMPDIR/cxltier-online@mem0.service"
+    run verify_clean "$BATS_TEST_TMPDIR/cxltier-online@mem0.service"
+    assert_failure 1
+    assert_output --partial "Failed to parse service type"
 }
 
 @test "the units keep what they are for: ExecStart, Restart=always for the follower, a bounded start at boot" {
