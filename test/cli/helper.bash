@@ -9,6 +9,7 @@ CXLTIER_SRC=${CXLTIER_SRC:-$BATS_TEST_DIRNAME/../..}
 FIXTURES=$CXLTIER_SRC/test/fixtures
 export CXLTIER_NO_MAN=1
 . "$CXLTIER_SRC/test/tools/cxltier-args.bash"
+. "$CXLTIER_SRC/test/tools/udev-check.bash"     # rules_parsed_clean
 
 # fixture NAME: unpack test/fixtures/NAME.tar.gz once per file; prints its root
 fixture() {

@@ -13,13 +13,6 @@ udev_test() { # rules-file action devpath
     run udevadm test --action="$2" "$3"
     rm -f /run/udev/rules.d/90-cxltier-test.rules
 }
-# udevadm names a rules file to say it reads it; any other line naming it is
-# a complaint (udevadm 252 prints "FILE:LINE Invalid key 'X'" and exits 0)
-rules_parsed_clean() {
-    local complaints
-    complaints=$(grep -F 90-cxltier-test.rules <<< "$output" | grep -v '^Reading rules file: ' || true)
-    [[ -z $complaints ]] || { echo "udev complains about the rule: $complaints"; return 1; }
-}
 
 @test "the unit runs cxltier online --policy for its instance" {
     unit=${CXLTIER_BUILD:-$BATS_TEST_DIRNAME/../../build}/cxltier-online@.service
@@ -36,7 +29,7 @@ rules_parsed_clean() {
     udev_test "$RULES" add /devices/system/memory/memory0
     assert_success
     assert_output --partial "Reading rules file: /run/udev/rules.d/90-cxltier-test.rules"
-    rules_parsed_clean
+    rules_parsed_clean 90-cxltier-test.rules
     # an online block (boot memory) starts no unit
     refute_output --regexp 'SYSTEMD_WANTS=.*cxltier-online'
 }
@@ -44,7 +37,7 @@ rules_parsed_clean() {
 @test "udev: the parse check fails on a rule with a key udev does not know" {
     printf 'ACTION=="add", BOGUSKEY=="x", TAG+="systemd"\n' > "$BATS_TEST_TMPDIR/bad.rules"
     udev_test "$BATS_TEST_TMPDIR/bad.rules" add /devices/system/memory/memory0
-    run rules_parsed_clean
+    run rules_parsed_clean 90-cxltier-test.rules
     assert_failure 1
     assert_output --partial "Invalid key 'BOGUSKEY'"
 }
@@ -57,7 +50,7 @@ rules_parsed_clean() {
     for action in add online offline; do
         udev_test "$RULES" "$action" "/devices/system/memory/$b"
         assert_success
-        rules_parsed_clean
+        rules_parsed_clean 90-cxltier-test.rules
         assert_output --partial "ACTION=$action"
         refute_output --regexp 'SYSTEMD_WANTS=.*cxltier-online'
     done

@@ -6,6 +6,7 @@ bats_require_minimum_version 1.5.0   # run --separate-stderr
 . /usr/share/cxltier-vm/lib.sh
 . /usr/share/cxltier-vm/bats-timeout.sh   # BATS_TEST_TIMEOUT without bats 1.8's race
 . /usr/share/cxltier-vm/cxltier-args.bash  # (test/tools/cxltier-args.bash)
+. /usr/share/cxltier-vm/udev-check.bash    # rules_parsed_clean (test/tools/udev-check.bash)
 export CXLTIER_NO_MAN=1
 
 # The JSON contract in the guest: whatever a test reads through `cxltier ... -j`

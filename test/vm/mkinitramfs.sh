@@ -125,7 +125,8 @@ ln -s /proc/self/mounts "$ROOT/etc/mtab"
 put "$HERE/guest/init" /init
 chmod 755 "$ROOT/init"
 mkdir -p "$ROOT/usr/share/cxltier-vm"
-cp "$HERE"/guest/*.sh "$HERE/guest/bats-format-vm" "$HERE/../tools/cxltier-args.bash" "$ROOT/usr/share/cxltier-vm/"
+cp "$HERE"/guest/*.sh "$HERE/guest/bats-format-vm" "$HERE/../tools/cxltier-args.bash" \
+    "$HERE/../tools/udev-check.bash" "$ROOT/usr/share/cxltier-vm/"
 chmod 755 "$ROOT/usr/share/cxltier-vm/bats-format-vm"
 
 for spec in "${ADDS[@]}"; do
