@@ -35,6 +35,9 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE=${CXLTIER_VM_CACHE:-/var/cache/cxltier-vm}
 . "$CACHE/env.sh"
+# CXLTIER_VM_QEMU: another qemu-system-x86_64 (a build of one's own; a wrapper
+# that fails on purpose, to prove what vm-test.sh does when QEMU aborts)
+QEMU=${CXLTIER_VM_QEMU:-$QEMU}
 
 MEMHP=' memhp_default_state=offline' KERNEL=6.12 INITRD= SHARE= TOPO=default NUMAMODE=default CDAT= RAMNODE= CXLSIZE=1G RAM=2G APPEND= TIMEOUT=600 VERBOSE=0
 while [[ $# -gt 0 ]]; do
@@ -228,8 +231,9 @@ while IFS= read -r -u "$CON" line; do
         *"KVM internal error"*) echo "run.sh: KVM cannot run this guest; set CXLTIER_VM_ACCEL=tcg" >&2 ;;
     esac
 done
-wait "$QPID"
-qrc=$?
+# (not a bare wait: under set -e QEMU's own non-zero status, e.g. 134 when it
+# aborts on an assertion, would end run.sh here with nothing said)
+wait "$QPID" || qrc=$?
 QPID=
 echo "CXLTIER-VM-HOST: qemu exit $qrc" >> "$SHARE/console.log"
 if [[ -z $RC ]]; then
