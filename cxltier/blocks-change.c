@@ -177,8 +177,21 @@ static json_object *op_json(const struct ct_block_op *op, bool dry)
 		jb_int(o, "errno", op->err);
 		jb_str(o, "error", strerror(op->err));
 	}
-	jb_str(o, "note", op->note);
+	jb_str(o, "note", ct_hotplug_note_of(op));
 	return o;
+}
+
+/* the plan's ops as records, made one at a time while they are printed */
+struct op_rows {
+	const struct ct_hotplug_plan *plan;
+	bool dry;
+};
+
+static json_object *op_row(void *ctx, size_t i)
+{
+	const struct op_rows *r = ctx;
+
+	return op_json(&r->plan->op[i], r->dry);
 }
 
 int change_parse_timeout(struct cmd_env *env, const char *arg, struct change_opts *o)
@@ -300,7 +313,8 @@ int change_check_columns(struct cmd_env *env)
 int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n, struct ct_hotplug_plan *plan,
 	       const struct change_opts *o)
 {
-	json_object *root, *arr;
+	struct op_rows rows = { plan, o->dry_run };
+	json_object *root;
 	size_t done = 0, unchanged = 0, bad = 0, rolled = 0, stuck = 0, half = 0;
 	uint64_t bytes = 0, bs = 0;
 	char err[256];
@@ -312,10 +326,9 @@ int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n
 	ct_block_size_cached(env->ctx, &bs);
 	ct_error_clear(&env->ctx->err);
 	root = json_object_new_object();
-	arr = jb_arr(root, "blocks");
+	jb_arr(root, "blocks");	/* its records are made as they are printed */
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct ct_block_op *op = &plan->op[i];
-		json_object_array_add(arr, op_json(op, o->dry_run));
 		switch (op->result) {
 		case CT_RES_DONE: done++; bytes += bs; break;
 		case CT_RES_UNCHANGED: unchanged++; break;
@@ -324,32 +337,32 @@ int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n
 				break;
 			bad++;
 			cmd_err(env, "memory%llu%s%s%s: refused: %s", (unsigned long long)op->before.id,
-				op->owner[0] ? " (" : "", op->owner, op->owner[0] ? ")" : "", op->note);
+				op->owner[0] ? " (" : "", op->owner, op->owner[0] ? ")" : "", ct_hotplug_note_of(op));
 			break;
 		case CT_RES_ROLLED_BACK: rolled++; break;
 		case CT_RES_ROLLBACK_FAILED:
 			stuck++;	/* changed, and stays so */
 			bytes += bs;
 			cmd_err(env, "memory%llu%s%s%s: rollback_failed: %s", (unsigned long long)op->before.id,
-				op->owner[0] ? " (" : "", op->owner, op->owner[0] ? ")" : "", op->note);
+				op->owner[0] ? " (" : "", op->owner, op->owner[0] ? ")" : "", ct_hotplug_note_of(op));
 			break;
 		case CT_RES_HALF_DONE:
 			half++;	/* not as asked, and not as before either */
 			bad++;
 			cmd_err(env, "memory%llu%s%s%s: half_done: %s", (unsigned long long)op->before.id,
-				op->owner[0] ? " (" : "", op->owner, op->owner[0] ? ")" : "", op->note);
+				op->owner[0] ? " (" : "", op->owner, op->owner[0] ? ")" : "", ct_hotplug_note_of(op));
 			break;
 		default:
 			bad++;
 			cmd_err(env, "memory%llu%s%s%s: %s%s%s", (unsigned long long)op->before.id,
 				op->owner[0] ? " (" : "", op->owner, op->owner[0] ? ")" : "", ct_hotplug_result_name(op->result),
-				op->note[0] ? ": " : "", op->note);
+				ct_hotplug_note_of(op)[0] ? ": " : "", ct_hotplug_note_of(op));
 		}
 	}
 	scope_report(env, t, targets, n, plan, root);
 	if (o->regions)
 		json_object_object_add(root, "new_regions", json_object_get(o->regions));
-	if (out_print(&env->out, &table, root, err, sizeof(err))) {
+	if (out_print_rows(&env->out, &table, root, "blocks", plan->n, op_row, &rows, err, sizeof(err))) {
 		cmd_err(env, "%s", err);
 		json_object_put(root);
 		return EXIT_USAGE;

@@ -86,8 +86,8 @@ static void busy_block(struct cmd_env *env, const struct ct_region *r, const str
 	jb_str(o, "result", ct_hotplug_result_name(op->result));
 	if (op->err)
 		jb_str(o, "error", strerror(op->err));
-	if (op->note[0])
-		jb_str(o, "note", op->note);
+	if (ct_hotplug_note_of(op)[0])
+		jb_str(o, "note", ct_hotplug_note_of(op));
 	if ((pc = pinners_of(env, op->node, tl))) {
 		p = pc->p;
 		n = pc->n;
@@ -109,7 +109,7 @@ static void busy_block(struct cmd_env *env, const struct ct_region *r, const str
 		snprintf(line + off, sizeof(line) - off, " and %zu more", total - n);
 	json_object_array_add(busy, o);
 	cmd_err(env, "memory%llu (%s, node %d) stays online: %s%s%s; %s%s", (unsigned long long)op->before.id, r->name,
-		op->node, ct_hotplug_result_name(op->result), op->note[0] ? ": " : "", op->note,
+		op->node, ct_hotplug_result_name(op->result), ct_hotplug_note_of(op)[0] ? ": " : "", ct_hotplug_note_of(op),
 		n ? "processes with pages on that node: " : "no process has pages on that node (kernel allocations "
 		"pin it)", line);
 }

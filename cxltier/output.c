@@ -226,16 +226,14 @@ int out_print(const struct out_opts *o, const struct out_table *t, json_object *
 	return print_rows(o, t, sel, nsel, arr, tree, err, errlen);
 }
 
-static int print_rows(const struct out_opts *o, const struct out_table *t, const struct out_column **sel,
-		      size_t nsel, json_object *arr, bool tree, char *err, size_t errlen)
+/* a table with the selected columns, no lines yet */
+static struct libscols_table *new_table(const struct out_opts *o, const struct out_column **sel, size_t nsel,
+					bool tree)
 {
-	struct libscols_table *tb;
+	struct libscols_table *tb = scols_new_table();
 
-	tb = scols_new_table();
-	if (!tb) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
+	if (!tb)
+		return NULL;
 	scols_table_enable_noheadings(tb, o->noheadings);
 	for (size_t c = 0; c < nsel; c++) {
 		int fl = sel[c]->flags;
@@ -245,7 +243,106 @@ static int print_rows(const struct out_opts *o, const struct out_table *t, const
 			fl |= SCOLS_FL_RIGHT;
 		scols_table_new_column(tb, sel[c]->name, sel[c]->width ? sel[c]->width : 0.1, fl);
 	}
+	return tb;
+}
+
+static int print_rows(const struct out_opts *o, const struct out_table *t, const struct out_column **sel,
+		      size_t nsel, json_object *arr, bool tree, char *err, size_t errlen)
+{
+	struct libscols_table *tb = new_table(o, sel, nsel, tree);
+
+	if (!tb) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
 	add_lines(tb, NULL, t, sel, nsel, arr, 0, o->bytes);
+	scols_print_table(tb);
+	scols_unref_table(tb);
+	return 0;
+}
+
+/* the text that stands for the streamed array in the serialized root */
+#define ROWS_MARK "\\u0001cxltier-rows\\u0001"
+
+/* fputs S with PAD spaces after each newline (a value serialized at the top
+ * level, printed where it would stand IND deep) */
+static void put_indented(const char *s, int pad)
+{
+	const char *nl;
+
+	while ((nl = strchr(s, '\n'))) {
+		fwrite(s, 1, nl - s + 1, stdout);
+		printf("%*s", pad, "");
+		s = nl + 1;
+	}
+	fputs(s, stdout);
+}
+
+static int print_json_rows(json_object *root, const char *key, size_t n, out_row_fn row, void *ctx,
+			   char *err, size_t errlen)
+{
+	const int flags = JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE;
+	const char *doc, *mark, *line;
+	int ind;
+
+	json_object_object_add(root, key, json_object_new_string("\001cxltier-rows\001"));
+	doc = json_object_to_json_string_ext(root, flags);
+	mark = strstr(doc, "\"" ROWS_MARK "\"");
+	if (!mark) {
+		snprintf(err, errlen, "internal error: the array '%s' has no place in the document", key);
+		return -EINVAL;
+	}
+	for (line = mark; line > doc && line[-1] != '\n'; line--)
+		;
+	ind = (int)strspn(line, " ");
+	fwrite(doc, 1, mark - doc, stdout);
+	fputs("[\n", stdout);
+	for (size_t i = 0; i < n; i++) {
+		json_object *rec = row(ctx, i);
+
+		if (i)
+			fputs(",\n", stdout);
+		printf("%*s", ind + 2, "");
+		put_indented(json_object_to_json_string_ext(rec, flags), ind + 2);
+		json_object_put(rec);
+	}
+	printf("%s%*s]", n ? "\n" : "", ind, "");
+	puts(mark + strlen("\"" ROWS_MARK "\""));
+	json_object_object_add(root, key, json_object_new_array());
+	return 0;
+}
+
+int out_print_rows(const struct out_opts *o, const struct out_table *t, json_object *root, const char *key,
+		   size_t n, out_row_fn row, void *ctx, char *err, size_t errlen)
+{
+	const struct out_column *sel[64];
+	struct libscols_table *tb;
+	size_t nsel = 0;
+	int rc;
+
+	if (o->json)
+		return print_json_rows(root, key, n, row, ctx, err, errlen);
+	if (t->levels[1] || strcmp(t->levels[0], key)) {	/* a tree: as out_print, whole */
+		json_object *arr = json_object_object_get(root, key);
+		for (size_t i = 0; arr && i < n; i++)
+			json_object_array_add(arr, row(ctx, i));
+		return out_print(o, t, root, err, errlen);
+	}
+	if ((rc = resolve_columns(o, t, sel, &nsel, err, errlen)))
+		return rc;
+	if (!n)
+		return 0;
+	if (!(tb = new_table(o, sel, nsel, false))) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_object *one = json_object_new_array();
+
+		json_object_array_add(one, row(ctx, i));
+		add_lines(tb, NULL, t, sel, nsel, one, 0, o->bytes);
+		json_object_put(one);
+	}
 	scols_print_table(tb);
 	scols_unref_table(tb);
 	return 0;

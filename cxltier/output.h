@@ -50,6 +50,13 @@ struct out_opts {
 /* 0, or -EINVAL with a message in err (an unknown column: a usage error) */
 int out_print(const struct out_opts *o, const struct out_table *t, json_object *root,
 	      char *err, size_t errlen);
+/* out_print for a document whose array at KEY (a key of root, an empty
+ * array there for now) has N records made one at a time by ROW(ctx, i):
+ * each printed (JSON) or put in the table, then freed, so that memory holds
+ * one record's tree, not N. The same bytes as out_print of the whole. */
+typedef json_object *(*out_row_fn)(void *ctx, size_t i);
+int out_print_rows(const struct out_opts *o, const struct out_table *t, json_object *root, const char *key,
+		   size_t n, out_row_fn row, void *ctx, char *err, size_t errlen);
 /* would out_print accept -o? 0, or -EINVAL with the message out_print would
  * give: for a command that acts before it prints, checked first */
 int out_check_columns(const struct out_opts *o, const struct out_table *t, char *err, size_t errlen);

@@ -143,12 +143,12 @@ static bool half_done(struct ct_sysfs *s, struct ct_block_op *op, int rc, const 
 	op->err = -rc;
 	if (!back && same_place(&op->after, &op->before)) {
 		op->result = CT_RES_FAILED;
-		snprintf(op->note, sizeof(op->note), "offlined, then onlining it movable failed (%s): put back online "
+		ct_hotplug_note(op, "offlined, then onlining it movable failed (%s): put back online "
 			 "where it was", reason(-rc));
 		return true;
 	}
 	op->result = CT_RES_HALF_DONE;
-	snprintf(op->note, sizeof(op->note), "offlined for --reonline, then onlining it failed (%s; back where it "
+	ct_hotplug_note(op, "offlined for --reonline, then onlining it failed (%s; back where it "
 		 "was: %s): now %s, its memory lost to the system until onlined", reason(-rc),
 		 back ? reason(-back) : "the kernel took the write, but the block did not go back",
 		 ct_block_state_name(op->after.state));
@@ -193,7 +193,7 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
 		if (rc == -EINVAL && as_wanted(op->action, &op->after)) {
 			op->result = CT_RES_UNCHANGED;
 			op->err = 0;
-			snprintf(op->note, sizeof(op->note), "put %s by someone else while cxltier ran",
+			ct_hotplug_note(op, "put %s by someone else while cxltier ran",
 				 op->after.state == CT_BLOCK_OFFLINE ? "offline" : "online in that zone");
 			return;
 		}
@@ -202,20 +202,20 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
 		    op->after.nzones && !hotplug_zone_offered(&op->after, CT_ZONE_MOVABLE)) {
 			op->before = op->after;
 			op->result = CT_RES_REFUSED;
-			snprintf(op->note, sizeof(op->note), "the kernel does not offer ZONE_MOVABLE for it (valid_zones: %s)",
+			ct_hotplug_note(op, "the kernel does not offer ZONE_MOVABLE for it (valid_zones: %s)",
 				 ct_zone_name(op->after.zones[0]));
 			return;
 		}
 		/* someone else (udev, the kernel's auto-online) got there first */
 		if (rc == -EINVAL && !same_place(&op->after, &op->before)) {
 			op->result = CT_RES_RACED;
-			snprintf(op->note, sizeof(op->note), "changed by someone else while cxltier ran: now %s%s%s",
+			ct_hotplug_note(op, "changed by someone else while cxltier ran: now %s%s%s",
 				 ct_block_state_name(op->after.state), op->after.state == CT_BLOCK_ONLINE && op->after.nzones ? " in " : "",
 				 op->after.state == CT_BLOCK_ONLINE && op->after.nzones ? ct_zone_name(op->after.zones[0]) : "");
 			return;
 		}
 		op->result = rc == -EINTR ? CT_RES_INTERRUPTED : CT_RES_FAILED;
-		snprintf(op->note, sizeof(op->note), "%s", reason(-rc));
+		ct_hotplug_note(op, "%s", reason(-rc));
 		return;
 	}
 	/* the kernel took the write: the state is the one written; an online
@@ -234,14 +234,14 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
 	if (op->after.state != (op->action == CT_ACT_OFFLINE ? CT_BLOCK_OFFLINE : CT_BLOCK_ONLINE)) {
 		op->result = CT_RES_FAILED;
 		op->err = EIO;
-		snprintf(op->note, sizeof(op->note), "the kernel took the write, but the block reads %s",
+		ct_hotplug_note(op, "the kernel took the write, but the block reads %s",
 			 ct_block_state_name(op->after.state));
 	} else if ((op->action == CT_ACT_ONLINE_MOVABLE || op->action == CT_ACT_REONLINE) &&
 		   op->after.nzones && hotplug_zone_online(&op->after) != CT_ZONE_MOVABLE) {
 		/* the kernel may pick another zone than asked (daxctl checks this too) */
 		op->result = CT_RES_FAILED;
 		op->err = EBUSY;
-		snprintf(op->note, sizeof(op->note), "onlined, but into %s instead of Movable", ct_zone_name(op->after.zones[0]));
+		ct_hotplug_note(op, "onlined, but into %s instead of Movable", ct_zone_name(op->after.zones[0]));
 	}
 }
 
@@ -274,14 +274,14 @@ static void roll_back(struct ct_sysfs *s, struct ct_hotplug_plan *p, const struc
 		/* as before, whoever put it back */
 		if (same_place(&op->after, &op->before)) {
 			if (op->result == CT_RES_HALF_DONE)
-				snprintf(op->note, sizeof(op->note), "offlined for --reonline, onlining it movable failed (%s); "
+				ct_hotplug_note(op, "offlined for --reonline, onlining it movable failed (%s); "
 					 "the rollback put it back online", reason(op->err));
 			op->result = CT_RES_ROLLED_BACK;
 			continue;
 		}
 		op->result = CT_RES_ROLLBACK_FAILED;
 		op->err = rc ? -rc : EIO;
-		snprintf(op->note, sizeof(op->note), "changed, then the rollback to %s failed (%s): now %s%s%s", back,
+		ct_hotplug_note(op, "changed, then the rollback to %s failed (%s): now %s%s%s", back,
 			 rc ? reason(-rc) : "the kernel took the write, but the block did not go back",
 			 ct_block_state_name(op->after.state), op->after.state == CT_BLOCK_ONLINE && op->after.nzones ? " in " : "",
 			 op->after.state == CT_BLOCK_ONLINE && op->after.nzones ? ct_zone_name(op->after.zones[0]) : "");

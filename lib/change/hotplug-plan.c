@@ -3,6 +3,7 @@
  * blocks a target names, each read as it is, and the action that takes it
  * where it is wanted; hotplug-execute.c carries the plan out */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,23 @@ static bool id_planned(const struct ct_hotplug_plan *p, uint64_t id)
 	return p->ids_cap && p->ids[id_slot(p->ids, p->ids_cap, id)];
 }
 
+/* the plan's copy of an owner's name (the blocks of one device come one
+ * after another: the last is looked at first), or NULL without memory */
+static const char *owner_kept(struct ct_hotplug_plan *p, const char *owner)
+{
+	char **v;
+
+	for (size_t i = p->nowners; i-- > 0;)
+		if (!strcmp(p->owners[i], owner))
+			return p->owners[i];
+	if (!(v = realloc(p->owners, (p->nowners + 1) * sizeof(*v))))
+		return NULL;
+	p->owners = v;
+	if (!(v[p->nowners] = strdup(owner)))
+		return NULL;
+	return v[p->nowners++];
+}
+
 /* room for one more op and its id (the set at most half full) */
 static int plan_grow(struct ct_sysfs *s, struct ct_hotplug_plan *p)
 {
@@ -103,8 +121,9 @@ int ct_hotplug_plan_add(struct ct_sysfs *s, struct ct_hotplug_plan *p, uint64_t 
 		return rc;
 	op->node = node >= 0 ? node : block_node(s, id);
 	ct_error_clear(s->err);
-	if (owner)
-		ct_strlcpy(op->owner, owner, sizeof(op->owner));
+	op->owner = "";
+	if (owner && owner[0] && !(op->owner = owner_kept(p, owner)))
+		return ct_fail(s->err, ENOMEM, "out of memory");
 	op->after = op->before;
 	p->ids[id_slot(p->ids, p->ids_cap, id)] = id + 1;
 	p->n++;
@@ -118,11 +137,11 @@ void ct_hotplug_plan_decide(struct ct_hotplug_plan *p, enum ct_hotplug_want want
 		const struct ct_block *b = &op->before;
 		enum ct_zone z = hotplug_zone_online(b);
 
-		op->note[0] = '\0';
+		ct_hotplug_note(op, NULL);
 		op->result = CT_RES_PLANNED;
 		if (b->state == CT_BLOCK_GOING_OFFLINE || b->state == CT_BLOCK_UNKNOWN) {
 			op->action = CT_ACT_REFUSE;
-			snprintf(op->note, sizeof(op->note), "in state %s: try again later", ct_block_state_name(b->state));
+			ct_hotplug_note(op, "in state %s: try again later", ct_block_state_name(b->state));
 			continue;
 		}
 		switch (want) {
@@ -130,14 +149,14 @@ void ct_hotplug_plan_decide(struct ct_hotplug_plan *p, enum ct_hotplug_want want
 			op->action = b->state == CT_BLOCK_OFFLINE ? CT_ACT_NONE : CT_ACT_OFFLINE;
 			if (op->action == CT_ACT_OFFLINE && b->nzones == 1 && b->zones[0] == CT_ZONE_NONE) {
 				op->action = CT_ACT_REFUSE;
-				snprintf(op->note, sizeof(op->note), "spans several zones (valid_zones: none): the kernel cannot offline it");
+				ct_hotplug_note(op, "spans several zones (valid_zones: none): the kernel cannot offline it");
 			}
 			break;
 		case CT_WANT_KERNEL:
 			if (b->state == CT_BLOCK_ONLINE && z == CT_ZONE_MOVABLE) {
 				/* not as asked: refused, as a Normal block is for movable */
 				op->action = CT_ACT_REFUSE;
-				snprintf(op->note, sizeof(op->note),
+				ct_hotplug_note(op,
 					 "online in ZONE_MOVABLE, not normal: offline it first to change the zone");
 			} else if (b->state == CT_BLOCK_ONLINE) {
 				op->action = CT_ACT_NONE;
@@ -149,7 +168,7 @@ void ct_hotplug_plan_decide(struct ct_hotplug_plan *p, enum ct_hotplug_want want
 			if (b->state == CT_BLOCK_OFFLINE) {
 				if (b->nzones && !hotplug_zone_offered(b, CT_ZONE_MOVABLE)) {
 					op->action = CT_ACT_REFUSE;
-					snprintf(op->note, sizeof(op->note), "the kernel does not offer ZONE_MOVABLE for it (valid_zones: %s)",
+					ct_hotplug_note(op, "the kernel does not offer ZONE_MOVABLE for it (valid_zones: %s)",
 						 ct_zone_name(b->zones[0]));
 				} else {
 					op->action = CT_ACT_ONLINE_MOVABLE;
@@ -160,7 +179,7 @@ void ct_hotplug_plan_decide(struct ct_hotplug_plan *p, enum ct_hotplug_want want
 				op->action = CT_ACT_REONLINE;
 			} else {
 				op->action = CT_ACT_REFUSE;
-				snprintf(op->note, sizeof(op->note),
+				ct_hotplug_note(op,
 					 "online in ZONE_%s, not movable: it cannot be moved without offlining (--reonline does that)",
 					 z == CT_ZONE_NONE ? "NONE" : z == CT_ZONE_NORMAL ? "NORMAL" : ct_zone_name(z));
 			}
@@ -171,11 +190,33 @@ void ct_hotplug_plan_decide(struct ct_hotplug_plan *p, enum ct_hotplug_want want
 
 void ct_hotplug_plan_free(struct ct_hotplug_plan *p)
 {
+	for (size_t i = 0; i < p->n; i++)
+		ct_hotplug_note(&p->op[i], NULL);
 	free(p->op);
 	free(p->ids);
+	ct_strv_free(p->owners, p->nowners);
 	p->op = NULL;
 	p->ids = NULL;
-	p->n = p->cap = p->ids_cap = 0;
+	p->owners = NULL;
+	p->n = p->cap = p->ids_cap = p->nowners = 0;
+}
+
+void ct_hotplug_note(struct ct_block_op *op, const char *fmt, ...)
+{
+	static char no_room[] = "(out of memory for the note)";
+	char *note = NULL;
+	va_list ap;
+
+	if (op->note != no_room)
+		free(op->note);
+	op->note = NULL;
+	if (!fmt)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&note, fmt, ap) < 0)
+		note = no_room;
+	va_end(ap);
+	op->note = note;
 }
 
 /* ---- targets ---- */

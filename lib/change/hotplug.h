@@ -45,12 +45,12 @@ enum ct_hotplug_result {
 struct ct_block_op {
 	struct ct_block before, after;
 	int node;			/* -1 unknown */
-	char owner[CT_NAME];		/* the dax device, "" for plain blocks */
+	const char *owner;		/* the dax device, "" for plain blocks (kept once in the plan) */
 	bool reonline;			/* this block may be reonlined, whatever the run says (a policy's device) */
 	enum ct_hotplug_action action;
 	enum ct_hotplug_result result;
 	int err;			/* errno of a failure */
-	char note[192];
+	char *note;			/* why, or NULL: set with ct_hotplug_note, read with ct_hotplug_note_of */
 };
 
 struct ct_hotplug_plan {
@@ -59,6 +59,8 @@ struct ct_hotplug_plan {
 	size_t cap;		/* op's room (hotplug-plan.c) */
 	uint64_t *ids;		/* the planned ids + 1, hashed: each kept once */
 	size_t ids_cap;		/* a power of two, or 0 */
+	char **owners;		/* the owners' names, each once (ops point into it) */
+	size_t nowners;
 	/* read the candidate zones of offline blocks too (a dry run shows
 	 * them); otherwise only where the decision needs them: online blocks,
 	 * and an offline block the kernel refused */
@@ -96,6 +98,13 @@ int ct_hotplug_plan_add_target(struct ct_sysfs *s, const struct ct_topology *t, 
  * through offline */
 void ct_hotplug_plan_decide(struct ct_hotplug_plan *p, enum ct_hotplug_want want, bool reonline);
 void ct_hotplug_plan_free(struct ct_hotplug_plan *p);
+/* an op's note, as printf would write it (fmt NULL: none); kept on the heap
+ * only where there is one, so that a plan of many blocks stays small */
+void ct_hotplug_note(struct ct_block_op *op, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static inline const char *ct_hotplug_note_of(const struct ct_block_op *op)
+{
+	return op->note ? op->note : "";
+}
 
 const char *ct_hotplug_action_name(enum ct_hotplug_action a);
 const char *ct_hotplug_result_name(enum ct_hotplug_result r);

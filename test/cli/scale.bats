@@ -100,3 +100,52 @@ check_dry() {
     }
     grows list --summary
 }
+
+# heap ROOT ARGS...: the most heap cxltier holds at once on ROOT (valgrind's
+# massif: bytes asked of malloc, whatever the allocator keeps), on stdout;
+# its output and status as instructions() keeps them
+heap() {
+    local root=$1 ms=$BATS_TEST_TMPDIR/massif rc=0
+    shift
+    valgrind --tool=massif --massif-out-file="$ms" --log-file="$BATS_TEST_TMPDIR/vg" \
+        "$CXLTIER" --sysroot "$root" "$@" > "$BATS_TEST_TMPDIR/out" 2> "$BATS_TEST_TMPDIR/err" || rc=$?
+    echo "$rc" > "$BATS_TEST_TMPDIR/status"
+    awk -F= '/^mem_heap_B=/ { if ($2 > m) m = $2 } END { print m + 0 }' "$ms"
+}
+
+MAX_BYTES_PER_BLOCK=512
+
+# holds ARGS...: the heap's growth from N to 4N blocks, per block added, is at
+# most MAX_BYTES_PER_BLOCK (what a command keeps per block, not its
+# libraries' fixed cost); each run checked by check_run
+holds() {
+    local base small big per
+    base=$(cat "$BATS_FILE_TMPDIR/base")
+    BLOCKS=$N
+    small=$(heap "$base/n" "$@")
+    check_run "$@"
+    BLOCKS=$((4 * N))
+    big=$(heap "$base/4n" "$@")
+    check_run "$@"
+    (( small > 0 && big > 0 )) || fail "no heap peak from massif: '$small' '$big'"
+    per=$(( (big - small) / (3 * N) ))
+    echo "# $*: heap $small B at $N blocks, $big B at $((4 * N)): $per B a block" >&3
+    (( per <= MAX_BYTES_PER_BLOCK )) ||
+        fail "$*: heap $small B at $N blocks, $big B at $((4 * N)): $per B a block, more than $MAX_BYTES_PER_BLOCK"
+}
+
+@test "online node1 --dry-run -j: at most 512 bytes of heap a block" {
+    check_run() { check_dry "$@"; }
+    holds online node1 --dry-run -j
+}
+
+@test "offline node1 --dry-run -j: at most 512 bytes of heap a block" {
+    check_run() { check_dry "$@"; }
+    holds offline node1 --dry-run -j
+}
+
+@test "list -j and list --summary: at most 512 bytes of heap a block" {
+    check_run() { [[ $(cat "$BATS_TEST_TMPDIR/status") == 0 ]] || fail "$*: exit $(cat "$BATS_TEST_TMPDIR/status")"; }
+    holds list -j
+    holds list --summary
+}

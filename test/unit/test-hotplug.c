@@ -175,8 +175,8 @@ static void raced_into_place(void)
 	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "online_movable", .other = "online Movable" };
 	plan_of(&p, 34, 2);
 	is_int(run(&p, CT_WANT_MOVABLE, false, false), 0, "online: a block a udev rule onlined movable first is no failure");
-	is_str(ct_hotplug_result_name(p.op[0].result), "unchanged", "it is unchanged (%s)", p.op[0].note);
-	ok(strstr(p.op[0].note, "someone else") != NULL, "with a note saying who did it");
+	is_str(ct_hotplug_result_name(p.op[0].result), "unchanged", "it is unchanged (%s)", ct_hotplug_note_of(&p.op[0]));
+	ok(strstr(ct_hotplug_note_of(&p.op[0]), "someone else") != NULL, "with a note saying who did it");
 	is_str(ct_hotplug_result_name(p.op[1].result), "done", "the next block is onlined");
 	ct_hotplug_plan_free(&p);
 
@@ -208,7 +208,7 @@ static void reonline_rollback(void)
 	fault[nfault++] = (typeof(fault[0])){ .id = 35, .state = "offline", .err = EBUSY };
 	plan_of(&p, 34, 2);
 	is_int(run(&p, CT_WANT_MOVABLE, true, true), 1, "the second block cannot be offlined: one not as asked");
-	is_str(ct_hotplug_result_name(p.op[0].result), "rolled_back", "the first, reonlined, is rolled back (%s)", p.op[0].note);
+	is_str(ct_hotplug_result_name(p.op[0].result), "rolled_back", "the first, reonlined, is rolled back (%s)", ct_hotplug_note_of(&p.op[0]));
 	is_block(34, "online", "Normal", "online in ZONE_NORMAL again");
 	is_str(ct_hotplug_result_name(p.op[1].result), "failed", "the second failed");
 	is_block(35, "online", "Normal", "and stayed where it was");
@@ -225,8 +225,8 @@ static void reonline_half(void)
 	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "online_movable", .err = EHWPOISON };
 	plan_of(&p, 34, 1);
 	is_int(run(&p, CT_WANT_MOVABLE, true, false), 1, "online_movable refused after the offline: not as asked");
-	is_str(ct_hotplug_result_name(p.op[0].result), "failed", "failed (%s)", p.op[0].note);
-	ok(strstr(p.op[0].note, "put back online") != NULL, "saying the block was put back");
+	is_str(ct_hotplug_result_name(p.op[0].result), "failed", "failed (%s)", ct_hotplug_note_of(&p.op[0]));
+	ok(strstr(ct_hotplug_note_of(&p.op[0]), "put back online") != NULL, "saying the block was put back");
 	is_block(34, "online", "Normal", "online where it was, not left offline");
 	ct_hotplug_plan_free(&p);
 
@@ -236,8 +236,8 @@ static void reonline_half(void)
 	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "online_kernel", .err = EHWPOISON };
 	plan_of(&p, 34, 1);
 	is_int(run(&p, CT_WANT_MOVABLE, true, false), 1, "neither online write taken");
-	is_str(ct_hotplug_result_name(p.op[0].result), "half_done", "half_done, not failed (%s)", p.op[0].note);
-	ok(p.op[0].after.state == CT_BLOCK_OFFLINE && strstr(p.op[0].note, "now offline"), "the block offline, said so");
+	is_str(ct_hotplug_result_name(p.op[0].result), "half_done", "half_done, not failed (%s)", ct_hotplug_note_of(&p.op[0]));
+	ok(p.op[0].after.state == CT_BLOCK_OFFLINE && strstr(ct_hotplug_note_of(&p.op[0]), "now offline"), "the block offline, said so");
 	ct_hotplug_plan_free(&p);
 
 	setup();
@@ -246,7 +246,7 @@ static void reonline_half(void)
 	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "online_kernel", .err = ENOMEM, .times = 1 };
 	plan_of(&p, 34, 1);
 	is_int(run(&p, CT_WANT_MOVABLE, true, true), 1, "with --rollback: not as asked");
-	is_str(ct_hotplug_result_name(p.op[0].result), "rolled_back", "the rollback onlines the half-done block (%s)", p.op[0].note);
+	is_str(ct_hotplug_result_name(p.op[0].result), "rolled_back", "the rollback onlines the half-done block (%s)", ct_hotplug_note_of(&p.op[0]));
 	is_block(34, "online", "Normal", "online where it was");
 	ct_hotplug_plan_free(&p);
 
@@ -257,7 +257,7 @@ static void reonline_half(void)
 	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "offline", .signal = true };
 	plan_of(&p, 34, 2);
 	is_int(run(&p, CT_WANT_MOVABLE, true, false), 1, "a signal during the offline half: the run stops after the block");
-	is_str(ct_hotplug_result_name(p.op[0].result), "done", "the block being reonlined ends done (%s)", p.op[0].note);
+	is_str(ct_hotplug_result_name(p.op[0].result), "done", "the block being reonlined ends done (%s)", ct_hotplug_note_of(&p.op[0]));
 	is_block(34, "online", "Movable", "online, movable: never left offline");
 	is_str(ct_hotplug_result_name(p.op[1].result), "interrupted", "the next one is not started");
 	is_block(35, "online", "Normal", "and is where it was");
