@@ -95,6 +95,16 @@ vm_headers() { CXLTIER_VM_CHECK_HEADERS=1 "$CXLTIER_SRC/test/vm/vm-test.sh" "$D"
     assert_success
 }
 
+@test "vm headers: an ASan filter (vm-asan-tests) that matches no test is refused; one that matches passes" {
+    printf '# vm-asan-tests: no such test -- a typo\n@test "moves pages" { :; }\n' > "$D/f.bats"
+    run vm_headers "$D/f.bats"
+    assert_failure 1
+    assert_output --partial "'# vm-asan-tests: no such test' matches no test"
+    printf '# vm-asan-tests: moves -- the one\n@test "moves pages" { :; }\n' > "$D/g.bats"
+    run vm_headers "$D/g.bats"
+    assert_success
+}
+
 @test "skips: a skip allowed in the ASan tier is not allowed in the plain tier" {
     printf 'asan | scale | - | * | valgrind cannot run ASan binaries\n' > "$D/e2"
     meson_log "$D/a.json" scale "ok 1 counts # skip no valgrind for ASan"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: default
+# vm-asan-tests: general media: every field|--follow -- a record decoded whole, and --follow with its signals, reader gone, SIGKILL leftovers and lost instance (the whole file runs on the plain build)
 # `cxltier events` against the real kernel: events injected
 # into QEMU's Type-3 device over QMP, drained by the kernel, read back.
 load helper

@@ -14,6 +14,8 @@
 #                                (--append cxltier.init=systemd: Debian's systemd as PID 1)
 #   # vm-kernels: 6.12 -- WHY    only these kernels, and why (default: every kernel)
 #   # vm-test-timeout: SECS -- WHY  per-test limit (default $CXLTIER_VM_TEST_TIMEOUT)
+#   # vm-asan-tests: REGEX -- WHY   the ASan/UBSan boot of this file runs only
+#                                the tests whose names match (bats --filter)
 #
 # Environment:
 #   CXLTIER_VM_KERNELS        kernels to run on (default: every kernel fetch.sh
@@ -22,7 +24,7 @@
 #   CXLTIER_VM_TIMEOUT        backstop per boot in seconds (default: the file's
 #                             tests' limits + 300 s for setup/teardown + 300 s to boot)
 #   CXLTIER_VM_ASAN_BUILD     an ASan/UBSan build directory: also run
-#   CXLTIER_VM_ASAN_FILES     these files (default: online cdat) with its
+#   CXLTIER_VM_ASAN_FILES     these files (default: online cdat migrate events) with its
 #                             cxltier, on the first kernel; a sanitizer report
 #                             fails the test during which it was written
 #   CXLTIER_VM_WORK           where boots keep their files (default BUILDDIR/vm)
@@ -76,6 +78,13 @@ for f in "${FILES[@]}"; do
     (( named == $(wc -w <<< "$KNOWN_KERNELS") )) || [[ $list == *--* && -n ${why// } ]] ||
         { echo "vm-test: $f: '# vm-kernels: $list' leaves a kernel out without a reason ('-- WHY')" >&2; exit 1; }
 done
+# an ASan filter that matches no test would leave the ASan boot empty
+for f in "${FILES[@]}"; do
+    x=$(header vm-asan-tests "$f"); x=${x%% -- *}
+    [[ -n $x ]] || continue
+    [[ $(bats --count --filter "$x" "$f" 2>/dev/null) -gt 0 ]] ||
+        { echo "vm-test: $f: '# vm-asan-tests: $x' matches no test" >&2; exit 1; }
+done
 # CXLTIER_VM_CHECK_HEADERS=1: only this check (test/cli/skips.bats)
 [[ ${CXLTIER_VM_CHECK_HEADERS:-0} == 1 ]] && exit 0
 
@@ -94,6 +103,21 @@ read -ra KERNELS <<< "${CXLTIER_VM_KERNELS:-$(tr '\n' ' ' < "$CACHE/kernels" 2>/
 TEST_TIMEOUT=${CXLTIER_VM_TEST_TIMEOUT:-300}
 WORK=${CXLTIER_VM_WORK:-$BUILD/vm}
 rm -rf "$WORK"; mkdir -p "$WORK"
+
+# the bats filter of LABEL's boot of FILE: its "# vm-asan-tests:" on an ASan
+# boot, none otherwise; and the number of tests that boot runs
+filter_of() {
+    local x
+    [[ $1 == *asan* ]] || return 0
+    x=$(header vm-asan-tests "$2"); x=${x%% -- *}
+    printf '%s' "${x%"${x##*[! ]}"}"
+}
+count_tests() {
+    local filter
+    filter=$(filter_of "$1" "$2")
+    if [[ -n $filter ]]; then bats --count --filter "$filter" "$2" 2>/dev/null || echo 0
+    else bats --count "$2" 2>/dev/null || echo 0; fi
+}
 
 # does FILE run on KERNEL? ("# vm-kernels: 6.12 7.x -- why")
 runs_on() {
@@ -114,7 +138,7 @@ if [[ -n ${CXLTIER_VM_ASAN_BUILD:-} ]]; then
     # (read whole: under pipefail, grep -q ending first gives ldd a SIGPIPE)
     [[ $(ldd "$ABUILD/cxltier") == *libasan* ]] ||
         { echo "vm-test: $ABUILD/cxltier is not an ASan build" >&2; exit 1; }
-    for a in ${CXLTIER_VM_ASAN_FILES:-online cdat}; do
+    for a in ${CXLTIER_VM_ASAN_FILES:-online cdat migrate events}; do
         for f in "${FILES[@]}"; do
             [[ $(basename "$f" .bats) == "$a" ]] || continue
             for k in "${KERNELS[@]}"; do
@@ -359,8 +383,8 @@ boot() { # n label kernel build file share backstop stream test-limit
 VMJOBS=${CXLTIER_VM_JOBS:-2}
 [[ $VMJOBS =~ ^[1-9][0-9]*$ ]] || { echo "vm-test: CXLTIER_VM_JOBS must be a positive number, not '$VMJOBS'" >&2; exit 2; }
 mapfile -t JOBS < <(for j in "${JOBS[@]}"; do
-    IFS='|' read -r _ _ _ f <<< "$j"
-    printf '%s\t%s\n' "$(bats --count "$f" 2>/dev/null || echo 0)" "$j"
+    IFS='|' read -r label _ _ f <<< "$j"
+    printf '%s\t%s\n' "$(count_tests "$label" "$f")" "$j"
 done | sort -t $'\t' -k1,1nr -s | cut -f2-)
 (( ${#JOBS[@]} > 1 )) || VMJOBS=1
 stream=0; (( VMJOBS == 1 )) && stream=1
@@ -387,13 +411,14 @@ for j in "${JOBS[@]}"; do
     n=$(( ${#SHARES[@]} + 1 ))
     name=$(basename "$f" .bats)
     tt=$(header vm-test-timeout "$f"); tt=${tt%%--*}; tt=${tt// /}; tt=${tt:-$TEST_TIMEOUT}
-    planned=$(bats --count "$f" 2>/dev/null) || planned=0
+    planned=$(count_tests "$label" "$f")
     backstop=${CXLTIER_VM_TIMEOUT:-$(( planned * tt + 600 ))}
     share=$WORK/$(printf '%02d' $n)-${label// /-}-$name
     mkdir -p "$share/state"
     san=0; [[ $label == *asan* ]] && san=1
     cat > "$share/run.sh" <<RUN
 export CXLTIER_VM_KERNEL='$label' CXLTIER_VM_TEST_TIMEOUT=$TEST_TIMEOUT CXLTIER_VM_SANITIZE=$san CXLTIER_VM_FILE_MARGIN=${CXLTIER_VM_FILE_MARGIN:-300}
+export CXLTIER_VM_FILTER=$(printf '%q' "$(filter_of "$label" "$f")")
 exec bash /usr/share/cxltier-vm/run-bats.sh $(basename "$f")
 RUN
     : > "$share/tap.txt"

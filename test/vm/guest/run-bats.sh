@@ -12,6 +12,7 @@
 #                            waiting (what wait_for waits for)
 #   CXLTIER_VM_SANITIZE=1    the cxltier under test is an ASan/UBSan build: its
 #                            reports fail the test that produced them
+#   CXLTIER_VM_FILTER        only the tests whose names match (bats --filter)
 # Each file also runs under a file limit (its tests' limits plus 300 s for
 # setup_file/teardown_file) so a hung setup_file is reported by name too.
 # Exit 0 when every file passed.
@@ -44,15 +45,16 @@ for f in "$@"; do
     path=/tests/$f name=${f%.bats}
     tt=$(header vm-test-timeout "$path"); tt=${tt%%--*}; tt=${tt// /}   # "900 -- why"
     tt=${tt:-${CXLTIER_VM_TEST_TIMEOUT:-300}}
-    n=$(bats --count "$path" 2>/dev/null) || n=0
+    filter=(); [[ -n ${CXLTIER_VM_FILTER:-} ]] && filter=(--filter "$CXLTIER_VM_FILTER")
+    n=$(bats --count "${filter[@]}" "$path" 2>/dev/null) || n=0
     limit=$(( n * tt + ${CXLTIER_VM_FILE_MARGIN:-300} ))
-    printf '# kernel %s (%s), file %s: %d tests, %d s each at most\n' \
-        "$KERNEL" "$(uname -r)" "$f" "$n" "$tt" >> "$TAP"
+    printf '# kernel %s (%s), file %s: %d tests%s, %d s each at most\n' \
+        "$KERNEL" "$(uname -r)" "$f" "$n" "${CXLTIER_VM_FILTER:+ (those matching: $CXLTIER_VM_FILTER)}" "$tt" >> "$TAP"
     rm -f "$STATE/waiting"
     printf '%s: starting (setup_file)\n' "$f" > "$STATE/current"
     t0=$(date +%s)
     CXLTIER_VM_FILE=$name BATS_TEST_TIMEOUT=$tt \
-        timeout -k 10 "$limit" bats -T -F "$FORMAT" "$path" >> "$TAP" 2>&1
+        timeout -k 10 "$limit" bats -T -F "$FORMAT" "${filter[@]}" "$path" >> "$TAP" 2>&1
     frc=$?
     secs=$(( $(date +%s) - t0 ))
     case $frc in
