@@ -207,16 +207,16 @@ void ct_hotplug_note(struct ct_block_op *op, const char *fmt, ...)
 	char *note = NULL;
 	va_list ap;
 
-	if (op->note != no_room)
-		free(op->note);
-	op->note = NULL;
+	if (op->heap_note != no_room)
+		free(op->heap_note);
+	op->heap_note = NULL;
 	if (!fmt)
 		return;
 	va_start(ap, fmt);
 	if (vasprintf(&note, fmt, ap) < 0)
 		note = no_room;
 	va_end(ap);
-	op->note = note;
+	op->heap_note = note;
 }
 
 /* ---- targets ---- */

@@ -50,7 +50,7 @@ struct ct_block_op {
 	enum ct_hotplug_action action;
 	enum ct_hotplug_result result;
 	int err;			/* errno of a failure */
-	char *note;			/* why, or NULL: set with ct_hotplug_note, read with ct_hotplug_note_of */
+	char *heap_note;		/* why, or NULL: set with ct_hotplug_note, read with ct_hotplug_note_of */
 };
 
 struct ct_hotplug_plan {
@@ -103,7 +103,7 @@ void ct_hotplug_plan_free(struct ct_hotplug_plan *p);
 void ct_hotplug_note(struct ct_block_op *op, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static inline const char *ct_hotplug_note_of(const struct ct_block_op *op)
 {
-	return op->note ? op->note : "";
+	return op->heap_note ? op->heap_note : "";
 }
 
 const char *ct_hotplug_action_name(enum ct_hotplug_action a);

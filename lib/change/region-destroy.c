@@ -80,8 +80,8 @@ static int offline_memory(struct ct_context *ctx, const struct ct_topology *t, c
 			     "%s: offlining its memory failed at memory%llu: %s%s%s; the blocks that went offline were "
 			     "put back online and the region is left as it was", td->region,
 			     first ? (unsigned long long)first->before.id : 0ULL,
-			     first ? ct_hotplug_result_name(first->result) : "?", first && first->note[0] ? ": " : "",
-			     first ? first->note : "");
+			     first ? ct_hotplug_result_name(first->result) : "?", first && ct_hotplug_note_of(first)[0] ? ": " : "",
+			     first ? ct_hotplug_note_of(first) : "");
 	}
 	ct_hotplug_plan_free(&p);
 	return rc;
