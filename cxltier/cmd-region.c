@@ -26,10 +26,13 @@ static int destroy_one(struct cmd_env *env, const struct ct_topology *t, const c
 				td.online_blocks);
 			return EXIT_FAIL;
 		}
+		unsigned nfree = 0;	/* (a position a destroy cut short emptied has none) */
+		for (unsigned i = 0; i < td.ntargets; i++)
+			nfree += td.targets[i][0] != '\0';
 		fprintf(stderr, "cxltier region: dry run: would %s%s%sfree %u endpoint decoder%s and delete %s "
 			"(through %s); nothing was changed\n", td.online_blocks ? "offline its online memory blocks, " : "",
 			td.enabled ? "unbind it, " : "", td.committed ? "reset its decoders, " : "",
-			td.ntargets, td.ntargets == 1 ? "" : "s", name, td.method);
+			nfree, nfree == 1 ? "" : "s", name, td.method);
 		return region_show(env, t, r, NULL);
 	}
 	change_exec_opts(co, &eo);

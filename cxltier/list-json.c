@@ -76,8 +76,11 @@ json_object *list_region_json(const struct ct_region *r, const bool *keep_dax, c
 	jb_str(o, "state", list_region_state(r));
 	targets = jb_arr(o, "targets");
 	for (unsigned i = 0; i < r->ntargets; i++) {
-		json_object *t = json_object_new_object();
+		json_object *t;
 
+		if (!r->targets[i][0])	/* an empty position (a destroy cut short) */
+			continue;
+		t = json_object_new_object();
 		jb_int(t, "position", i);
 		jb_str(t, "decoder", r->targets[i]);
 		jb_str(t, "memdev", r->memdevs[i]);

@@ -60,7 +60,8 @@ json_object *list_table_rows(const struct ct_topology *t, const struct list_sel 
 		ro = row(list_region_json(r, NULL, NULL), "region");
 		kids = jb_arr(ro, "children");
 		for (unsigned k = 0; k < r->ntargets; k++)
-			json_object_array_add(kids, target_row(t, r, k));
+			if (r->targets[k][0])	/* (an empty position: a destroy cut short) */
+				json_object_array_add(kids, target_row(t, r, k));
 		for (size_t k = 0; k < r->ndax; k++)
 			if (sel->dax[i][k])
 				json_object_array_add(kids, row(list_dax_json(&r->dax[k], NULL), "dax"));

@@ -38,6 +38,24 @@ static bool backs_a_region(const struct ct_topology *t, const char *memdev)
 	return false;
 }
 
+/* the first region over memdev when none over it is committed (a create
+ * cut short, or one another tool is making now), else NULL */
+static const struct ct_region *backs_only_uncommitted(const struct ct_topology *t, const char *memdev)
+{
+	const struct ct_region *first = NULL;
+
+	for (size_t i = 0; i < t->nregions; i++) {
+		const struct ct_region *r = &t->regions[i];
+		if (!ct_region_has_memdev(r, memdev))
+			continue;
+		if (r->committed)
+			return NULL;
+		if (!first)
+			first = r;
+	}
+	return first;
+}
+
 /* the dax device bound to a driver: the kernel probes it after the region
  * is enabled, on 7.x asynchronously; kmem's probe adds the memory (and the
  * kernel's own auto-online onlines it) before the driver link appears, so
@@ -198,7 +216,12 @@ int ct_policy_region_create(struct ct_context *ctx, const struct ct_topology *t,
 		struct ct_policy_new_region *o;
 		int rc;
 
-		if (!named(m->name, targets, ntargets) || backs_a_region(t, m->name))
+		const struct ct_region *half;
+
+		if (!named(m->name, targets, ntargets))
+			continue;
+		half = backs_only_uncommitted(t, m->name);
+		if (!half && backs_a_region(t, m->name))
 			continue;
 		o = realloc(*out, (*nout + 1) * sizeof(*o));
 		if (!o)
@@ -207,6 +230,17 @@ int ct_policy_region_create(struct ct_context *ctx, const struct ct_topology *t,
 		o = &o[(*nout)++];
 		memset(o, 0, sizeof(*o));
 		ct_strlcpy(o->memdev, m->name, sizeof(o->memdev));
+		if (half) {	/* never "backs a region: nothing to do" */
+			o->state = CT_NEWREG_FAILED;
+			o->err = -EBUSY;
+			ct_strlcpy(o->region, half->name, sizeof(o->region));
+			snprintf(o->note, sizeof(o->note), "%.32s backs %.32s, not committed (a create cut short, or "
+				 "another tool making it now): none of it can be onlined; 'cxltier region destroy %.32s', "
+				 "then run again", m->name, half->name, half->name);
+			if (!first)
+				first = -EBUSY;
+			continue;
+		}
 		struct ct_policy_subject subj = { NULL, &m->serial, &host, 1 };
 		ct_policy_decide(pol, &subj, &o->decision);
 		if (!m->enabled || !m->endpoint[0] || !m->ram_size) {

@@ -33,10 +33,12 @@ int ct_region_members(struct ct_sysfs *s, struct ct_region *r)
 	if (rc)
 		return rc;
 	r->ways = (unsigned)v;
+	/* every position: a destroy cut short clears target0 first, and the
+	 * targets after an empty one still hold their decoders' capacity */
 	for (unsigned i = 0; i < r->ways && i < CT_MAX_TARGETS; i++) {
 		if (ct_sysfs_read_str(s, ct_path(path, sizeof(path), CXLDEV "/%s/target%u", r->name, i), buf, sizeof(buf)) ||
 		    !buf[0])
-			break;
+			continue;
 		ct_strlcpy(r->targets[i], buf, CT_NAME);
 		decoder_memdev(s, buf, r->memdevs[i], CT_NAME);
 		r->ntargets = i + 1;

@@ -108,6 +108,8 @@ static int fill_region(struct ct_context *ctx, struct cxl_decoder *root, struct 
 	ct_region_members(&ctx->sys, r);
 	for (unsigned i = 0; i < r->ntargets; i++) {
 		uint64_t v;
+		if (!r->targets[i][0])
+			continue;
 		if (ct_sysfs_read_u64(&ctx->sys, ct_path(path, sizeof(path), "/sys/bus/cxl/devices/%s/dpa_size",
 							 r->targets[i]), 0, &v) == 0)
 			r->dpa[i].size = v;

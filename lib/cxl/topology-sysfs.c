@@ -175,12 +175,12 @@ static int load_region(struct ct_context *ctx, const char *name, struct ct_regio
 		slash = strrchr(real, '/');
 		ct_strlcpy(r->root_decoder, slash ? slash + 1 : "", sizeof(r->root_decoder));
 	}
+	/* every position (region-members.c says why an empty one is no end) */
 	for (unsigned i = 0; i < r->ways && i < CT_MAX_TARGETS; i++) {
 		char port[CT_NAME];
-		if (ct_sysfs_read_str(s, ct_path(path, sizeof(path), CXLDEV "/%s/target%u", name, i), buf, sizeof(buf)))
-			break;
-		if (!buf[0])
-			break;
+		if (ct_sysfs_read_str(s, ct_path(path, sizeof(path), CXLDEV "/%s/target%u", name, i), buf, sizeof(buf)) ||
+		    !buf[0])
+			continue;
 		ct_strlcpy(r->targets[i], buf, CT_NAME);
 		if (decoder_port(s, buf, port, sizeof(port)) == 0)
 			endpoint_memdev(s, port, r->memdevs[i], CT_NAME);

@@ -32,7 +32,7 @@ struct ct_region {
 	uint64_t size, resource;
 	unsigned ways, granularity;
 	bool committed, enabled;
-	unsigned ntargets;
+	unsigned ntargets;	/* positions read: the last set one + 1 (one between may be empty: "") */
 	char targets[CT_MAX_TARGETS][CT_NAME];	/* endpoint decoders, by position */
 	char memdevs[CT_MAX_TARGETS][CT_NAME];	/* their memdevs */
 	struct ct_dpa {				/* what each target decodes of its memdev */

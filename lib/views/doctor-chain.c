@@ -71,9 +71,12 @@ static void check_regions(const struct ct_topology *t, struct ct_findings *f)
 	for (size_t i = 0; i < t->nregions; i++) {
 		const struct ct_region *r = &t->regions[i];
 		if (!r->committed) {
-			snprintf(fix, sizeof(fix), "cxl enable-region %s (or set its targets, then commit)", r->name);
+			snprintf(fix, sizeof(fix), "take it apart: cxltier region destroy %s (or finish it: its targets, "
+				 "then commit)", r->name);
 			ct_finding_add(f, "region", r->name, CT_FINDING_PROBLEM, fix,
-				       "not committed: the decoders are not programmed");
+				       "not committed: the decoders are not programmed (a region create cut short, or another "
+				       "tool making it right now); none of its memory can be used, and the capacity its "
+				       "targets hold is lost to other regions");
 		} else if (!r->enabled) {
 			snprintf(fix, sizeof(fix), "cxl enable-region %s", r->name);
 			ct_finding_add(f, "region", r->name, CT_FINDING_PROBLEM, fix, "committed but not bound to cxl_region");

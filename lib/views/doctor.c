@@ -172,6 +172,7 @@ int ct_doctor_run(struct ct_context *ctx, const struct ct_topology *t, struct ct
 	if (t->have_cxl_bus) {
 		ct_doctor_modules(ctx, f);
 		ct_doctor_chain(t, f);
+		ct_doctor_capacity(ctx, f);
 		ct_doctor_figures(ctx, t, f);
 	}
 	ct_doctor_policy(ctx, f);

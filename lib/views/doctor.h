@@ -19,6 +19,8 @@ int ct_doctor_run(struct ct_context *ctx, const struct ct_topology *t, struct ct
 void ct_doctor_kernel(struct ct_context *ctx, const struct ct_topology *t, struct ct_findings *f);
 void ct_doctor_modules(struct ct_context *ctx, struct ct_findings *f);
 void ct_doctor_chain(const struct ct_topology *t, struct ct_findings *f);
+/* device capacity an endpoint decoder holds for no region */
+void ct_doctor_capacity(struct ct_context *ctx, struct ct_findings *f);
 void ct_doctor_figures(struct ct_context *ctx, const struct ct_topology *t, struct ct_findings *f);
 void ct_doctor_policy(struct ct_context *ctx, struct ct_findings *f);
 void ct_doctor_damon(struct ct_context *ctx, struct ct_findings *f);

@@ -46,6 +46,8 @@ static int add_cxl(struct ct_context *ctx, const struct ct_topology *topo, struc
 		if (!here || rc || (rc = names_add(&x->regions, r->name)))
 			continue;
 		for (unsigned k = 0; !rc && k < r->ntargets; k++) {
+			if (!r->targets[k][0])	/* an empty position */
+				continue;
 			const struct ct_memdev *md = ct_topology_memdev(topo, r->memdevs[k]);
 			struct ct_access p;
 			rc = names_add(&x->memdevs, r->memdevs[k]);

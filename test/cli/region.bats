@@ -195,3 +195,53 @@ fake_region_tree() {
     assert_failure 1
     assert_output --partial "mem0 (endpoint2) has no free endpoint decoder (4 of 4 in use)"
 }
+
+# A run cut short (killed, or the machine stopped) between the steps of a
+# region create or destroy leaves the kernel in between: what is really
+# there is read and named, never taken for a finished state.
+
+@test "a destroy cut short after clearing target0: list shows the position still set, destroy frees it" {
+    cp -a "$(fixture lab-two-devices)" "$BATS_TEST_TMPDIR/t"
+    d=$BATS_TEST_TMPDIR/t/sys/bus/cxl/devices
+    echo 0 > "$d/region0/commit"; echo > "$d/region0/target0"; : > "$d/decoder2.0/region"
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" list -j
+    assert_success
+    assert_equal "$(jq -c '[.regions[0].targets[] | [.position, .decoder, .memdev]]' <<<"$output")" '[[1,"decoder3.0","mem1"]]'
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" region destroy region0 --offline --dry-run
+    assert_success
+    [[ $stderr == *"free 1 endpoint decoder and delete region0"* ]] || fail "not the one target left: $stderr"
+}
+
+@test "doctor names a decoder holding capacity for no region, with the command that frees it (the last allocated first)" {
+    cp -a "$(fixture lab-two-devices-idle)" "$BATS_TEST_TMPDIR/t"
+    d=$BATS_TEST_TMPDIR/t/sys/bus/cxl/devices
+    echo 0x40000000 > "$d/decoder2.0/dpa_size"; echo 0 > "$d/decoder2.0/dpa_resource"; echo ram > "$d/decoder2.0/mode"
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" doctor -j
+    assert_failure 1
+    assert_equal "$(jq -c '[.findings[] | select(.check == "capacity") | [.object, .status, .fix]]' <<<"$output")" \
+        '[["decoder2.0","problem","cxl free-dpa mem0 -d decoder2.0 (ndctl)"]]'
+    [[ $(jq -r '.findings[] | select(.check == "capacity") | .finding' <<<"$output") == "decoder2.0 holds 1024 MiB of mem0's capacity"*"for no region"* ]]
+    # one allocated after it: that one first
+    echo 0x10000000 > "$d/decoder2.1/dpa_size"; echo 0x40000000 > "$d/decoder2.1/dpa_resource"; echo ram > "$d/decoder2.1/mode"
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" doctor -j
+    assert_failure 1
+    assert_equal "$(jq -r '.findings[] | select(.check == "capacity" and .object == "decoder2.0") | .fix' <<<"$output")" \
+        "free what mem0 allocated after it first (decoder2.1 is the last), then cxl free-dpa mem0 -d decoder2.0 (ndctl)"
+}
+
+@test "a memdev whose only region was never committed: online --policy fails naming it, never 'nothing to do'" {
+    cp -a "$(fixture lab-region-offline)" "$BATS_TEST_TMPDIR/t"
+    d=$BATS_TEST_TMPDIR/t/sys/bus/cxl/devices
+    # as the kernel shows a region set up and never committed: no driver, no dax device
+    echo 0 > "$d/region0/commit"
+    rm -rf "$d/region0/dax_region0" "$d/region0/driver" "$BATS_TEST_TMPDIR/t/sys/bus/dax/devices/dax0.0"
+    printf '[defaults]\ncreate-region = yes\n' > "$BATS_TEST_TMPDIR/conf"
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" online --policy --config "$BATS_TEST_TMPDIR/conf" mem0 --dry-run -j
+    assert_failure 1
+    [[ $stderr == *"mem0: no region created: mem0 backs region0, not committed"*"'cxltier region destroy region0'"* ]] ||
+        fail "not named: $stderr"
+    assert_equal "$(jq -c '[.new_regions[] | [.memdev, .region, .state]]' <<<"$output")" '[["mem0","region0","failed"]]'
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" doctor -j
+    assert_failure 1
+    [[ $(jq -r '.findings[] | select(.check == "region" and .object == "region0") | .fix' <<<"$output") == "take it apart: cxltier region destroy region0"* ]]
+}

@@ -18,6 +18,11 @@ teardown() {
     for r in $(ls $CXL | grep '^region[0-9]' | sort -t n -k 2 -rn); do
         cxltier region destroy "$r" --offline >/dev/null 2>&1 || true
     done
+    # capacity a test left held for no region (a destroy cut short on purpose)
+    for d in $(ls $CXL | grep '^decoder[0-9]*\.[0-9]*$' | sort -t . -k 2 -rn); do
+        [[ -f $CXL/$d/dpa_size && -z $(cat $CXL/$d/region 2>/dev/null) ]] || continue
+        [[ $(( $(cat $CXL/$d/dpa_size) )) == 0 ]] || echo 0 > $CXL/$d/dpa_size || true
+    done
 }
 
 # the memdevs in root-port order (the host bridge's dport ids)
@@ -47,6 +52,48 @@ port_order() {
     assert_equal "$(jq -r '[.regions[0].targets[].memdev] | join(" ")' <<<"$output") " "$order"
     assert_equal "$(cat $CXL/$r/commit)" 1
     [[ -e $CXL/$r/driver ]]
+}
+
+@test "a destroy cut short after target0 was cleared: the rerun frees target1's capacity too; the decoder left holding capacity is named by doctor" {
+    r=$(cxltier region create mem0 mem1 -j | jq -r '.regions[0].name')
+    d0=$(cat $CXL/$r/target0) d1=$(cat $CXL/$r/target1)
+    m0=$(basename "$(readlink -f "$CXL/$(basename "$(dirname "$(readlink -f $CXL/$d0)")")/uport")")
+    # the steps a destroy had done when it was killed: unbound, decommitted, target0 cleared
+    echo "$r" > /sys/bus/cxl/drivers/cxl_region/unbind
+    echo 0 > $CXL/$r/commit
+    echo "" > $CXL/$r/target0
+    assert_equal "$(cat $CXL/$d0/region)" ""
+    [[ $(( $(cat $CXL/$d0/dpa_size) )) -gt 0 ]]
+    # list: the position still set, and no empty one
+    assert_equal "$(cxltier list -j | jq -c --arg r "$r" '[.regions[] | select(.name == $r) | .targets[] | [.position, .decoder]]')" "[[1,\"$d1\"]]"
+    run --separate-stderr timeout 120 cxltier region destroy "$r"
+    assert_success
+    [[ ! -e $CXL/$r ]]
+    assert_equal "$(( $(cat $CXL/$d1/dpa_size) ))" 0
+    # the decoder the cut-short run left: named, with the command that frees it
+    run --separate-stderr cxltier doctor -j
+    assert_failure 1
+    assert_equal "$(jq -r --arg d "$d0" '.findings[] | select(.check == "capacity" and .object == $d) | .fix' <<<"$output")" \
+        "cxl free-dpa $m0 -d $d0 (ndctl)"
+    echo 0 > $CXL/$d0/dpa_size
+    run --separate-stderr cxltier doctor -j
+    assert_equal "$(jq '[.findings[] | select(.check == "capacity")] | length' <<<"$output")" 0
+}
+
+@test "a memdev backing only a region never committed: online --policy names it and fails, never 'nothing to do'" {
+    r=$(cxltier region create mem0 -j | jq -r '.regions[0].name')
+    # a create cut short after its target step: set up, not committed
+    echo "$r" > /sys/bus/cxl/drivers/cxl_region/unbind
+    echo 0 > $CXL/$r/commit
+    printf '[defaults]\ncreate-region = yes\n' > "$BATS_TEST_TMPDIR/conf"
+    run --separate-stderr cxltier online --policy --config "$BATS_TEST_TMPDIR/conf" mem0
+    assert_equal "$status" 1
+    [[ $stderr == *"mem0 backs $r, not committed"*"'cxltier region destroy $r'"* ]] || fail "not named: $stderr"
+    run --separate-stderr cxltier doctor -j
+    assert_failure 1
+    [[ $(jq -r --arg r "$r" '.findings[] | select(.check == "region" and .object == $r) | .fix' <<<"$output") == "take it apart: cxltier region destroy $r"* ]]
+    run timeout 120 cxltier region destroy "$r"
+    assert_success
 }
 
 @test "list shows the region once, with both targets; both backends agree" {

@@ -62,6 +62,30 @@ teardown() {
     assert_equal "$(cat $CXL/$dec/region)" ""
 }
 
+@test "destroy --offline with a pinned block: the offline fails naming the block, every block back online, the region left, exit 1" {
+    r=$(cxltier region create mem0 -j | jq -r '.regions[0].name')
+    D=$(vm_dax_of "$r")
+    run cxltier online "$r"
+    assert_success
+    start_pinner "$(cat /sys/bus/dax/devices/$D/target_node)"
+    [[ $PINNED == memory* ]] || fail "pin-pages could not tell its blocks: $PINNED"
+    run --separate-stderr timeout 300 cxltier region destroy "$r" --offline --timeout 5
+    kill "$PIN_PID"; wait "$PIN_PID" 2>/dev/null || true
+    assert_equal "$status" 1
+    [[ $stderr =~ $r:\ offlining\ its\ memory\ failed\ at\ (memory[0-9]+):\ [a-z_]+ ]] ||
+        fail "not the offline failure, named: $stderr"
+    [[ " $PINNED " == *" ${BASH_REMATCH[1]} "* ]] || fail "${BASH_REMATCH[1]} is not a pinned block ($PINNED)"
+    [[ $stderr == *"the blocks that went offline were put back online and the region is left as it was"* ]] ||
+        fail "not said that the blocks were put back: $stderr"
+    [[ $stderr != *"(null)"* ]] || fail "a missing note printed as (null): $stderr"
+    [[ -e $CXL/$r ]]
+    for b in $(vm_blocks_of "$D"); do
+        assert_equal "$b $(cat $MEMSYS/$b/state)" "$b online"
+    done
+    run timeout 300 cxltier region destroy "$r" --offline
+    assert_success
+}
+
 @test "create, destroy, create again: the decoder is free again, through the same steps" {
     for i in 1 2; do
         run --separate-stderr cxltier region create mem0 -j

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* doctor-capacity.c - the doctor's capacity check (doctor.h): device
+ * capacity an endpoint decoder holds for no region. A region create or
+ * destroy cut short leaves it (or another tool's region is being made at
+ * this moment); no region can use it until it is freed, and nothing frees
+ * it by itself. (A region never committed is doctor-chain.c's.) */
+#include <stdio.h>
+#include <string.h>
+#include "core/context.h"
+#include "cxl/fabric.h"
+#include "views/doctor.h"
+#include "views/findings.h"
+
+static void orphan_decoders(const struct ct_endpoint_info *e, struct ct_findings *f)
+{
+	unsigned n = e->ndecoders < CT_MAX_EP_DECODERS ? e->ndecoders : CT_MAX_EP_DECODERS;
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct ct_ep_decoder *d = &e->decoders[i];
+		char fix[512];
+
+		if (!d->dpa_size || d->region[0])
+			continue;
+		if (!strcmp(e->last_decoder, d->name))
+			snprintf(fix, sizeof(fix), "cxl free-dpa %s -d %s (ndctl)", e->memdev, d->name);
+		else	/* the kernel frees a device's DPA last-allocated first */
+			snprintf(fix, sizeof(fix), "free what %s allocated after it first (%s is the last), then "
+				 "cxl free-dpa %s -d %s (ndctl)", e->memdev, e->last_decoder, e->memdev, d->name);
+		ct_finding_add(f, "capacity", d->name, CT_FINDING_PROBLEM, fix,
+			       "%s holds %llu MiB of %s's capacity (DPA %#llx) for no region: a region create or destroy "
+			       "was cut short, or another tool is making a region right now; no region can use it until "
+			       "it is freed", d->name, (unsigned long long)(d->dpa_size >> 20), e->memdev,
+			       (unsigned long long)d->dpa_resource);
+	}
+}
+
+void ct_doctor_capacity(struct ct_context *ctx, struct ct_findings *f)
+{
+	struct ct_fabric fab;
+
+	if (ct_fabric_load(ctx, &fab)) {
+		ct_error_clear(&ctx->err);
+		return;
+	}
+	for (size_t i = 0; i < fab.neps; i++)
+		orphan_decoders(&fab.eps[i], f);
+	ct_fabric_free(&fab);
+}
