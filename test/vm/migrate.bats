@@ -3,7 +3,7 @@
 # vm-topology: default
 # vm-args: --ram-node 512M
 # vm-test-timeout: 600 -- filling a 512 MiB node under TCG on a loaded host (a full-target run took 262 s once)
-# vm-asan-tests: migrate --pid P --to N|a process that exits mid-run|--cold moves the pages|SIGHUP, SIGQUIT, SIGPIPE|--jobs 2 on one process|DAMON left behind by a killed -- the paths the sanitizers must see: move_pages batches, pidfds, DAMON set up and torn down, signals, jobs (the whole file runs on the plain build)
+# vm-asan-tests: migrate --pid P --to N|a process that exits mid-run|--cold refuses|SIGHUP, SIGQUIT, SIGPIPE|--jobs 2 on one process|DAMON left behind by a killed -- the paths the sanitizers must see: move_pages batches, pidfds, DAMON set up, torn down and refused, signals, jobs (the whole file runs on the plain build; --cold's precision, a matter of DAMON's sampling in time, is not asked of a build several times slower)
 # `cxltier migrate` against the real kernel, between node 0 and a cpu-less
 # RAM-only node (QEMU's CXL memory is MMIO-emulated and far too slow to move
 # much data to).

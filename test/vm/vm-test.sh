@@ -187,8 +187,10 @@ for j in "${JOBS[@]}"; do
     for f in "${FILES[@]}"; do   # files from elsewhere (e.g. the harness's own checks)
         [[ $(dirname "$f") == "$HERE" ]] || adds+=(-a "$f:/tests/$(basename "$f")")
     done
+    # the tests' own tools from the plain build, in the ASan boots too: they
+    # are not under test, and an ASan hog "leaks" the memory it holds by design
     for helper in pin-pages mkcdat hog map-dax; do
-        [[ -x $b/test/$helper ]] && adds+=(-a "$b/test/$helper:/usr/bin/$helper")
+        [[ -x $BUILD/test/$helper ]] && adds+=(-a "$BUILD/test/$helper:/usr/bin/$helper")
     done
     # udevadm to test the rule (udevadm test)
     [[ -x /usr/bin/udevadm ]] && adds+=(-a /usr/bin/udevadm:/usr/bin/udevadm)
