@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "core/lock.h"
+#include "core/lock-queue.h"
 #include "core/rundir.h"
 
 #define PID_WIDTH 12	/* "%11d\n": rewritten in place, never truncated */
@@ -46,31 +47,54 @@ int ct_lock_acquire_at(struct ct_sysfs *s, int dirfd, const char *name, const ch
 		       volatile sig_atomic_t *stop, int *out)
 {
 	struct timespec pause = { 0, 20 * 1000000L };
-	unsigned waited = 0;
+	struct ct_lock_ticket ticket = { .fd = -1 };
+	unsigned waited = 0;	/* since the line last moved */
+	long holder = 0, was = 0;
+	int fd, rc, ahead = 0, before = -1;
 	char pid[24];
 	bool created;
-	int fd, rc;
 
 	*out = -1;
 	if ((rc = ct_rundir_open_file(s, dirfd, name, &fd, &created)))
 		return rc;
-	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		if (errno != EWOULDBLOCK && errno != EINTR) {
+	if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+		goto taken;
+	/* in line: first come, first served; without a ticket (none could be
+	 * made), every try is as good as another's */
+	if (ct_lock_queue_join(s, dirfd, name, &ticket))
+		ct_error_clear(s->err);
+	for (;;) {
+		if (ticket.fd >= 0 && (ahead = ct_lock_queue_ahead(dirfd, &ticket, name)) < 0)
+			ahead = 0;
+		if (ahead == 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
+			break;
+		if (errno != EWOULDBLOCK && errno != EINTR && ahead == 0) {
 			int e = errno;
+			ct_lock_queue_leave(dirfd, &ticket);
 			close(fd);
 			return ct_fail(s->err, e, "cannot lock %s" CT_RUNDIR "/%s: %s", s->root, name, strerror(e));
 		}
+		/* the limit is for a line that does not move: a run that ends,
+		 * or one before this that leaves, starts it again */
+		holder = holder_pid(fd);
+		if ((before >= 0 && ahead < before) || holder != was)
+			waited = 0;
+		before = ahead;
+		was = holder;
 		if (waited >= timeout_ms || (stop && *stop)) {
-			long holder = holder_pid(fd);
+			ct_lock_queue_leave(dirfd, &ticket);
 			close(fd);
 			if (holder > 0)
 				snprintf(pid, sizeof(pid), "%ld", holder);
-			return ct_fail(s->err, EWOULDBLOCK, "another cxltier (pid %s) is %s; waited %u ms for %s" CT_RUNDIR "/%s",
-				       holder > 0 ? pid : "?", what, waited, s->root, name);
+			return ct_fail(s->err, EWOULDBLOCK, "another cxltier (pid %s) is %s; waited %u ms for %s" CT_RUNDIR
+				       "/%s without the line moving (%d run%s waiting before this one)", holder > 0 ? pid : "?",
+				       what, waited, s->root, name, ahead, ahead == 1 ? "" : "s");
 		}
 		nanosleep(&pause, NULL);
 		waited += 20;
 	}
+	ct_lock_queue_leave(dirfd, &ticket);
+taken:
 	/* the holder's pid, for the messages of those who wait */
 	snprintf(pid, sizeof(pid), "%*d\n", PID_WIDTH - 1, (int)getpid());
 	if (pwrite(fd, pid, PID_WIDTH, 0) != PID_WIDTH) {

@@ -4,7 +4,10 @@
  * runtime directory (rundir.h), which no other user can open; the same for
  * the other things one run at a time does (reading the kept CXL events,
  * watching a process with DAMON), each with a lock file of its own. The
- * holder writes its pid in the file, for the messages of those who wait. */
+ * holder writes its pid in the file, for the messages of those who wait.
+ * Those who wait take it first come, first served (lock-queue.c), and their
+ * time limit is for a line that does not move: it starts again whenever the
+ * holder changes or a run ahead leaves the line. */
 #ifndef CXLTIER_LOCK_H
 #define CXLTIER_LOCK_H
 
@@ -13,8 +16,9 @@
 
 #define CT_LOCK_NAME "memory-blocks.lock"
 
-/* wait up to timeout_ms (or until *stop); 0 and *fd, or -EWOULDBLOCK naming
- * the holder, or -errno when the directory or the file is refused */
+/* wait, in line, until no run ahead has moved for timeout_ms (or until
+ * *stop); 0 and *fd, or -EWOULDBLOCK naming the holder, or -errno when the
+ * directory or the file is refused */
 int ct_lock_acquire(struct ct_sysfs *s, unsigned timeout_ms, volatile sig_atomic_t *stop, int *fd);
 /* the same for another lock file NAME in the directory; WHAT the holder is
  * doing, for the message ("reading CXL events") */
