@@ -7,8 +7,12 @@
 #   ndctl    cxl list -RM, then daxctl list (the same information from
 #            ndctl's two tools)
 # One guest boots; every round times each side once, the order alternating
-# from round to round, after one untimed warm-up run of each. Prints median,
-# min and max per side and the ratio of medians; -p also profiles one run of
+# from round to round, after one untimed warm-up run of each. Every run is
+# verified: exit status 0 (both of ndctl's tools), and its output names both
+# memdevs, the region and its dax device (cxl list: memdevs and region;
+# daxctl list: the dax device). A run that fails is dropped from the medians
+# and counted ("cxltier: 2 runs failed verification (dropped)"); then the
+# bench exits 1. Prints median, min and max per side and the ratio of medians; -p also profiles one run of
 # each side (strace -c: system calls and errors; which files are opened).
 # Under TCG timings vary a lot from run to run: ROUNDS (default 9, at least
 # 7) alternating rounds and medians are what to compare. On a busy host,
@@ -28,12 +32,21 @@ mkdir -p "$work/share"
 cat > "$work/share/run.sh" <<GUEST
 . /usr/share/cxltier-vm/lib.sh
 r=\$(vm_create_ram_region mem0 mem1) || exit 1
-vm_online_movable \$(vm_dax_of \$r)
+dax=\$(vm_dax_of \$r)
+vm_online_movable \$dax
 us() { local t=\$EPOCHREALTIME; echo \$(( 10#\${t/./} )); }
 run() {
     case \$1 in
-        cxltier) cxltier list -j >/dev/null ;;
-        ndctl) cxl list -RM >/dev/null && daxctl list >/dev/null ;;
+        cxltier) cxltier list -j > /tmp/out-cxltier ;;
+        ndctl) cxl list -RM > /tmp/out-cxl && daxctl list > /tmp/out-daxctl ;;
+    esac
+}
+# names FILE WORD...: FILE names every WORD (in quotes, as JSON has it); else says which it does not
+names() { local f=\$1 w; shift; for w; do grep -q "\"\$w\"" \$f || { echo "\${f#/tmp/out-} names no \$w"; return 1; }; done; }
+verify() {
+    case \$1 in
+        cxltier) names /tmp/out-cxltier mem0 mem1 \$r \$dax ;;
+        ndctl) names /tmp/out-cxl mem0 mem1 \$r && names /tmp/out-daxctl \$dax ;;
     esac
 }
 sides=(cxltier ndctl)
@@ -41,8 +54,11 @@ run cxltier; run ndctl
 for ((i = 0; i < $ROUNDS; i++)); do
     for ((k = 0; k < 2; k++)); do
         how=\${sides[(i + k) % 2]}
-        t0=\$(us); run \$how || echo "BENCH: \$how failed"; t1=\$(us)
-        echo "BENCH run \$how \$(( t1 - t0 ))"
+        rm -f /tmp/out-*
+        t0=\$(us); run \$how; rc=\$?; t1=\$(us)
+        if [ \$rc -ne 0 ]; then echo "BENCH fail \$how \$i exit status \$rc"
+        elif ! why=\$(verify \$how); then echo "BENCH fail \$how \$i \$why"
+        else echo "BENCH run \$how \$i \$(( t1 - t0 ))"; fi
     done
 done
 if [ $PROFILE = 1 ]; then
@@ -57,11 +73,13 @@ fi
 GUEST
 "$VM/run.sh" -i "$work/initrd.gz" -S "$work/share" --topology two-devices --timeout 3000 >/dev/null ||
     { tail -20 "$work/share/console.log"; exit 1; }
-awk -v rounds="$ROUNDS" '
-/^BENCH run/ { v[$3] = v[$3] " " $4 }
-/^BENCH: / { print "  " $0 }
+failed=0
+tr -d '\r' < "$work/share/console.log" | awk -v rounds="$ROUNDS" '
+/^BENCH run/ { v[$3] = v[$3] " " $5; at[$3, $4] = $5 }
+/^BENCH fail/ { fail[$3]++; nfail++; if (!($3 in why)) { w = $0; sub(/^BENCH fail [^ ]+ [0-9]+ /, "", w); why[$3] = "round " $4 + 1 ": " w } }
 function median(s,   a, k, i, j, t) {
     k = split(s, a, " ")
+    if (!k) { lo = hi = 0; return 0 }
     for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
     lo = a[1]; hi = a[k]
     return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
@@ -74,16 +92,23 @@ END {
     label["cxltier"] = "cxltier list -j"; label["ndctl"] = "cxl list -RM + daxctl list"
     for (i = 1; i <= 2; i++) {
         m[names[i]] = median(v[names[i]])
-        printf "  %-30s %9.1f %9.1f %9.1f\n", label[names[i]], m[names[i]] / 1000, lo / 1000, hi / 1000
+        if (v[names[i]] == "") printf "  %-30s no run verified\n", label[names[i]]
+        else printf "  %-30s %9.1f %9.1f %9.1f\n", label[names[i]], m[names[i]] / 1000, lo / 1000, hi / 1000
     }
-    printf "  ratio of medians: cxltier / (cxl + daxctl) %.3fx\n", m["cxltier"] / m["ndctl"]
-    k = split(v["cxltier"], c, " "); split(v["ndctl"], x, " "); r = ""
-    for (i = 1; i <= k; i++) r = r " " c[i] / x[i]
-    printf "  median of per-round ratios: %.3fx\n", median(r)
-}' "$work/share/console.log"
+    if (m["cxltier"] && m["ndctl"]) printf "  ratio of medians: cxltier / (cxl + daxctl) %.3fx\n", m["cxltier"] / m["ndctl"]
+    # over the rounds where both runs were verified
+    r = ""
+    for (i = 0; i < rounds; i++) if ((("cxltier", i) in at) && (("ndctl", i) in at)) r = r " " at["cxltier", i] / at["ndctl", i]
+    if (r != "") printf "  median of per-round ratios: %.3fx\n", median(r)
+    for (i = 1; i <= 2; i++) if (fail[names[i]])
+        printf "  %s: %d run%s failed verification (dropped); the first: %s\n", names[i], fail[names[i]],
+            fail[names[i]] == 1 ? "" : "s", why[names[i]]
+    exit nfail > 0
+}' || failed=1
 if [[ $PROFILE == 1 ]]; then
     for side in cxltier cxl daxctl; do
         echo "  strace -c, $side: $(awk '$NF == "total" {print $4, "syscalls,", $5 + 0, "errors"}' "$work/share/strace-$side.txt")"
     done
     sed -n 's/^OPENS \([^ ]*\) \([0-9]*\).*/  files opened, \1: \2/p' "$work/share/console.log"
 fi
+exit $failed

@@ -9,7 +9,12 @@
 # For each SIZE of CXL memory (default 1G and 4G: 8 and 32 blocks of 128M)
 # one guest boots; every round times each side once, in an order that
 # rotates from round to round, with every block offlined (untimed) before
-# each run. Prints median, min and max per side and the ratios of medians;
+# each run. Every run is verified: all blocks offline before it (else not
+# timed), exit status 0, and after it every block of the dax device online
+# and in ZONE_MOVABLE (state online, valid_zones Movable). A run that fails
+# is dropped from the medians and counted ("cxltier: 2 runs failed
+# verification (dropped)"); then the bench exits 1, after every SIZE.
+# Prints median, min and max per side and the ratios of medians;
 # -p also profiles one cxltier run (strace -c, and -v phase timings).
 # Under TCG timings vary a lot from run to run: ROUNDS (default 9, at
 # least 7) alternating rounds and medians are what to compare. On a busy
@@ -30,6 +35,7 @@ mkdir -p "$work"
 "$VM/mkinitramfs.sh" -o "$work/initrd.gz" -a "$BUILD/cxltier:/usr/bin/cxltier" \
     -a "$BUILD/test/online-floor:/usr/bin/online-floor" >/dev/null
 
+failed=0
 for size in "${SIZES[@]}"; do
     share=$work/share-$size
     mkdir -p "$share"
@@ -39,6 +45,15 @@ r=\$(vm_create_ram_region mem0) || exit 1
 d=\$(vm_dax_of \$r)
 blocks=\$(vm_blocks_of \$d)
 off() { local b; for b in \$blocks; do [ "\$(cat \$MEMSYS/\$b/state)" = offline ] || echo offline > \$MEMSYS/\$b/state; done; }
+# check STATE [ZONE]: every block in STATE (and ZONE); else names the first that is not
+check() {
+    local b st z
+    for b in \$blocks; do
+        st=\$(cat \$MEMSYS/\$b/state)
+        [ "\$st" = \$1 ] || { echo "\$b \$st"; return 1; }
+        [ -z "\${2:-}" ] || { z=\$(cat \$MEMSYS/\$b/valid_zones); [ "\$z" = \$2 ]; } || { echo "\$b \$st in \$z"; return 1; }
+    done
+}
 us() { local t=\$EPOCHREALTIME; echo \$(( 10#\${t/./} )); }
 run() {
     case \$1 in
@@ -53,9 +68,11 @@ for ((i = 0; i < $ROUNDS; i++)); do
     for ((k = 0; k < 3; k++)); do
         how=\${sides[(i + k) % 3]}
         off
-        t0=\$(us); run \$how; t1=\$(us)
-        [ "\$(cat \$MEMSYS/\$(echo \$blocks | tr ' ' '\n' | tail -1)/valid_zones)" = Movable ] || echo "BENCH: \$how did not online movable"
-        echo "BENCH run \$how \$(( t1 - t0 ))"
+        if ! why=\$(check offline); then echo "BENCH fail \$how \$i not offline before the run: \$why"; continue; fi
+        t0=\$(us); run \$how; rc=\$?; t1=\$(us)
+        if [ \$rc -ne 0 ]; then echo "BENCH fail \$how \$i exit status \$rc"
+        elif ! why=\$(check online Movable); then echo "BENCH fail \$how \$i not online movable: \$why"
+        else echo "BENCH run \$how \$i \$(( t1 - t0 ))"; fi
     done
 done
 if [ $PROFILE = 1 ]; then
@@ -73,12 +90,13 @@ off
 GUEST
     "$VM/run.sh" -i "$work/initrd.gz" -S "$share" -c "$size" --timeout 3000 >/dev/null ||
         { tail -20 "$share/console.log"; exit 1; }
-    awk -v size="$size" -v rounds="$ROUNDS" '
+    tr -d '\r' < "$share/console.log" | awk -v size="$size" -v rounds="$ROUNDS" '
     /^BENCH blocks/ { n = $3 }
-    /^BENCH run/ { v[$3] = v[$3] " " $4 }
-    /did not online/ { print "  " $0 }
+    /^BENCH run/ { v[$3] = v[$3] " " $5; at[$3, $4] = $5 }
+    /^BENCH fail/ { fail[$3]++; nfail++; if (!($3 in why)) { w = $0; sub(/^BENCH fail [^ ]+ [0-9]+ /, "", w); why[$3] = "round " $4 + 1 ": " w } }
     function median(s,   a, k, i, j, t) {
         k = split(s, a, " ")
+        if (!k) { lo = hi = 0; return 0 }
         for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
         lo = a[1]; hi = a[k]
         return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
@@ -90,16 +108,26 @@ GUEST
         split("floor cxltier daxctl", names, " ")
         for (i = 1; i <= 3; i++) {
             m[names[i]] = median(v[names[i]])
-            printf "  %-8s %9.1f %9.1f %9.1f\n", names[i], m[names[i]] / 1000, lo / 1000, hi / 1000
+            if (v[names[i]] == "") printf "  %-8s no run verified\n", names[i]
+            else printf "  %-8s %9.1f %9.1f %9.1f\n", names[i], m[names[i]] / 1000, lo / 1000, hi / 1000
         }
-        printf "  ratio of medians: cxltier / floor %.3fx, cxltier / daxctl online-memory %.3fx\n",
-            m["cxltier"] / m["floor"], m["cxltier"] / m["daxctl"]
+        if (m["cxltier"] && m["floor"] && m["daxctl"])
+            printf "  ratio of medians: cxltier / floor %.3fx, cxltier / daxctl online-memory %.3fx\n",
+                m["cxltier"] / m["floor"], m["cxltier"] / m["daxctl"]
         # the same round shares the host load: the median of per-round ratios
-        k = split(v["floor"], f, " "); split(v["cxltier"], c, " "); split(v["daxctl"], x, " ")
+        # (over the rounds where both runs were verified)
         rf = ""; rx = ""
-        for (i = 1; i <= k; i++) { rf = rf " " c[i] / f[i]; rx = rx " " c[i] / x[i] }
-        printf "  median of per-round ratios: cxltier / floor %.3fx, cxltier / daxctl %.3fx\n", median(rf), median(rx)
-    }' "$share/console.log"
+        for (i = 0; i < rounds; i++) {
+            if ((("cxltier", i) in at) && (("floor", i) in at)) rf = rf " " at["cxltier", i] / at["floor", i]
+            if ((("cxltier", i) in at) && (("daxctl", i) in at)) rx = rx " " at["cxltier", i] / at["daxctl", i]
+        }
+        if (rf != "" && rx != "")
+            printf "  median of per-round ratios: cxltier / floor %.3fx, cxltier / daxctl %.3fx\n", median(rf), median(rx)
+        for (i = 1; i <= 3; i++) if (fail[names[i]])
+            printf "  %s: %d run%s failed verification (dropped); the first: %s\n", names[i], fail[names[i]],
+                fail[names[i]] == 1 ? "" : "s", why[names[i]]
+        exit nfail > 0
+    }' || failed=1
     if [[ $PROFILE == 1 ]]; then
         # medians of the phases cxltier -vv reports, and of bare start-ups
         sed -n 's/^PHASE //p; s/^START \([^ ]*\) \([0-9]*\)$/start-up: \1|\2/p' "$share/console.log" | awk -F'|' '
@@ -118,3 +146,4 @@ GUEST
         done
     fi
 done
+exit $failed

@@ -8,8 +8,12 @@
 #   dry runs   online/offline --dry-run -j of region0, node1 and all
 # ROUNDS (default 7, at least 7) alternating rounds: each round runs every
 # command once on every tree, in an order that rotates from round to round.
-# Each timed run is checked: the exit status of an untimed first run, and
-# for a dry run the number of blocks planned. Prints per tree and command
+# One untimed run of each first. Every timed run is verified: exit status 0,
+# output on stdout, and what it says of the tree: the block count in list's
+# outputs, for a dry run every block planned ("of BLOCKS blocks"), lsmem's
+# total online memory. A run that fails is dropped from the medians and
+# counted ("list -j on 8192 blocks: 2 runs failed verification (dropped)");
+# then the bench exits 1. Prints per tree and command
 # the median, min and max seconds, the ratio of the median to lsmem's, the
 # peak RSS (/usr/bin/time) less the RSS of the same command on a tiny tree,
 # per block; then the growth of the median from 32 768 to 131 072 blocks
@@ -46,17 +50,22 @@ run() {
     echo "$(echo "${t1/./} - ${t0/./}" | bc) $(tail -1 "$work/rss") $rc"
 }
 
-# check TREE BLOCKS CMD STATUS WANT: a dry run planned every block
+# check BLOCKS CMD STATUS: the run in $work/out and err is right; else says why, status 1
 check() {
-    local blocks=$2 cmd=$3 rc=$4 want=$5
-    [[ $rc == "$want" ]] || { echo "scale.sh: $cmd on $blocks blocks: exit $rc, not $want: $(head -3 "$work/err")" >&2; exit 1; }
-    if [[ $cmd == *--dry-run* ]] && ! grep -q "dry run: [0-9]* of $blocks blocks would change" "$work/err"; then
-        echo "scale.sh: $cmd on $blocks blocks: not $blocks blocks planned: $(cat "$work/err")" >&2; exit 1
-    fi
+    local blocks=$1 cmd=$2 rc=$3 err
+    (( rc == 0 )) || { err=$(head -c 200 "$work/err" | tr "\n" " "); echo "exit status $rc${err:+: $err}"; return 1; }
+    [[ -s $work/out ]] || { echo "nothing on stdout"; return 1; }
+    case $cmd in
+        *--dry-run*) grep -q "dry run: [0-9]* of $blocks blocks would change" "$work/err" ||
+                         { echo "not $blocks blocks planned: $(head -c 200 "$work/err")"; return 1; } ;;
+        "list -j") grep -q "\"total\": $blocks," "$work/out" || { echo "no total of $blocks blocks"; return 1; } ;;
+        list*) grep -qw -- "$blocks" "$work/out" || { echo "no $blocks blocks"; return 1; } ;;
+        lsmem) grep -q "^Total online memory: *[1-9]" "$work/out" || { echo "no online memory"; return 1; } ;;
+    esac
 }
 
 "$HERE/mkfixture-cxl.sh" "$work/tiny" 8
-declare -A base want
+declare -A base
 for cmd in "${CMDS[@]}"; do
     read -r _ rss rc < <(run "$work/tiny" "$cmd")
     base[$cmd]=$rss
@@ -64,13 +73,10 @@ done
 for b in "${SIZES[@]}"; do
     echo "generating $b blocks" >&2
     "$HERE/mkfixture-cxl.sh" "$work/t$b" "$b"
-    for cmd in "${CMDS[@]}"; do
-        read -r _ _ rc < <(run "$work/t$b" "$cmd")
-        want[$b $cmd]=$rc
-    done
+    for cmd in "${CMDS[@]}"; do run "$work/t$b" "$cmd" >/dev/null; done
 done
 
-declare -A times rss
+declare -A times rss fails first
 ncmd=${#CMDS[@]}
 for ((r = 0; r < ROUNDS; r++)); do
     echo "round $((r + 1))/$ROUNDS" >&2
@@ -78,9 +84,13 @@ for ((r = 0; r < ROUNDS; r++)); do
         cmd=${CMDS[(r + k) % ncmd]}
         for b in "${SIZES[@]}"; do
             read -r us kb rc < <(run "$work/t$b" "$cmd")
-            check "$work/t$b" "$b" "$cmd" "$rc" "${want[$b $cmd]}"
-            times[$b $cmd]+="$us "
-            rss[$b $cmd]=$kb
+            if why=$(check "$b" "$cmd" "$rc"); then
+                times[$b $cmd]+="$us "
+                rss[$b $cmd]=$kb
+            else
+                fails[$b $cmd]=$(( ${fails[$b $cmd]:-0} + 1 ))
+                first[$b $cmd]=${first[$b $cmd]:-round $((r + 1)): $why}
+            fi
         done
     done
 done
@@ -92,6 +102,9 @@ printf '%-30s %8s %8s %8s %8s %9s %10s\n' COMMAND BLOCKS MEDIAN MIN MAX /LSMEM R
 declare -A med least
 for cmd in "${CMDS[@]}"; do
     for b in "${SIZES[@]}"; do
+        if [[ -z ${times[$b $cmd]:-} || -z ${times[$b lsmem]:-} ]]; then
+            printf '%-30s %8d %s\n' "$cmd" "$b" "no run verified (or none of lsmem)"; continue
+        fi
         read -r m lo hi < <(stat "${times[$b $cmd]}")
         med[$b $cmd]=$m least[$b $cmd]=$lo
         read -r lm _ < <(stat "${times[$b lsmem]}")
@@ -102,7 +115,18 @@ done
 if [[ -n ${med[32768 lsmem]:-} && -n ${med[131072 lsmem]:-} ]]; then
     echo; echo "growth 32768 -> 131072 blocks (linear: 4), of the median and of the minimum (the least disturbed run)"
     for cmd in "${CMDS[@]}"; do
+        [[ -n ${med[32768 $cmd]:-} && -n ${med[131072 $cmd]:-} ]] || continue
         printf '%-30s %6.2f %6.2f\n' "$cmd" "$(echo "${med[131072 $cmd]} / ${med[32768 $cmd]}" | bc -l)" \
             "$(echo "${least[131072 $cmd]} / ${least[32768 $cmd]}" | bc -l)"
     done
 fi
+bad=0
+for cmd in "${CMDS[@]}"; do
+    for b in "${SIZES[@]}"; do
+        [[ -n ${fails[$b $cmd]:-} ]] || continue
+        printf '%s on %d blocks: %d run%s failed verification (dropped); the first: %s\n' "$cmd" "$b" \
+            "${fails[$b $cmd]}" "$( ((fails[$b $cmd] == 1)) || echo s)" "${first[$b $cmd]}"
+        bad=1
+    done
+done
+exit $bad
