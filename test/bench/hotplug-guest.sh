@@ -11,10 +11,10 @@
 #   kernel  the rule off, auto_online_blocks=online_movable; the same script
 #           up to the region's bind, the kernel onlines the blocks
 #   four    four cards at once through the chain
-# Time runs from the QMP command's return, as the guest sees it (the guest
-# stopped while QEMU adds the cards, its reply there when it runs again), to the
-# first poll (every POLL s) that finds every block of the window online
-# movable and as many as the cards have. Each run is verified (every block
+# Time runs from the kernel's first sight of a card (pciehp's "Card
+# present"; the guest is stopped while QEMU adds the cards) to the first
+# poll (every POLL s) that finds every block of the window online movable
+# and as many as the cards have. Each run is verified (every block
 # of each card's region online movable) and torn down untimed (blocks
 # offline, region deleted, device_del). Lines "BENCH ..." go to /share/bench.log.
 # Settings (from run.sh's head): ROUNDS SIZE POLL PROFILE (profiled chain
@@ -211,9 +211,40 @@ rule() { # on|off: cxltier's udev rule, overridden at run time by /dev/null
     udevadm control --reload
 }
 
-# one run of a side; prints nothing, says BENCH run SIDE MICROSECONDS (or drop)
+# mark NAME: a line in the kernel's log, and the realtime clock around it
+# (microseconds): the kernel's log times placed on the guest's clock
+mark() {
+    local a=${EPOCHREALTIME/./}
+    echo "hotplug-bench mark $1" > /dev/kmsg
+    MARK_RT[$1]=$(( (a + ${EPOCHREALTIME/./}) / 2 ))
+}
+declare -A MARK_RT=()
+# card_time A B: when the guest first got one of the cards, on the realtime
+# clock: pciehp's first "Card present" between the marks A and B in the
+# kernel's log, its time mapped through the marks' (status 1: none found)
+card_time() {
+    local l ta= tb= tc= re='^\[ *([0-9]+)\.([0-9]{6})\] (.*)$'
+    while IFS= read -r l; do
+        [[ $l =~ $re ]] || continue
+        case ${BASH_REMATCH[3]} in
+            "hotplug-bench mark $1") ta=$((10#${BASH_REMATCH[1]}${BASH_REMATCH[2]})) ;;
+            "hotplug-bench mark $2") tb=$((10#${BASH_REMATCH[1]}${BASH_REMATCH[2]})) ;;
+            *"pciehp: Slot("*"): Card present")
+                [[ -n $ta && -z $tb && -z $tc ]] && tc=$((10#${BASH_REMATCH[1]}${BASH_REMATCH[2]})) ;;
+        esac
+    done < <(dmesg)
+    [[ -n $ta && -n $tb && -n $tc ]] || return 1
+    echo $(( MARK_RT[$1] + (tc - ta) * (MARK_RT[$2] - MARK_RT[$1]) / (tb - ta) ))
+}
+
+# one run of a side; says BENCH run SIDE MICROSECONDS (or BENCH drop). Its
+# time runs from the kernel's first sight of the card (pciehp's "Card
+# present", read back from the kernel's log afterwards: the guest hears of
+# the QMP reply through the share, whose latency on the host shows in guest
+# time as a jump to its next timer) to the poll that finds every block online
+# movable; "BENCH seen" says how much later the guest saw the QMP reply.
 run_side() { # SIDE ROUND
-    local side=$1 k ids=() ports=() sns=() reqs=() t0 t1 n=1 ok=1 why
+    local side=$1 k ids=() ports=() sns=() reqs=() t0 t1 seen n=1 ok=1 why
     [[ $side == four ]] && n=4
     for ((k = 0; k < n; k++)); do
         CARD=$((CARD + 1))
@@ -226,9 +257,9 @@ run_side() { # SIDE ROUND
         floor) rule off ;;
         kernel) rule off; echo online_movable > $MEMSYS/auto_online_blocks ;;
     esac
+    mark "a$CARD"
     plug "${reqs[@]}" 2>>$LOG || { say "BENCH drop $side $2 device_add failed"; teardown "${ids[@]}"; return 1; }
-    t0=${EPOCHREALTIME/./}
-    [[ $side == profile ]] && say "BENCH t0 $side $2 $t0"
+    seen=${EPOCHREALTIME/./}
     case $side in
         floor|kernel) floor_script "${sns[0]}" "$side" || ok=0 ;;
     esac
@@ -236,19 +267,22 @@ run_side() { # SIDE ROUND
         # (bounded: 600 s of guest time)
         for ((k = 0; ; k++)); do
             window_done $((n * NBLK)) && break
-            (( ${EPOCHREALTIME/./} - t0 > 600000000 )) && { ok=0; break; }
+            (( ${EPOCHREALTIME/./} - seen > 600000000 )) && { ok=0; break; }
             nap
         done
     fi
     t1=${EPOCHREALTIME/./}
+    mark "b$CARD"
+    t0=$(card_time "a$CARD" "b$CARD") || { say "BENCH note: $side $2: no pciehp 'Card present' in the kernel's log: timed from the QMP reply"; t0=$seen; }
     if (( ok )) && why=$(verify "${sns[@]}"); then
         say "BENCH run $side $(( t1 - t0 )) round $2"
+        say "BENCH seen $side $2 $(( seen - t0 ))"
         say "BENCH times $side $2 $t0 $t1"   # (the journal's lines placed by them)
     else
         say "BENCH drop $side $2 ${why//$'\n'/; }"
         journalctl --no-pager -o short-monotonic -u 'cxltier-online@*' | tail -20 | sed 's/^/BENCH note: /' >> $LOG
     fi
-    [[ $side == profile ]] && say "BENCH t1 $side $2 $t1"
+    [[ $side == profile ]] && say "BENCH t0 $side $2 $t0" && say "BENCH t1 $side $2 $t1"
     teardown "${ids[@]}"
 }
 
@@ -293,7 +327,22 @@ startup() {
         t=${EPOCHREALTIME/./}; systemctl start hb-bare.service; say "BENCH start-up bare-unit $(( ${EPOCHREALTIME/./} - t ))"
         t=${EPOCHREALTIME/./}; systemctl start hb-sandboxed.service; say "BENCH start-up sandboxed-unit $(( ${EPOCHREALTIME/./} - t ))"
     done
-    rm $u/hb-bare.service $u/hb-sandboxed.service
+    # and each line of its [Service] section alone (but ExecStart and Type)
+    local line k=0
+    while IFS= read -r line; do
+        k=$((k + 1))
+        printf '[Service]\nType=oneshot\nExecStart=%s --version\n%s\n' "$exe" "$line" > $u/hb-one$k.service
+    done < <(sed -n '/^\[Service\]/,$p' /usr/lib/systemd/system/cxltier-online@.service |
+             grep -Ev '^(\[|#|$|ExecStart=|Type=)')
+    systemctl daemon-reload
+    for ((i = 0; i < 3; i++)); do
+        for ((j = 1; j <= k; j++)); do
+            line=$(sed -n 4p $u/hb-one$j.service)
+            t=${EPOCHREALTIME/./}; systemctl start hb-one$j.service
+            say "BENCH start-up one-line $(( ${EPOCHREALTIME/./} - t )) ${line// /_}"
+        done
+    done
+    rm $u/hb-bare.service $u/hb-sandboxed.service $u/hb-one*.service
     systemctl daemon-reload
 }
 

@@ -7,7 +7,7 @@ runs, and where the profiled chain runs' time went."""
 import re, statistics, sys
 
 log, rounds, size = sys.argv[1], sys.argv[2], sys.argv[3]
-startup, times = {}, {}
+startup, times, seen, oneline = {}, {}, {}, {}
 runs, drops, notes, mon, t0, t1, t2, journal = {}, [], [], {}, {}, {}, {}, {}
 start = ""
 for line in open(log, errors="replace"):
@@ -18,8 +18,12 @@ for line in open(log, errors="replace"):
         start = " ".join(f[2:])
     elif f[1] == "run":             # BENCH run SIDE US round I
         runs.setdefault(f[2], {})[int(f[5])] = int(f[3]) / 1000
+    elif f[1] == "seen":            # BENCH seen SIDE ROUND US
+        seen.setdefault(f[2], []).append(int(f[4]) / 1000)
     elif f[1] == "times":           # BENCH times SIDE ROUND T0 T1
         times.setdefault(f[2], []).append((int(f[4]), int(f[5])))
+    elif f[1] == "start-up" and f[2] == "one-line":  # BENCH start-up one-line US LINE
+        oneline.setdefault(" ".join(f[4:]).replace("_", " "), []).append(int(f[3]) / 1000)
     elif f[1] == "start-up":        # BENCH start-up HOW US
         startup.setdefault(f[2], []).append(int(f[3]) / 1000)
     elif f[1] == "drop":
@@ -40,7 +44,7 @@ def mid(v):
 
 icount = __import__("os").environ.get("CXLTIER_VM_ICOUNT", "")
 print(f"hot-add to movable, {size} cards, {rounds} alternating rounds, TCG guest"
-      f"{', icount ' + icount if icount else ''} ({start}) (ms from the QMP command's return):")
+      f"{', icount ' + icount if icount else ''} ({start}) (ms from the kernel's first sight of the card, pciehp's 'Card present'):")
 print(f"  {'':8} {'runs':>4} {'median':>9} {'min':>9} {'max':>9}")
 med = {}
 for side in ("chain", "floor", "kernel", "four"):
@@ -58,6 +62,9 @@ def ratio(a, b, what):
 ratio("chain", "floor", "chain / floor")
 ratio("kernel", "floor", "kernel / floor")
 ratio("four", "chain", "four / one (chain)")
+if seen:
+    print("  the QMP reply seen by the guest, after the card's coming (ms, median):",
+          ", ".join(f"{k} {mid(v):.1f}" for k, v in seen.items() if k != "profile"))
 print(f"  dropped runs: {len(drops)}")
 for d in drops:
     print(f"    {d}")
@@ -106,7 +113,7 @@ if t0:
         order += ["kernel: dax device bound to kmem (uevent)", "udevd: dax event done",
                   "every block online movable (poll)", "systemd: unit finished"]
         print(f"  where the chain's time goes ({len(t0)} profiled runs, udevadm monitor and cxltier -vv;"
-              f" ms from the QMP command's return, medians; phases: their own length):")
+              f" ms from the card's coming, medians; phases: their own length):")
         for k in order:
             if k in rows:
                 v = rows[k]
@@ -115,9 +122,14 @@ if startup:
     print("  starting a run of cxltier, medians (ms):", ", ".join(
         f"{ {'exec': 'cxltier --version by hand', 'bare-unit': 'as a oneshot unit', 'sandboxed-unit': 'as one with cxltier-online@.service sandbox'}.get(k, k)} {mid(v):.1f}"
         for k, v in startup.items()))
+if oneline and "bare-unit" in startup:
+    bare = mid(startup["bare-unit"])
+    print(f"  the sandbox's lines, each alone in a oneshot unit: ms over the bare unit's {bare:.1f} (medians; the 8 dearest):")
+    for k, v in sorted(oneline.items(), key=lambda kv: -mid(kv[1]))[:8]:
+        print(f"    {mid(v) - bare:7.1f}  {k}")
 
 # the timed chain runs (one card, four), from the journal alone: when the
-# memdevs' units started and finished (ms from the QMP command's return)
+# memdevs' units started and finished (ms from the card's coming)
 jl = sorted(journal.values(), key=lambda j: j[0])
 for side in ("chain", "four"):
     rows = {}
@@ -134,6 +146,6 @@ for side in ("chain", "four"):
         rows.setdefault("dax units started meanwhile (count)", []).append(len([r for r in dax if r <= b]))
         rows.setdefault("every block online movable (poll)", []).append((b - a) / 1000)
     if rows:
-        print(f"  the timed {side} runs ({len(times[side])}), from the journal (ms from the QMP command's return, medians):")
+        print(f"  the timed {side} runs ({len(times[side])}), from the journal (ms from the card's coming, medians):")
         for k, v in rows.items():
             print(f"    {k:48} {mid(v):9.1f}  (min {min(v):.1f}, max {max(v):.1f})")

@@ -10,15 +10,22 @@
 #           (cxltier-online@memN.service) -> cxltier online --policy
 #   floor   the rule off; a minimal script of the sysfs writes (region made,
 #           committed, bound; each block written online_movable), started
-#           as the QMP command returns
+#           as the QMP command returns (polling for the memdev)
 #   kernel  the rule off; the same script makes the region and the kernel
 #           onlines it (auto_online_blocks=online_movable)
 #   four    four cards at once through the chain
-# Each run is timed in the guest from the QMP command's return to the poll
-# that finds every block online movable, verified (a run that did not end
-# so is dropped and counted), then torn down untimed. Before the rounds,
-# BENCH_PROFILE (default 3) chain runs with udevadm monitor and cxltier -vv
-# (not counted; the first is a warm-up too) say where the chain's time goes.
+# Each run is timed in the guest from the kernel's first sight of the card
+# (pciehp's "Card present" in its log; the guest is stopped while QEMU adds
+# the cards) to the poll that finds every block online movable, verified (a
+# run that did not end so is dropped and counted), then torn down untimed.
+# (Not from the QMP reply as the guest sees it: that comes through the share,
+# and the host's latency shows in icount time as a jump to the guest's next
+# timer, 3-170 ms of the kernel's probing done before the reply is seen.)
+# Before the rounds, BENCH_PROFILE (default 3) chain runs with udevadm
+# monitor and cxltier -vv (not counted; the first is a warm-up too) say
+# where the chain's time goes, and the start of a oneshot unit running
+# `cxltier --version` is timed bare, with cxltier-online@'s sandbox, and
+# with each line of that sandbox alone.
 # Prints median, min and max per side, the ratios chain/floor, kernel/floor
 # and four/chain, and the profile's medians.
 # Environment: CXLTIER_VM_ICOUNT (default shift=0,sleep=off: guest time
