@@ -5,9 +5,9 @@
 # Sides, rotating from round to round:
 #   chain   device_add; udev (90-cxltier.rules) -> systemd
 #           (cxltier-online@memN.service) -> cxltier online --policy does the rest
-#   floor   the rule off; device_add, then a minimal script of the sysfs
+#   floor   the rule off; device_add, and a minimal script of the sysfs
 #           writes (region over the card, committed, bound; each block
-#           written online_movable), started as the QMP command returns
+#           written online_movable), started with it (polling for the memdev)
 #   kernel  the rule off, auto_online_blocks=online_movable; the same script
 #           up to the region's bind, the kernel onlines the blocks
 #   four    four cards at once through the chain
@@ -244,7 +244,7 @@ card_time() {
 # time as a jump to its next timer) to the poll that finds every block online
 # movable; "BENCH seen" says how much later the guest saw the QMP reply.
 run_side() { # SIDE ROUND
-    local side=$1 k ids=() ports=() sns=() reqs=() t0 t1 seen n=1 ok=1 why
+    local side=$1 k ids=() ports=() sns=() reqs=() t0 t1 seen n=1 ok=1 why fpid=
     [[ $side == four ]] && n=4
     for ((k = 0; k < n; k++)); do
         CARD=$((CARD + 1))
@@ -258,11 +258,14 @@ run_side() { # SIDE ROUND
         kernel) rule off; echo online_movable > $MEMSYS/auto_online_blocks ;;
     esac
     mark "a$CARD"
-    plug "${reqs[@]}" 2>>$LOG || { say "BENCH drop $side $2 device_add failed"; teardown "${ids[@]}"; return 1; }
-    seen=${EPOCHREALTIME/./}
+    # the floor's script is started as the card is: before it (it polls
+    # for the memdev), as the reply may be seen after the memdev came
     case $side in
-        floor|kernel) floor_script "${sns[0]}" "$side" || ok=0 ;;
+        floor|kernel) floor_script "${sns[0]}" "$side" & fpid=$! ;;
     esac
+    plug "${reqs[@]}" 2>>$LOG || { say "BENCH drop $side $2 device_add failed"; [[ -z $fpid ]] || kill $fpid; teardown "${ids[@]}"; return 1; }
+    seen=${EPOCHREALTIME/./}
+    [[ -z $fpid ]] || wait $fpid || ok=0
     if (( ok )); then
         # (bounded: 600 s of guest time)
         for ((k = 0; ; k++)); do
