@@ -11,13 +11,14 @@
 #   kernel  the rule off, auto_online_blocks=online_movable; the same script
 #           up to the region's bind, the kernel onlines the blocks
 #   four    four cards at once through the chain
+#   fourfloor  four cards at once, the floor's script for each (not by default)
 # Time runs from the kernel's first sight of a card (pciehp's "Card
 # present"; the guest is stopped while QEMU adds the cards) to the first
 # poll (every POLL s) that finds every block of the window online movable
 # and as many as the cards have. Each run is verified (every block
 # of each card's region online movable) and torn down untimed (blocks
 # offline, region deleted, device_del). Lines "BENCH ..." go to /share/bench.log.
-# Settings (from run.sh's head): ROUNDS SIZE POLL PROFILE (profiled chain
+# Settings (from run.sh's head): ROUNDS SIZE POLL SIDES PROFILE (profiled chain
 # runs: udevadm monitor and cxltier -vv; their times are not counted).
 . /usr/share/cxltier-vm/lib.sh
 LOG=/share/bench.log
@@ -113,8 +114,12 @@ floor_script() {
     done
     dec=decoder${ep##*endpoint}.0
     read -r size < "$m/ram/size"
-    read -r r < $CXL/$ROOTDEC/create_ram_region
-    echo "$r" > $CXL/$ROOTDEC/create_ram_region || return 1
+    # (another script may take the name first: the next one then)
+    for ((i = 0; i < 100; i++)); do
+        read -r r < $CXL/$ROOTDEC/create_ram_region
+        echo "$r" 2>/dev/null > $CXL/$ROOTDEC/create_ram_region && break
+    done
+    (( i < 100 )) || return 1
     echo 256 > $CXL/$r/interleave_granularity || return 1
     echo 1 > $CXL/$r/interleave_ways || return 1
     echo ram > $CXL/$dec/mode || return 1
@@ -245,7 +250,7 @@ card_time() {
 # movable; "BENCH seen" says how much later the guest saw the QMP reply.
 run_side() { # SIDE ROUND
     local side=$1 k ids=() ports=() sns=() reqs=() t0 t1 seen n=1 ok=1 why fpid=
-    [[ $side == four ]] && n=4
+    [[ $side == four* ]] && n=4
     for ((k = 0; k < n; k++)); do
         CARD=$((CARD + 1))
         ids+=("hb$CARD"); ports+=("cxl_rp_hp$k"); sns+=($((0x9b00 + CARD)))
@@ -254,7 +259,7 @@ run_side() { # SIDE ROUND
     done
     case $side in
         chain|four|profile) rule on ;;
-        floor) rule off ;;
+        floor|fourfloor) rule off ;;
         kernel) rule off; echo online_movable > $MEMSYS/auto_online_blocks ;;
     esac
     mark "a$CARD"
@@ -262,10 +267,11 @@ run_side() { # SIDE ROUND
     # for the memdev), as the reply may be seen after the memdev came
     case $side in
         floor|kernel) floor_script "${sns[0]}" "$side" & fpid=$! ;;
+        fourfloor) for k in "${sns[@]}"; do floor_script "$k" floor & fpid+=" $!"; done ;;
     esac
-    plug "${reqs[@]}" 2>>$LOG || { say "BENCH drop $side $2 device_add failed"; [[ -z $fpid ]] || kill $fpid; teardown "${ids[@]}"; return 1; }
+    plug "${reqs[@]}" 2>>$LOG || { say "BENCH drop $side $2 device_add failed"; [[ -z $fpid ]] || kill $fpid 2>/dev/null; teardown "${ids[@]}"; return 1; }
     seen=${EPOCHREALTIME/./}
-    [[ -z $fpid ]] || wait $fpid || ok=0
+    for k in $fpid; do wait "$k" || ok=0; done
     if (( ok )); then
         # (bounded: 600 s of guest time)
         for ((k = 0; ; k++)); do
@@ -353,10 +359,10 @@ settled || vwait 300 "udev and systemd to settle at boot" settled
 for ((p = 0; p < PROFILE; p++)); do profile $p; done   # (the first: a warm-up too)
 (( PROFILE == 0 )) || startup
 journal
-sides=(chain floor kernel four)
+read -ra sides <<< "$SIDES"
 for ((i = 0; i < ROUNDS; i++)); do
-    for ((k = 0; k < 4; k++)); do
-        run_side "${sides[(i + k) % 4]}" "$i"
+    for ((k = 0; k < ${#sides[@]}; k++)); do
+        run_side "${sides[(i + k) % ${#sides[@]}]}" "$i"
     done
 done
 journal

@@ -47,8 +47,10 @@ print(f"hot-add to movable, {size} cards, {rounds} alternating rounds, TCG guest
       f"{', icount ' + icount if icount else ''} ({start}) (ms from the kernel's first sight of the card, pciehp's 'Card present'):")
 print(f"  {'':8} {'runs':>4} {'median':>9} {'min':>9} {'max':>9}")
 med = {}
-for side in ("chain", "floor", "kernel", "four"):
+for side in ("chain", "floor", "kernel", "four", "fourfloor"):
     v = list(runs.get(side, {}).values())
+    if side == "fourfloor" and not v:
+        continue
     med[side] = mid(v)
     if v:
         print(f"  {side:8} {len(v):4d} {med[side]:9.1f} {min(v):9.1f} {max(v):9.1f}")
@@ -62,6 +64,8 @@ def ratio(a, b, what):
 ratio("chain", "floor", "chain / floor")
 ratio("kernel", "floor", "kernel / floor")
 ratio("four", "chain", "four / one (chain)")
+ratio("fourfloor", "floor", "four / one (floor)")
+ratio("four", "fourfloor", "four: chain / floor")
 if seen:
     print("  the QMP reply seen by the guest, after the card's coming (ms, median):",
           ", ".join(f"{k} {mid(v):.1f}" for k, v in seen.items() if k != "profile"))

@@ -14,6 +14,7 @@
 #   kernel  the rule off; the same script makes the region and the kernel
 #           onlines it (auto_online_blocks=online_movable)
 #   four    four cards at once through the chain
+#   fourfloor  four cards at once, the floor's script for each (BENCH_SIDES)
 # Each run is timed in the guest from the kernel's first sight of the card
 # (pciehp's "Card present" in its log; the guest is stopped while QEMU adds
 # the cards) to the poll that finds every block online movable, verified (a
@@ -31,7 +32,8 @@
 # Environment: CXLTIER_VM_ICOUNT (default shift=0,sleep=off: guest time
 # counts instructions), BENCH_SIZE (per card, default 512M), BENCH_POLL
 # (seconds between polls, default 0.01), BENCH_PROFILE, BENCH_KERNEL (6.12),
-# BENCH_TIMEOUT (seconds, default 10800), BENCH_WORK (keep the files there).
+# BENCH_TIMEOUT (seconds, default 10800), BENCH_WORK (keep the files there),
+# BENCH_SIDES (default "chain floor kernel four"; fourfloor too).
 # A guest that ran out of time still has what it measured summed up.
 set -euo pipefail
 BUILD=$(realpath "${1:-build}") ROUNDS=${2:-7}
@@ -59,7 +61,8 @@ adds+=(-a /usr/bin/udevadm:/usr/bin/udevadm)
 "$VM/mkinitramfs.sh" -k "$K" -o "$work/initrd.gz" "${adds[@]}" >/dev/null
 
 {
-    printf 'ROUNDS=%d SIZE=%d POLL=%s PROFILE=%d\n' "$ROUNDS" "$SIZE" "${BENCH_POLL:-0.01}" "${BENCH_PROFILE:-3}"
+    printf 'ROUNDS=%d SIZE=%d POLL=%s PROFILE=%d SIDES=%q\n' "$ROUNDS" "$SIZE" "${BENCH_POLL:-0.01}" "${BENCH_PROFILE:-3}" \
+        "${BENCH_SIDES:-chain floor kernel four}"
     cat "$HERE/hotplug-guest.sh"
 } > "$share/run.sh"
 rc=0
