@@ -85,7 +85,7 @@ static void restore_handlers(void)
 }
 
 /* -vv: where a run's time goes, phase by phase (ms since the last one) */
-static void phase(const struct cmd_env *env, const char *what)
+void change_phase(const struct cmd_env *env, const char *what)
 {
 	static struct timespec last;
 	struct timespec now;
@@ -212,17 +212,17 @@ int change_begin_load(struct cmd_env *env, const struct change_opts *o, char **t
 {
 	int rc;
 
-	phase(env, "start");
+	change_phase(env, "start");
 	if (!ct_kernel_has_memory_hotplug(env->ctx)) {
 		cmd_err(env, "this kernel has no memory hotplug (no memory blocks in sysfs: CONFIG_MEMORY_HOTPLUG)");
 		return EXIT_UNSUPPORTED;
 	}
 	if ((rc = change_begin(env, o)))
 		return rc;
-	phase(env, "lock");
+	change_phase(env, "lock");
 	if ((rc = change_load(env, targets, n, full, t)))
 		change_end();
-	phase(env, "topology");
+	change_phase(env, "topology");
 	return rc;
 }
 
@@ -319,10 +319,10 @@ int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n
 	uint64_t bytes = 0, bs = 0;
 	char err[256];
 
-	phase(env, "plan (blocks read)");
+	change_phase(env, "plan (blocks read)");
 	ct_hotplug_session_run(&session, plan, o->want, o->reonline);	/* the lock released */
 	change_end();
-	phase(env, "execute (blocks written, read back)");
+	change_phase(env, "execute (blocks written, read back)");
 	ct_block_size_cached(env->ctx, &bs);
 	ct_error_clear(&env->ctx->err);
 	root = json_object_new_object();
@@ -368,7 +368,7 @@ int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n
 		return EXIT_USAGE;
 	}
 	json_object_put(root);
-	phase(env, "report");
+	change_phase(env, "report");
 	if (o->dry_run) {
 		size_t change = 0;
 		for (size_t i = 0; i < plan->n; i++)

@@ -47,6 +47,8 @@ int change_load(struct cmd_env *env, char **targets, int n, bool full, struct ct
 void change_end(void);
 /* before onlining: say so when the kernel onlines new memory by itself */
 void change_warn_auto_online(struct cmd_env *env);
+/* -vv: "WHAT: N ms", the time since the last phase (the first, "start", prints nothing) */
+void change_phase(const struct cmd_env *env, const char *what);
 
 /* offline-remove.c: `offline memN --remove`; an exit code */
 int offline_remove(struct cmd_env *env, char **targets, int n, struct change_opts *o);

@@ -148,6 +148,7 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 		}
 		if ((rc = policy_regions(env, &t, &pol, argv + optind, argc - optind, &co)))
 			goto out;
+		change_phase(env, "policy and regions (created, topology read again)");
 		if (policy_plan(env, &t, &pol, argv + optind, argc - optind, &plan, &co)) {
 			rc = EXIT_FAIL;
 			goto out;

@@ -6,6 +6,11 @@
   qmp.py SOCKET --serve DIR              serve guest requests: for every
         DIR/NAME.req (one JSON request), run it and write DIR/NAME.resp;
         stops when the socket closes (QEMU exited).
+        A request may be a list of requests, run in order; their replies
+        are a list. In the list, {"agent": "reply"} writes the replies so
+        far as DIR/NAME.resp there and then: [stop, device_add, {"agent":
+        "reply"}, cont] has the reply waiting when the guest runs again, so
+        that the guest's clock, stopped meanwhile, tells when its device came.
 """
 import json, os, socket, sys, time
 
@@ -50,19 +55,39 @@ def serve(path, directory):
             names = []
         for n in names:
             p = os.path.join(directory, n)
+            replied, req = False, None
+
+            def reply(resp):
+                tmp = p[:-4] + ".tmp"
+                with open(tmp, "w") as f:
+                    json.dump(resp, f)
+                os.rename(tmp, p[:-4] + ".resp")
+
             try:
                 with open(p) as f:
                     req = json.load(f)
-                resp = q.execute(req)
+                os.unlink(p)
+                if isinstance(req, list):
+                    resp = []
+                    for r in req:
+                        if r == {"agent": "reply"}:
+                            reply(resp)
+                            replied = True
+                        else:
+                            resp.append(q.execute(r))
+                else:
+                    resp = q.execute(req)
             except EOFError:
                 return 0
             except Exception as e:          # a bad request gets an error reply
                 resp = {"error": {"class": "AgentError", "desc": str(e)}}
-            os.unlink(p)
-            tmp = p[:-4] + ".tmp"
-            with open(tmp, "w") as f:
-                json.dump(resp, f)
-            os.rename(tmp, p[:-4] + ".resp")
+                replied = False
+                if isinstance(req, list) and {"execute": "stop"} in req:
+                    q.execute({"execute": "cont"})  # never a guest left stopped
+            if os.path.exists(p):
+                os.unlink(p)
+            if not replied:
+                reply(resp)
         try:
             q.sock.getpeername()
         except OSError:

@@ -17,6 +17,8 @@
 #                  two-regions       two devices, two fixed memory windows
 #                  hotplug           one device and a free root port cxl_rp_hp on
 #                                    cxl.1 for QMP device_add (serials 0x1234, 0x5678)
+#                  hotplug4          one device and four free root ports cxl_rp_hp0..3
+#                                    on cxl.1 (four cards hot-added at once)
 #   --numa N       default: node0 CPUs+RAM, node1 the CXL memory
 #                  two-socket: node0 cpu0+RAM, node1 cpu1+RAM, node2 the CXL
 #                  memory, node3 a cpu-less RAM node (SLIT 21 across sockets)
@@ -178,6 +180,10 @@ case $TOPO in
         FMW+=(cxl-fmw.1.targets.0=cxl.1 cxl-fmw.1.size=4G) ;;
     hotplug)            # one device, and a free root port for QMP device_add (id cxl_rp_hp)
         rp cxl_rp0 cxl.1 0 2; rp cxl_rp_hp cxl.1 1 3
+        t3 0 cxl_rp0 0x1234 ;;
+    hotplug4)           # one device, and four free root ports (ids cxl_rp_hp0..3)
+        rp cxl_rp0 cxl.1 0 2
+        for i in 0 1 2 3; do rp "cxl_rp_hp$i" cxl.1 $((i + 1)) $((i + 3)); done
         t3 0 cxl_rp0 0x1234 ;;
     *) echo "run.sh: unknown topology $TOPO" >&2; exit 2 ;;
 esac
