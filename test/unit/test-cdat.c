@@ -109,6 +109,20 @@ static void volatile_perf(void)
 	is_int(decode(), 0, "a table with read and write latency");
 	ok(cdat_volatile_perf(&t, &a) && a.read_latency == 150 && a.write_latency == 251, "rounded up to ns");
 
+	/* a memory-side cache's figure (flags: hierarchy 1) is not the memory's */
+	blob_header(&x, 0);
+	put_dsmas(&x, 0, 0, 0, 4096);
+	put_dslbis(&x, 0, 1, CDAT_READ_LATENCY, 1000, 20);	/* the cache: 20 ns */
+	put_dslbis(&x, 0, 0, CDAT_READ_LATENCY, 1000, 150);	/* the memory: 150 ns */
+	put_dslbis(&x, 0, 1, CDAT_WRITE_LATENCY, 1000, 30);	/* the cache alone */
+	blob_finish(&x);
+	is_int(decode(), 0, "a table with a memory-side cache's latencies");
+	ok(cdat_volatile_perf(&t, &a) && a.read_latency == 150 && a.write_latency == 0,
+	   "the memory's read latency, no write latency from the cache");
+	/* write latency is a latency (ns), write bandwidth is not */
+	ok(cdat_data_type_is_latency(CDAT_WRITE_LATENCY) && !cdat_data_type_is_latency(CDAT_ACCESS_BANDWIDTH),
+	   "write latency is a latency, access bandwidth is not");
+
 	/* found by test/fuzz/fuzz-cdat: (ps + 999) / 1000 wrapped for a value
 	 * within 999 ps of 2^64, and such a device read as 0 ns; beyond the
 	 * kernel's u32 now, it is no figure at all */
