@@ -443,3 +443,32 @@ two_region_tree() {
     [[ $(jq -c '[.blocks[] | select(.id == 36 or .id == 44) | [.id, .device, .action]]' <<<"$output") == \
        '[[36,"dax0.0","refuse"],[44,"dax1.0","reonline_movable"]]' ]] || fail "$output $stderr"
 }
+
+# a tree whose memory38/state is a symlink: read as any, and a write to it
+# refused (ELOOP), as the kernel refuses a block it cannot change
+unwritable_block_tree() { # dir fixture
+    cp -a "$(fixture "$2")" "$1"
+    local m=$1/sys/devices/system/memory
+    mv "$m/memory38/state" "$m/memory38/state.real"
+    ln -s state.real "$m/memory38/state"
+}
+
+@test "a block that cannot be changed: the others are, named, exit 64 (partial), never 1" {
+    unwritable_block_tree "$BATS_TEST_TMPDIR/t" lab-region-online
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" offline dax0.0 -j
+    assert_failure 64
+    [[ $stderr == *"memory38 (dax0.0): failed: "* && $stderr == *"7 blocks changed (896M), 0 already as asked, 1 not"* ]] ||
+        fail "$stderr"
+    [[ $(jq -c '[.blocks[] | .result] | group_by(.) | map([.[0], length])' <<<"$output") == '[["done",7],["failed",1]]' ]] ||
+        fail "$output"
+}
+
+@test "--rollback whose rollback cannot put blocks back: each named rollback_failed, exit 64 (changed), never 1" {
+    # a tree takes the write of online_movable but reads it back as no state:
+    # the blocks stay changed, as when the kernel refuses to put them back
+    unwritable_block_tree "$BATS_TEST_TMPDIR/t" lab-region-online
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" offline dax0.0 --rollback -j
+    assert_failure 64
+    [[ $stderr == *"memory34 (dax0.0): rollback_failed: "* && $stderr == *"rolled back 0 of the 7 that had changed"* ]] ||
+        fail "$stderr"
+}
