@@ -472,3 +472,16 @@ unwritable_block_tree() { # dir fixture
     [[ $stderr == *"memory34 (dax0.0): rollback_failed: "* && $stderr == *"rolled back 0 of the 7 that had changed"* ]] ||
         fail "$stderr"
 }
+
+@test "a block going offline is refused, online or offline, with 'try again later'" {
+    cp -a "$(fixture lab-region-online)" "$BATS_TEST_TMPDIR/t"
+    echo going-offline > "$BATS_TEST_TMPDIR/t/sys/devices/system/memory/memory36/state"
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" offline dax0.0 --dry-run -j
+    assert_failure 64    # the 7 others would go offline
+    [[ $(jq -c '.blocks[] | select(.block == "memory36") | [.action, .note]' <<<"$output") == \
+       '["refuse","in state going-offline: try again later"]' ]] || fail "offline: $output"
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" online dax0.0 --dry-run -j
+    assert_failure 1     # nothing would change
+    [[ $(jq -c '.blocks[] | select(.block == "memory36") | [.action, .note]' <<<"$output") == \
+       '["refuse","in state going-offline: try again later"]' ]] || fail "online: $output"
+}
