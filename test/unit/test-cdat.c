@@ -160,6 +160,8 @@ static void malformed(void)
 
 	x.len = 10;
 	EXPECT_BAD("short header", "offset 0: the table is 10 bytes");
+	x.len = 15;
+	EXPECT_BAD("a header one byte short", "offset 0: the table is 15 bytes, shorter than the 16-byte header");
 
 	blob_header(&x, 0);
 	put_dsmas(&x, 0, 0, 0, 4096);
@@ -170,6 +172,8 @@ static void malformed(void)
 	blob_finish(&x);
 	x.len -= 4;
 	EXPECT_BAD("header length past the end", "runs past the end of the data (36 bytes)");
+	x.len += 3;
+	EXPECT_BAD("header length one byte past the end", "the header's length 40 runs past the end of the data (39 bytes)");
 
 	blob_header(&x, 0);
 	put_dsmas(&x, 0, 0, 0, 4096);
@@ -180,7 +184,7 @@ static void malformed(void)
 	blob_header(&x, 0);
 	put_raw(&x, 0, 3, 4);
 	blob_finish(&x);
-	EXPECT_BAD("structure length 3", "offset 16: dsmas structure length 3");
+	EXPECT_BAD("structure length 3", "offset 16: dsmas structure length 3 is shorter than its own 4-byte header");
 
 	blob_header(&x, 0);
 	put_dsmas(&x, 0, 0, 0, 4096);
@@ -189,9 +193,20 @@ static void malformed(void)
 	EXPECT_BAD("structure length overlong", "offset 16: dsmas structure length 200 runs past the table's end");
 
 	blob_header(&x, 0);
+	put_dsmas(&x, 0, 0, 0, 4096);
+	x.b[18] = 28;	/* 4 bytes past the table's end */
+	blob_finish(&x);
+	EXPECT_BAD("structure 4 bytes past the end", "offset 16: dsmas structure length 28 runs past the table's end (byte 40)");
+
+	blob_header(&x, 0);
 	put_raw(&x, 0, 20, 20);
 	blob_finish(&x);
 	EXPECT_BAD("DSMAS of the wrong size", "offset 16: dsmas structure length 20, must be 24");
+
+	blob_header(&x, 0);
+	put_raw(&x, 0, 28, 28);
+	blob_finish(&x);
+	EXPECT_BAD("DSMAS longer than its size", "offset 16: dsmas structure length 28, must be 24");
 
 	blob_header(&x, 0);
 	put_raw(&x, 5, 20, 20);
