@@ -70,6 +70,10 @@ load helper
     assert_output --partial "no region 'region4'"
     run cxltier --sysroot "$root" online memory41-34
     assert_failure 2
+    # backwards, where the unsigned difference is small: still backwards
+    run cxltier --sysroot "$root" online memory18446744073709551615-5
+    assert_failure 2
+    assert_output --partial "is not a block name or range"
     run cxltier --sysroot "$root" online memory900
     assert_failure 1
     assert_output --partial "memory900 does not exist"
@@ -484,4 +488,18 @@ unwritable_block_tree() { # dir fixture
     assert_failure 1     # nothing would change
     [[ $(jq -c '.blocks[] | select(.block == "memory36") | [.action, .note]' <<<"$output") == \
        '["refuse","in state going-offline: try again later"]' ]] || fail "online: $output"
+}
+
+@test "--rollback that puts every changed block back: rolled_back, exit 1 (nothing changed in the end), never 64" {
+    # valid_zones "Movable" alone: an onlined block is read back as in Movable
+    unwritable_block_tree "$BATS_TEST_TMPDIR/t" lab-region-offline
+    for b in 34 35 36 37 38 39 40 41; do
+        echo Movable > "$BATS_TEST_TMPDIR/t/sys/devices/system/memory/memory$b/valid_zones"
+    done
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" online dax0.0 --rollback -j
+    assert_failure 1
+    [[ $stderr == *"rolled back 7 of the 7 that had changed"* ]] || fail "$stderr"
+    [[ $(jq -c '[.blocks[] | .result] | group_by(.) | map([.[0], length])' <<<"$output") == '[["failed",1],["rolled_back",7]]' ]] ||
+        fail "$output"
+    [[ $(cat "$BATS_TEST_TMPDIR/t/sys/devices/system/memory/memory34/state") == offline ]]
 }
