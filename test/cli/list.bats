@@ -263,3 +263,16 @@ load helper
     assert_success
     [[ $(jq -c '.nodes[] | select(.node == 1) | [.offline_blocks, .cxl_size, .cxl_online_size]' <<<"$output") == '[8,1073741824,0]' ]]
 }
+
+@test "--summary: the block right after a dax device's range is not CXL memory" {
+    root=$(fixture lab-region-online)
+    cp -a "$root" "$BATS_TEST_TMPDIR/t"
+    m=$BATS_TEST_TMPDIR/t/sys/devices/system/memory
+    cp -a "$m/memory15" "$m/memory42"    # dax0.0 is memory34-41: 42 is node 0's
+    printf '42\n' > "$m/memory42/phys_index"
+    ln -s ../../memory/memory42 "$BATS_TEST_TMPDIR/t/sys/devices/system/node/node0/memory42"
+    run --separate-stderr cxltier list --sysroot "$BATS_TEST_TMPDIR/t" --summary -j
+    assert_success
+    [[ $(jq -c '[.nodes[] | [.node, .blocks, .cxl_size]]' <<<"$output") == '[[0,17,0],[1,8,1073741824]]' ]] ||
+        fail "$output"
+}

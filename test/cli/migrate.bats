@@ -28,6 +28,11 @@ load helper
     assert_failure 2
     run cxltier migrate --pid x --to 0
     assert_failure 2
+    run cxltier migrate --pid 0 --to 0
+    assert_failure 2
+    assert_output --partial "--pid 0: not a process id"
+    run cxltier migrate --pid -3 --to 0
+    assert_failure 2
     run cxltier migrate --pid 1 --to 0 --max-bytes lots
     assert_failure 2
     run cxltier migrate --pid 1 --to 0 --hot --interval never

@@ -70,6 +70,10 @@ load helper
     assert_output --partial "no region 'region4'"
     run cxltier --sysroot "$root" online memory41-34
     assert_failure 2
+    # backwards, where the unsigned difference is small: still backwards
+    run cxltier --sysroot "$root" online memory18446744073709551615-5
+    assert_failure 2
+    assert_output --partial "is not a block name or range"
     run cxltier --sysroot "$root" online memory900
     assert_failure 1
     assert_output --partial "memory900 does not exist"
@@ -442,4 +446,60 @@ two_region_tree() {
     assert_failure 64
     [[ $(jq -c '[.blocks[] | select(.id == 36 or .id == 44) | [.id, .device, .action]]' <<<"$output") == \
        '[[36,"dax0.0","refuse"],[44,"dax1.0","reonline_movable"]]' ]] || fail "$output $stderr"
+}
+
+# a tree whose memory38/state is a symlink: read as any, and a write to it
+# refused (ELOOP), as the kernel refuses a block it cannot change
+unwritable_block_tree() { # dir fixture
+    cp -a "$(fixture "$2")" "$1"
+    local m=$1/sys/devices/system/memory
+    mv "$m/memory38/state" "$m/memory38/state.real"
+    ln -s state.real "$m/memory38/state"
+}
+
+@test "a block that cannot be changed: the others are, named, exit 64 (partial), never 1" {
+    unwritable_block_tree "$BATS_TEST_TMPDIR/t" lab-region-online
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" offline dax0.0 -j
+    assert_failure 64
+    [[ $stderr == *"memory38 (dax0.0): failed: "* && $stderr == *"7 blocks changed (896M), 0 already as asked, 1 not"* ]] ||
+        fail "$stderr"
+    [[ $(jq -c '[.blocks[] | .result] | group_by(.) | map([.[0], length])' <<<"$output") == '[["done",7],["failed",1]]' ]] ||
+        fail "$output"
+}
+
+@test "--rollback whose rollback cannot put blocks back: each named rollback_failed, exit 64 (changed), never 1" {
+    # a tree takes the write of online_movable but reads it back as no state:
+    # the blocks stay changed, as when the kernel refuses to put them back
+    unwritable_block_tree "$BATS_TEST_TMPDIR/t" lab-region-online
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" offline dax0.0 --rollback -j
+    assert_failure 64
+    [[ $stderr == *"memory34 (dax0.0): rollback_failed: "* && $stderr == *"rolled back 0 of the 7 that had changed"* ]] ||
+        fail "$stderr"
+}
+
+@test "a block going offline is refused, online or offline, with 'try again later'" {
+    cp -a "$(fixture lab-region-online)" "$BATS_TEST_TMPDIR/t"
+    echo going-offline > "$BATS_TEST_TMPDIR/t/sys/devices/system/memory/memory36/state"
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" offline dax0.0 --dry-run -j
+    assert_failure 64    # the 7 others would go offline
+    [[ $(jq -c '.blocks[] | select(.block == "memory36") | [.action, .note]' <<<"$output") == \
+       '["refuse","in state going-offline: try again later"]' ]] || fail "offline: $output"
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" online dax0.0 --dry-run -j
+    assert_failure 1     # nothing would change
+    [[ $(jq -c '.blocks[] | select(.block == "memory36") | [.action, .note]' <<<"$output") == \
+       '["refuse","in state going-offline: try again later"]' ]] || fail "online: $output"
+}
+
+@test "--rollback that puts every changed block back: rolled_back, exit 1 (nothing changed in the end), never 64" {
+    # valid_zones "Movable" alone: an onlined block is read back as in Movable
+    unwritable_block_tree "$BATS_TEST_TMPDIR/t" lab-region-offline
+    for b in 34 35 36 37 38 39 40 41; do
+        echo Movable > "$BATS_TEST_TMPDIR/t/sys/devices/system/memory/memory$b/valid_zones"
+    done
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" online dax0.0 --rollback -j
+    assert_failure 1
+    [[ $stderr == *"rolled back 7 of the 7 that had changed"* ]] || fail "$stderr"
+    [[ $(jq -c '[.blocks[] | .result] | group_by(.) | map([.[0], length])' <<<"$output") == '[["failed",1],["rolled_back",7]]' ]] ||
+        fail "$output"
+    [[ $(cat "$BATS_TEST_TMPDIR/t/sys/devices/system/memory/memory34/state") == offline ]]
 }

@@ -85,6 +85,24 @@ static void refused(void)
 	ok(strstr(err.msg, "is a symbolic link") && strstr(err.msg, "give the real path"), "saying so: %s", err.msg);
 	ok(!exists("/a/b/out"), "nothing written where it points");
 	ct_error_clear(&err);
+	/* writable by its group alone, by others alone: either could swap the file */
+	{
+		static const struct { const char *dir; mode_t mode; } w[] = {
+			{ "/group-w", 0775 }, { "/other-w", 0757 }, { "/sticky-w", 01757 },
+		};
+		for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+			char out[64];
+			mkdir(at(p, w[i].dir), 0700);
+			chmod(p, w[i].mode);
+			snprintf(out, sizeof(out), "%s/out", w[i].dir);
+			is_int(ct_file_write_atomic(&err, at(p, out), "x", 1, 0644), w[i].mode & S_ISVTX ? 0 : -EPERM,
+			       "a directory of mode %04o: %s", (unsigned)w[i].mode,
+			       w[i].mode & S_ISVTX ? "sticky, written" : "refused");
+			if (!(w[i].mode & S_ISVTX))
+				ok(strstr(err.msg, "is writable by others and not sticky") != NULL, "saying so: %s", err.msg);
+			ct_error_clear(&err);
+		}
+	}
 	mkdir(at(p, "/theirs"), 0755);
 	if (chown(p, 65534, 65534)) {
 		ok(1, "# SKIP cannot chown (not root)");

@@ -109,6 +109,20 @@ static void volatile_perf(void)
 	is_int(decode(), 0, "a table with read and write latency");
 	ok(cdat_volatile_perf(&t, &a) && a.read_latency == 150 && a.write_latency == 251, "rounded up to ns");
 
+	/* a memory-side cache's figure (flags: hierarchy 1) is not the memory's */
+	blob_header(&x, 0);
+	put_dsmas(&x, 0, 0, 0, 4096);
+	put_dslbis(&x, 0, 1, CDAT_READ_LATENCY, 1000, 20);	/* the cache: 20 ns */
+	put_dslbis(&x, 0, 0, CDAT_READ_LATENCY, 1000, 150);	/* the memory: 150 ns */
+	put_dslbis(&x, 0, 1, CDAT_WRITE_LATENCY, 1000, 30);	/* the cache alone */
+	blob_finish(&x);
+	is_int(decode(), 0, "a table with a memory-side cache's latencies");
+	ok(cdat_volatile_perf(&t, &a) && a.read_latency == 150 && a.write_latency == 0,
+	   "the memory's read latency, no write latency from the cache");
+	/* write latency is a latency (ns), write bandwidth is not */
+	ok(cdat_data_type_is_latency(CDAT_WRITE_LATENCY) && !cdat_data_type_is_latency(CDAT_ACCESS_BANDWIDTH),
+	   "write latency is a latency, access bandwidth is not");
+
 	/* found by test/fuzz/fuzz-cdat: (ps + 999) / 1000 wrapped for a value
 	 * within 999 ps of 2^64, and such a device read as 0 ns; beyond the
 	 * kernel's u32 now, it is no figure at all */
@@ -146,6 +160,8 @@ static void malformed(void)
 
 	x.len = 10;
 	EXPECT_BAD("short header", "offset 0: the table is 10 bytes");
+	x.len = 15;
+	EXPECT_BAD("a header one byte short", "offset 0: the table is 15 bytes, shorter than the 16-byte header");
 
 	blob_header(&x, 0);
 	put_dsmas(&x, 0, 0, 0, 4096);
@@ -156,6 +172,8 @@ static void malformed(void)
 	blob_finish(&x);
 	x.len -= 4;
 	EXPECT_BAD("header length past the end", "runs past the end of the data (36 bytes)");
+	x.len += 3;
+	EXPECT_BAD("header length one byte past the end", "the header's length 40 runs past the end of the data (39 bytes)");
 
 	blob_header(&x, 0);
 	put_dsmas(&x, 0, 0, 0, 4096);
@@ -166,7 +184,7 @@ static void malformed(void)
 	blob_header(&x, 0);
 	put_raw(&x, 0, 3, 4);
 	blob_finish(&x);
-	EXPECT_BAD("structure length 3", "offset 16: dsmas structure length 3");
+	EXPECT_BAD("structure length 3", "offset 16: dsmas structure length 3 is shorter than its own 4-byte header");
 
 	blob_header(&x, 0);
 	put_dsmas(&x, 0, 0, 0, 4096);
@@ -175,9 +193,20 @@ static void malformed(void)
 	EXPECT_BAD("structure length overlong", "offset 16: dsmas structure length 200 runs past the table's end");
 
 	blob_header(&x, 0);
+	put_dsmas(&x, 0, 0, 0, 4096);
+	x.b[18] = 28;	/* 4 bytes past the table's end */
+	blob_finish(&x);
+	EXPECT_BAD("structure 4 bytes past the end", "offset 16: dsmas structure length 28 runs past the table's end (byte 40)");
+
+	blob_header(&x, 0);
 	put_raw(&x, 0, 20, 20);
 	blob_finish(&x);
 	EXPECT_BAD("DSMAS of the wrong size", "offset 16: dsmas structure length 20, must be 24");
+
+	blob_header(&x, 0);
+	put_raw(&x, 0, 28, 28);
+	blob_finish(&x);
+	EXPECT_BAD("DSMAS longer than its size", "offset 16: dsmas structure length 28, must be 24");
 
 	blob_header(&x, 0);
 	put_raw(&x, 5, 20, 20);

@@ -112,7 +112,7 @@ static const uint8_t normal[18] = { 0x00, 0x00, 0x00, 3, 38, 0, 1, 0, 0, 0, 7, 0
 static const uint8_t warned[18] = { 0x05, 0x06, 0x36, 97, 0xfb, 0xff, 0x10, 0x27, 0, 0, 0xff, 0xff, 0xff, 0xff,
 				    1, 0, 0, 0 };
 /* not implemented: life used 0xff, temperature 0xffff */
-static const uint8_t absent[18] = { 0x08, 0x09, 0x00, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+static const uint8_t absent[18] = { 0x08, 0x09, 0x00, 0xff, 0xff, 0xff, 0x78, 0x56, 0x34, 0x12, 0, 0, 0, 0, 0, 0, 0, 0 };
 static const uint8_t alert[16] = { 0x1f, 0x0b, 95, 80, 0x55, 0x00, 0xf6, 0xff, 0x4b, 0x00, 0x00, 0x00, 0x10, 0x27, 0x64, 0x00 };
 
 static void put_uuid(uint8_t *r, const char *hex)
@@ -152,6 +152,7 @@ int main(void)
 
 	is_int(ct_health_decode(absent, 18, &h), 0, "fields not implemented");
 	ok(!h.has_life_used && !h.has_temperature, "0xff and 0xffff: absent");
+	is_int(h.dirty_shutdowns, 0x12345678, "dirty shutdowns: all 32 bits");
 	ok(h.health_status == CT_HEALTH_CAPACITY_DEGRADED, "capacity degraded (CXL 3.1 bit)");
 	is_str(ct_media_status_name(h.media_status), "all_data_loss_imminent", "media status 9");
 	is_str(ct_media_status_name(10), "unknown", "media status 10 is unknown");

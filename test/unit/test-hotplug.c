@@ -35,6 +35,7 @@ static struct {
 	const char *other;	/* before that: someone else puts the block here ("online Movable") */
 	bool signal;		/* the write is taken, and a SIGINT "arrives" */
 	unsigned times;		/* how many writes it acts on (0: every one) */
+	const char *into;	/* the write is taken, the block goes into this zone instead */
 } fault[4];
 static unsigned nfault;
 
@@ -94,6 +95,10 @@ int __wrap_ct_sysfs_write_str(struct ct_sysfs *s, const char *path, const char *
 			stop = 1;
 		if (fault[i].err)
 			return ct_fail(s->err, fault[i].err, "stand-in: %s to memory%llu refused", val, id);
+		if (fault[i].into) {
+			put_block(id, "online", fault[i].into);
+			return 0;
+		}
 		break;
 	}
 	read_block(id, state, zones);
@@ -197,6 +202,31 @@ static void raced_into_place(void)
 	ct_hotplug_plan_free(&p);
 }
 
+/* a write that failed otherwise than "already there" (EINVAL) is a failure,
+ * wherever the block is after it; a block the kernel onlined into another
+ * zone than Movable is not onlined as asked */
+static void not_as_asked(void)
+{
+	struct ct_hotplug_plan p;
+
+	setup();
+	put_block(34, "offline", "Normal Movable");
+	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "online_movable", .other = "online Movable", .err = EIO };
+	plan_of(&p, 34, 1);
+	is_int(run(&p, CT_WANT_MOVABLE, false, false), 1, "online: a write refused with EIO is a failure");
+	is_str(ct_hotplug_result_name(p.op[0].result), "failed", "failed, though the block reads online (%s)", p.op[0].note);
+	ct_hotplug_plan_free(&p);
+
+	setup();
+	put_block(34, "offline", "Normal Movable");
+	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "online_movable", .into = "Normal" };
+	plan_of(&p, 34, 1);
+	is_int(run(&p, CT_WANT_MOVABLE, false, false), 1, "online: the kernel took online_movable and chose Normal");
+	is_str(ct_hotplug_result_name(p.op[0].result), "failed", "failed");
+	ok(strstr(p.op[0].note, "into Normal instead of Movable") != NULL, "saying so: %s", p.op[0].note);
+	ct_hotplug_plan_free(&p);
+}
+
 /* --reonline --rollback: a reonlined block goes back to Normal through offline */
 static void reonline_rollback(void)
 {
@@ -289,6 +319,7 @@ static void rollback_timed(void)
 int main(void)
 {
 	raced_into_place();
+	not_as_asked();
 	reonline_rollback();
 	reonline_half();
 	rollback_timed();

@@ -68,6 +68,19 @@ int main(void)
 	is_str(ct_latency_verdict_name(CT_LATENCY_LINK_PS_AS_NS), "link_latency_ps_as_ns", "verdict named");
 	is_str(ct_latency_evidence_name(CT_EVIDENCE_EXCESS), "excess", "evidence named");
 
+	/* releases, at their boundaries: 6.8 is 6.8 or later, 6.7 is not */
+	{
+		struct ct_kernel_release r68 = { .major = 6, .minor = 8 }, r67 = { .major = 6, .minor = 7 },
+					 r70 = { .major = 7, .minor = 0 }, unknown = { 0 };
+		ok(ct_kernel_at_least(&r68, 6, 8) && !ct_kernel_at_least(&r67, 6, 8) && ct_kernel_at_least(&r70, 6, 8),
+		   "6.8 and 7.0 are at least 6.8, 6.7 is not");
+		ok(!ct_kernel_at_least(&unknown, 0, 0), "an unknown release is at least nothing");
+		ok(ct_kernel_has_cdat_attr(&r68, true) && !ct_kernel_has_cdat_attr(&r67, true) &&
+		   ct_kernel_has_cdat_attr(&r67, false), "a switch port's CDAT attribute from 6.8, an endpoint's before");
+		ok(!ct_kernel_has_cxl_perf(&r68) && ct_kernel_has_cxl_perf(&(struct ct_kernel_release){ .major = 6, .minor = 9 }),
+		   "CXL access figures from 6.9");
+	}
+
 	/* libcxl */
 	ok(ct_libcxl_version() > 0, "libcxl version known (%d)", ct_libcxl_version());
 	ok(ct_libcxl_can_create_ram_region() == (ct_libcxl_version() >= 77), "RAM regions from libcxl 77");

@@ -29,6 +29,9 @@ static void sysfs_geometry(void)
 	ok(strstr(err.msg, "smaller than any kernel's memory section") != NULL, "saying why: %s", err.msg);
 	ok(bs == 0, "and not handed back (a context caches what it gets)");
 	is_int(ct_block_size(&s, &bs), -EINVAL, "refused again on a second reading");
+	tree_put(root, "/sys/devices/system/memory/block_size_bytes", "c000000\n");
+	is_int(ct_block_size(&s, &bs), -EINVAL, "192 MiB, no power of two, is refused");
+	ok(strstr(err.msg, "not a power of two") != NULL && bs == 0, "saying why: %s", err.msg);
 	tree_put(root, "/sys/devices/system/memory/block_size_bytes", "1000000\n");
 	is_int(ct_block_size(&s, &bs), 0, "16 MiB (powerpc's memory section) is a block size");
 	ok(bs == 16ULL << 20, "read as 16 MiB");

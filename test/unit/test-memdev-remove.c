@@ -111,6 +111,18 @@ static void name_with_newline(void)
 	ok(n == 1 && p[0].pid == 500 && !p[0].bytes, "the process named a<newline>b has it open");
 	is_str(n ? p[0].comm : "", "a\nb", "named whole");
 	free(p);
+
+	/* a process that has exited (a zombie; its fd list a leftover) is no user */
+	put("proc/600/stat", "600 (gone) Z 1 600 600 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 1600 0 0 0\n");
+	put("proc/600/maps", "");
+	snprintf(path, sizeof(path), "%s/proc/600/fd", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/proc/600/fd/3", root);
+	if (symlink("/dev/dax0.0", path))
+		abort();
+	is_int(ct_dax_users(ctx, "dax0.0", 8, &p, &n, &total), 0, "who has dax0.0 open, beside a zombie");
+	ok(n == 1 && p[0].pid == 500, "the running process alone");
+	free(p);
 	ct_context_free(ctx);
 }
 

@@ -125,6 +125,15 @@ int main(void)
 	ok(p.r[1].start == 0x7f0008000000 && p.r[1].end == 0x7f0008200000, "the whole huge page around the region");
 	ct_migrate_plan_free(&p);
 
+	/* an empty chosen range inside a huge page chooses nothing, not the page */
+	{
+		struct ct_vrange empty[] = { { 0x7f0008100000, 0x7f0008100000 } };
+		struct ct_migrate_selection sel_empty = { true, empty, 1 };
+		is_int(ct_migrate_plan_build(maps, vma, nvma, &sel_empty, &from, 1, 4096, &p), 0, "an empty range chosen");
+		is_int(p.n, 0, "nothing planned for it");
+		ct_migrate_plan_free(&p);
+	}
+
 	is_int(ct_migrate_plan_build(maps, vma, nvma, &none, &from, 1, 4096, &p), 0, "nothing chosen");
 	is_int(p.n, 0, "nothing planned");
 	ct_migrate_plan_free(&p);

@@ -244,7 +244,8 @@ int main(void)
 	if (!ev)
 		return tap_done();
 	ok(ct_poison_memdev_name_ok("mem12") && !ct_poison_memdev_name_ok("mem") &&
-	   !ct_poison_memdev_name_ok("mem1/../x") && !ct_poison_memdev_name_ok("region0"),
+	   !ct_poison_memdev_name_ok("mem1/../x") && !ct_poison_memdev_name_ok("region0") &&
+	   !ct_poison_memdev_name_ok("dax1234"),
 	   "only memN names go into paths");
 	lists();
 	json();

@@ -138,6 +138,9 @@ static void errors(void)
 	refused("[defaults]\nzone\t=\tmovable\n\n\nwhat\n", "t.conf:5:5: expected '=' after 'what'", "a bare word, later line");
 	refused("[device host=0000:0d:00.0000000000000000000000000000000000000000000000000000000000000000000]\n",
 		"t.conf:1:14: value longer than 63 characters", "a value too long for the rule");
+	/* at the bound: 64 characters are one too many, 63 fit */
+	refused("[device host=0000000000000000000000000000000000000000000000000000000000000000]\n", "t.conf:1:14: value longer than 63 characters", "a value of 64 characters");
+	good("[device host=000000000000000000000000000000000000000000000000000000000000000]\n", "a value of 63 characters");
 	/* still fine */
 	good("  # indented comment\n; another\n\t[ defaults ]  \n\tonline=YES\n", "blanks, comments, case of values");
 	good("[device host=0000:0d:00.0]\n[device any]\nonline = off\n", "an empty device section");

@@ -117,7 +117,12 @@ int main(void)
 	   "more than the memdev has: %s", err.msg);
 	ok(plan(&p, &err, NULL, 0, 0, 100 << 20, 1, "mem0") == -EINVAL && strstr(err.msg, "multiple of 256M"),
 	   "size not a multiple of 256M x ways: %s", err.msg);
+	is_int(plan(&p, &err, NULL, 0, 0, 1 * G, 1, "mem0"), 0, "a size of all the memdev's free capacity: %s", err.msg);
 	ok(plan(&p, &err, NULL, 0, 300, 0, 1, "mem0") == -EINVAL, "granularity 300 refused: %s", err.msg);
+	ok(ct_region_granularity_valid(256) && ct_region_granularity_valid(16384) && !ct_region_granularity_valid(128) &&
+	   !ct_region_granularity_valid(32768), "granularities from 256 to 16384");
+	is_int(plan(&p, &err, NULL, 0, 16384, 0, 1, "mem0"), 0, "granularity 16384: %s", err.msg);
+	ok(plan(&p, &err, NULL, 0, 32768, 0, 1, "mem0") == -EINVAL, "granularity 32768 refused: %s", err.msg);
 	ok(plan(&p, &err, NULL, 0, 0, 0, 2, "mem0", "mem0") == -EINVAL && strstr(err.msg, "twice"),
 	   "a memdev given twice: %s", err.msg);
 	ok(plan(&p, &err, NULL, 0, 0, 0, 1, "mem7") == -ENODEV && strstr(err.msg, "mem7"), "unknown memdev: %s", err.msg);

@@ -71,6 +71,7 @@ static void run(bool walk)
 	is_str(read_as(&s, "/a/file"), "in", "%s: a plain file", how);
 	is_str(read_as(&s, "/abs/file"), "in", "%s: an absolute link to a directory, inside the tree", how);
 	is_str(read_as(&s, "/up"), "in", "%s: '..' past the top stays at the top", how);
+	is_str(read_as(&s, "/b/abs"), "in", "%s: an absolute link below the top, from the top of the tree", how);
 	is_str(read_as(&s, "/a/rel"), "in", "%s: a relative link beside its target", how);
 	is_str(read_as(&s, "/a/../a/./file"), "in", "%s: '.' and '..' components", how);
 	is_str(read_as(&s, "/out"), "-2", "%s: an absolute link out of the tree reads nothing (ENOENT)", how);
@@ -238,6 +239,8 @@ int main(void)
 	put("a/file", "in\n");
 	link_("file", "a/rel");
 	link_("/a", "abs");
+	dir("b");
+	link_("/a/file", "b/abs");
 	link_("../../../a/file", "up");
 	link_(target, "out");
 	link_(outside, "outdir");
