@@ -265,7 +265,7 @@ boot() { # n label kernel build file share backstop stream test-limit
     name=$(basename "$f" .bats)
     topo=$(header vm-topology "$f")
     args=$(header vm-args "$f"); args=${args//@BUILD@/$b}
-    planned=$(bats --count "$f" 2>/dev/null) || planned=0
+    planned=$(count_tests "$label" "$f")
     # stopped (vm-test.sh interrupted or ended): the guest stops too (run.sh
     # stops its QEMU); jobs -p, not a saved $!, so that a signal between
     # starting run.sh and saving its pid misses nothing
