@@ -214,7 +214,7 @@ static void not_as_asked(void)
 	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "online_movable", .other = "online Movable", .err = EIO };
 	plan_of(&p, 34, 1);
 	is_int(run(&p, CT_WANT_MOVABLE, false, false), 1, "online: a write refused with EIO is a failure");
-	is_str(ct_hotplug_result_name(p.op[0].result), "failed", "failed, though the block reads online (%s)", p.op[0].note);
+	is_str(ct_hotplug_result_name(p.op[0].result), "failed", "failed, though the block reads online (%s)", ct_hotplug_note_of(&p.op[0]));
 	ct_hotplug_plan_free(&p);
 
 	setup();
@@ -223,7 +223,7 @@ static void not_as_asked(void)
 	plan_of(&p, 34, 1);
 	is_int(run(&p, CT_WANT_MOVABLE, false, false), 1, "online: the kernel took online_movable and chose Normal");
 	is_str(ct_hotplug_result_name(p.op[0].result), "failed", "failed");
-	ok(strstr(p.op[0].note, "into Normal instead of Movable") != NULL, "saying so: %s", p.op[0].note);
+	ok(strstr(ct_hotplug_note_of(&p.op[0]), "into Normal instead of Movable") != NULL, "saying so: %s", ct_hotplug_note_of(&p.op[0]));
 	ct_hotplug_plan_free(&p);
 }
 
