@@ -340,8 +340,9 @@ static void plan_one(struct ct_context *ctx, const struct ct_topology *t, const 
 				if (op->action > CT_ACT_REFUSE || op->result != CT_RES_PLANNED || op->before.nzones > 4 ||
 				    !ct_block_state_name(op->before.state))
 					abort();
-				check_str(op->owner, sizeof(op->owner));
-				check_str(op->note, sizeof(op->note));
+				/* the owner's name and the note: strings (read whole) */
+				if (!op->owner || strlen(op->owner) >= 4096 || strlen(ct_hotplug_note_of(op)) >= 4096)
+					abort();
 				for (unsigned z = 0; z < op->before.nzones; z++)
 					if (!ct_zone_name(op->before.zones[z]))
 						abort();

@@ -62,7 +62,10 @@ static bool line_is(int n)
  * number to FD, holds it HOLD ms; exits 0, or 1 when it gave up */
 static pid_t waiter(int id, int fd, unsigned timeout, long hold)
 {
-	pid_t pid = fork();
+	pid_t pid;
+
+	fflush(stdout);	/* (a child must not print this process's TAP a second time) */
+	pid = fork();
 
 	if (pid == 0) {
 		struct ct_error err = { 0 };
