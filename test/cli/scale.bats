@@ -52,15 +52,24 @@ instructions() {
 
 # grows ARGS...: the command on the N and the 4N tree, each run checked by
 # check_run (the tree's block count in $BLOCKS); the ratio of the counts
-grows() {
-    local base small big
+# at_n_and_4n MEASURE ARGS...: MEASURE (instructions or heap) of the command
+# on the N and the 4N tree, each run checked by check_run; in SMALL and BIG
+at_n_and_4n() {
+    local base measure=$1
+    shift
     base=$(cat "$BATS_FILE_TMPDIR/base")
     BLOCKS=$N
-    small=$(instructions "$base/n" "$@")
+    SMALL=$("$measure" "$base/n" "$@")
     check_run "$@"
     BLOCKS=$((4 * N))
-    big=$(instructions "$base/4n" "$@")
+    BIG=$("$measure" "$base/4n" "$@")
     check_run "$@"
+}
+
+grows() {
+    local small big
+    at_n_and_4n instructions "$@"
+    small=$SMALL big=$BIG
     [[ $small =~ ^[0-9]+$ && $big =~ ^[0-9]+$ ]] || fail "no instruction count from valgrind: '$small' '$big'"
     RATIO=$(echo "scale=2; $big / $small" | bc)
     echo "# $*: $small instructions at $N blocks, $big at $((4 * N)): x$RATIO" >&3
@@ -119,14 +128,9 @@ MAX_BYTES_PER_BLOCK=512
 # most MAX_BYTES_PER_BLOCK (what a command keeps per block, not its
 # libraries' fixed cost); each run checked by check_run
 holds() {
-    local base small big per
-    base=$(cat "$BATS_FILE_TMPDIR/base")
-    BLOCKS=$N
-    small=$(heap "$base/n" "$@")
-    check_run "$@"
-    BLOCKS=$((4 * N))
-    big=$(heap "$base/4n" "$@")
-    check_run "$@"
+    local small big per
+    at_n_and_4n heap "$@"
+    small=$SMALL big=$BIG
     (( small > 0 && big > 0 )) || fail "no heap peak from massif: '$small' '$big'"
     per=$(( (big - small) / (3 * N) ))
     echo "# $*: heap $small B at $N blocks, $big B at $((4 * N)): $per B a block" >&3
