@@ -36,6 +36,19 @@ static inline char *tap_tmp_template(char *buf, size_t size, const char *name)
 	return buf;
 }
 
+/* removes a test's tree (its TMPDIR must be empty when the tier ends):
+ * a tree that cannot be removed is a failed test */
+static inline void tap_rm_tree(const char *dir)
+{
+	char cmd[4200];
+
+	if (!dir || !*dir)
+		return;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		ok(0, "removing the test's tree %s", dir);
+}
+
 static inline int tap_done(void)
 {
 	printf("1..%d\n", tap_n);

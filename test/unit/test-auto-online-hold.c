@@ -115,8 +115,6 @@ int main(void)
 	is_str(get("/etc/target"), "keep\n", "the link's target untouched");
 
 	ct_context_free(ctx);
-	snprintf(text, sizeof(text), "rm -rf '%s'", root);
-	if (system(text))
-		fprintf(stderr, "# could not remove %s\n", root);
+	tap_rm_tree(root);
 	return tap_done();
 }

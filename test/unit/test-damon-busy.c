@@ -64,7 +64,7 @@ int main(void)
 	struct ct_access_region *reg;
 	struct ct_sysfs_busy b = { 5, 1 };
 	volatile sig_atomic_t stop = 1;		/* no interval: setup, "on" and undo */
-	char path[64], cmd[600];
+	char path[64];
 	size_t n;
 
 	if (!mkdtemp(tap_tmp_template(root, sizeof(root), "cxltier-test-damon-busy")) || ct_sysfs_open(&s, root, &err)) {
@@ -117,8 +117,6 @@ int main(void)
 	ct_error_clear(&err);
 
 	ct_sysfs_close(&s);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd))
-		ok(0, "the tree removed");
+	tap_rm_tree(root);
 	return tap_done();
 }

@@ -143,8 +143,6 @@ int main(void)
 	is_str(get(ADMIN "/nr_kdamonds", buf, sizeof(buf)), "1", "nr_kdamonds as it was");
 
 	ct_sysfs_close(&s);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd))
-		ok(0, "the tree removed");
+	tap_rm_tree(root);
 	return tap_done();
 }

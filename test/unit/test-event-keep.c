@@ -243,8 +243,7 @@ static void store_cases(void)
 	ok(access(path, F_OK) != 0, "nothing was created through it");
 
 	ct_sysfs_close(&s);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	system(cmd);
+	tap_rm_tree(root);
 }
 
 int main(void)

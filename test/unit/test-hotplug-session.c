@@ -193,8 +193,6 @@ int main(void)
 	lock_and_recovery(ctx);
 	run(ctx);
 	ct_context_free(ctx);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd))
-		fprintf(stderr, "# could not remove %s\n", root);
+	tap_rm_tree(root);
 	return tap_done();
 }

@@ -120,13 +120,9 @@ static struct ct_sysfs sys;
 
 static void setup(void)
 {
-	char cmd[600];
-
 	if (root[0]) {
 		ct_sysfs_close(&sys);
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-		if (system(cmd))
-			fprintf(stderr, "# could not remove %s\n", root);
+		tap_rm_tree(root);
 	}
 	memset(fault, 0, sizeof(fault));
 	nfault = 0;
@@ -139,12 +135,8 @@ static void setup(void)
 
 static void teardown(void)
 {
-	char cmd[600];
-
 	ct_sysfs_close(&sys);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd))
-		fprintf(stderr, "# could not remove %s\n", root);
+	tap_rm_tree(root);
 	root[0] = '\0';
 }
 

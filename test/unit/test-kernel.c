@@ -114,11 +114,6 @@ int main(void)
 	ct_kernel_damon_state(ctx, &d);
 	ok(d.stat_known && !d.stat_enabled && d.stat_pid == -1, "DAMON_STAT off");
 	ct_context_free(ctx);
-	{
-		char cmd[600];
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-		if (system(cmd))
-			fprintf(stderr, "# could not remove %s\n", root);
-	}
+	tap_rm_tree(root);
 	return tap_done();
 }

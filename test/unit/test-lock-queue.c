@@ -175,5 +175,7 @@ int main(void)
 	ct_error_clear(&err);
 	is_int(tickets(), 0, "its ticket removed");
 	ct_lock_release(lock);
+	ct_sysfs_close(&s);
+	tap_rm_tree(root);
 	return tap_done();
 }

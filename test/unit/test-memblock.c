@@ -12,7 +12,7 @@
  * blocks that did not exist (found by test/fuzz/fuzz-sysfs) */
 static void sysfs_geometry(void)
 {
-	char root[512], cmd[600];
+	char root[512];
 	struct ct_error err = { 0 };
 	struct ct_sysfs s;
 	struct ct_block_walk w;
@@ -61,9 +61,7 @@ static void sysfs_geometry(void)
 	   "two blocks: one online movable, one offline");
 
 	ct_sysfs_close(&s);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd))
-		ok(0, "removing %s", root);
+	tap_rm_tree(root);
 }
 
 int main(void)

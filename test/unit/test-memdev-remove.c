@@ -158,15 +158,12 @@ static void disable(void)
 
 int main(void)
 {
-	char cmd[600];
 
 	if (!mkdtemp(tap_tmp_template(root, sizeof(root), "cxltier-test-memdev-remove")))
 		return 1;
 	pinners();
 	name_with_newline();
 	disable();
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd) != 0)
-		ok(0, "cleanup");
+	tap_rm_tree(root);
 	return tap_done();
 }

@@ -74,7 +74,7 @@ static void demotion_order(void)
 /* a node whose blocks are all offline is still a node, without memory */
 static void node_memory(void)
 {
-	char root[512], cmd[600];
+	char root[512];
 	struct ct_error err = { 0 };
 	struct ct_sysfs s;
 
@@ -89,9 +89,7 @@ static void node_memory(void)
 	is_int(ct_node_has_memory(&s, 1), 0, "node 1 has no memory online");
 	is_int(ct_node_has_memory(&s, 2), 1, "node 2 has");
 	ct_sysfs_close(&s);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd))
-		ok(0, "the tree removed");
+	tap_rm_tree(root);
 }
 
 int main(void)

@@ -17,7 +17,7 @@ int main(void)
 	struct ct_error err = { 0 };
 	struct ct_owner self, o = { .pid = 4242, .start = 100 };
 	struct ct_sysfs s;
-	char root[512], path[64], cmd[600], comm[32];
+	char root[512], path[64], comm[32];
 
 	if (!mkdtemp(tap_tmp_template(root, sizeof(root), "cxltier-test-owner")) || ct_sysfs_open(&s, root, &err)) {
 		ok(0, "a tree for /proc");
@@ -63,8 +63,6 @@ int main(void)
 	is_int(ct_owner_check(&s, &o, NULL, 0), CT_OWNER_UNKNOWN, "no pid recorded: cannot tell");
 
 	ct_sysfs_close(&s);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd))
-		ok(0, "the tree removed");
+	tap_rm_tree(root);
 	return tap_done();
 }

@@ -146,8 +146,6 @@ int main(void)
 		return 1;
 	one_device();
 	two_devices();
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd))
-		ok(0, "cleanup");
+	tap_rm_tree(root);
 	return tap_done();
 }

@@ -15,7 +15,7 @@
  * another process (another name in stat) is not the one named */
 static void comm_reuse(void)
 {
-	char root[512], cmd[600];
+	char root[512];
 	struct ct_error err = { 0 };
 	struct ct_sysfs s;
 	struct ct_procset set = { 0 };
@@ -45,15 +45,13 @@ static void comm_reuse(void)
 	is_int(set.count, 2, "the PID given by --pid stays chosen beside the hog");
 	ct_procset_free(&set);
 	ct_sysfs_close(&s);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd))
-		ok(0, "the tree removed");
+	tap_rm_tree(root);
 }
 
 /* a name may hold a newline too: the stat is read whole */
 static void name_with_newline(void)
 {
-	char root[512], cmd[600], comm[32];
+	char root[512], comm[32];
 	struct ct_error err = { 0 };
 	struct ct_sysfs s;
 	uint64_t start = 0;
@@ -81,9 +79,7 @@ static void name_with_newline(void)
 	ct_procset_free(&set);
 	ct_error_clear(&err);
 	ct_sysfs_close(&s);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd))
-		ok(0, "the tree removed");
+	tap_rm_tree(root);
 }
 
 int main(void)
