@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -70,6 +71,24 @@ int ct_lock_queue_join(struct ct_sysfs *s, int dirfd, const char *name, struct c
 	return 0;
 }
 
+/* NAME.q.new.PID: a ticket being made by PID; left behind when PID was
+ * killed between making it and giving it its number. Removed once no
+ * process has that pid (a live maker's, or a reused pid's, stays: it
+ * blocks no one, its name is not in the line). */
+static void sweep_unnumbered(int dirfd, const char *name, size_t plen)
+{
+	char *end;
+	long pid;
+
+	if (strncmp(name + plen, "new.", 4))
+		return;
+	pid = strtol(name + plen + 4, &end, 10);
+	if (*end || pid <= 0 || pid == getpid())
+		return;
+	if (kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+		unlinkat(dirfd, name, 0);
+}
+
 /* is the ticket FILE's owner gone? (its flock went with it) */
 static bool ticket_dead(int dirfd, const char *file)
 {
@@ -102,8 +121,12 @@ int ct_lock_queue_ahead(int dirfd, const struct ct_lock_ticket *t, const char *n
 		char *end;
 		uint64_t seq;
 
-		if (strncmp(e->d_name, prefix, plen) || e->d_name[plen] < '0' || e->d_name[plen] > '9')
+		if (strncmp(e->d_name, prefix, plen))
 			continue;
+		if (e->d_name[plen] < '0' || e->d_name[plen] > '9') {
+			sweep_unnumbered(dirfd, e->d_name, plen);
+			continue;
+		}
 		seq = strtoull(e->d_name + plen, &end, 10);
 		if (*end || seq >= t->seq)
 			continue;

@@ -147,6 +147,31 @@ int main(void)
 	   order[0], order[1]);
 	is_int(tickets(), 0, "the dead one's ticket removed");
 
+	/* a ticket left unnumbered by a run killed while making it: removed by
+	 * the next waiter once its maker's pid is gone; a live maker's stays */
+	{
+		char dead[600], live[600];
+		pid_t gone = fork();
+
+		if (gone == 0)
+			_exit(0);
+		waitpid(gone, &status, 0);
+		snprintf(dead, sizeof(dead), "%s/run/cxltier/" CT_LOCK_NAME ".q.new.%d", root, (int)gone);
+		snprintf(live, sizeof(live), "%s/run/cxltier/" CT_LOCK_NAME ".q.new.%d", root, (int)getppid());
+		close(open(dead, O_WRONLY | O_CREAT | O_EXCL, 0600));
+		close(open(live, O_WRONLY | O_CREAT | O_EXCL, 0600));
+		ok(ct_lock_acquire(&s, 0, NULL, &lock) == 0, "the lock taken again");
+		held = lock;
+		pid[0] = waiter(0, p[1], 10000, 1);
+		line_is(1);
+		ct_lock_release(lock);
+		waitpid(pid[0], &status, 0);
+		ok(read(p[0], &id, sizeof(id)) == sizeof(id), "the waiter took the lock");
+		ok(access(dead, F_OK) != 0, "a dead maker's unnumbered ticket removed by the next waiter");
+		ok(access(live, F_OK) == 0, "a live maker's left alone");
+		unlink(live);
+	}
+
 	/* the limit is for a line that does not move: three waiters with 300 ms
 	 * each, behind runs that hold the lock 200 ms each (600 ms for the last) */
 	ok(ct_lock_acquire(&s, 0, NULL, &lock) == 0, "the lock taken again");
