@@ -12,22 +12,33 @@
 #include "core/process.h"
 #include "core/rundir.h"
 
-void ct_auto_online_record_format(int pid, uint64_t start, const char *value, char *buf, size_t len)
+void ct_auto_online_record_format(int pid, uint64_t start, const char *value, const struct timespec *written,
+				  char *buf, size_t len)
 {
-	snprintf(buf, len, "pid %d\nstart %" PRIu64 "\nvalue %s\n", pid, start, value);
+	int n = snprintf(buf, len, "pid %d\nstart %" PRIu64 "\nvalue %s\n", pid, start, value);
+
+	if (written && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "written %lld.%09ld\n", (long long)written->tv_sec,
+			 written->tv_nsec);
 }
 
-int ct_auto_online_record_parse(const char *text, int *pid, uint64_t *start, char *value, size_t len)
+int ct_auto_online_record_parse(const char *text, int *pid, uint64_t *start, char *value, size_t len,
+				struct timespec *written)
 {
 	char v[32] = "";
 	unsigned long long st = 0;
+	long long sec = 0;
+	long nsec = 0;
 	int got = 0;
 
 	*pid = 0;
+	*written = (struct timespec){ 0, 0 };
 	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
 		got += sscanf(l, "pid %d", pid) == 1;
 		got += sscanf(l, "start %llu", &st) == 1;
 		got += sscanf(l, "value %31[a-z_]", v) == 1;
+		if (sscanf(l, "written %lld.%9ld", &sec, &nsec) == 2 && sec > 0 && nsec >= 0 && nsec < 1000000000L)
+			*written = (struct timespec){ (time_t)sec, nsec };
 	}
 	*start = st;
 	if (got != 3 || *pid <= 0 || !v[0])
@@ -37,9 +48,9 @@ int ct_auto_online_record_parse(const char *text, int *pid, uint64_t *start, cha
 }
 
 /* the record, written whole (O_NOFOLLOW, root's, one link: rundir.h) */
-static int record_write(struct ct_context *ctx, int dirfd, const char *value)
+static int record_write(struct ct_context *ctx, int dirfd, const char *value, const struct timespec *written)
 {
-	char text[128], comm[32];
+	char text[160], comm[32];
 	uint64_t start = 0;
 	bool created;
 	ssize_t n;
@@ -49,7 +60,7 @@ static int record_write(struct ct_context *ctx, int dirfd, const char *value)
 		return ct_fail(&ctx->err, ESRCH, "cannot read this process's own /proc/%d/stat", (int)getpid());
 	if ((rc = ct_rundir_open_file(&ctx->sys, dirfd, CT_AUTO_ONLINE_RECORD, &fd, &created)))
 		return rc;
-	ct_auto_online_record_format(getpid(), start, value, text, sizeof(text));
+	ct_auto_online_record_format(getpid(), start, value, written, text, sizeof(text));
 	n = ftruncate(fd, 0) ? -1 : pwrite(fd, text, strlen(text), 0);
 	rc = n == (ssize_t)strlen(text) && !fsync(fd) ? 0 : errno ? errno : EIO;
 	close(fd);
@@ -81,7 +92,7 @@ int ct_auto_online_hold(struct ct_context *ctx, struct ct_auto_online_hold *h)
 	sigaddset(&hold, SIGHUP);
 	sigaddset(&hold, SIGQUIT);
 	sigprocmask(SIG_BLOCK, &hold, &h->old_mask);
-	if ((rc = record_write(ctx, h->dirfd, h->value)) == 0 && (rc = ct_kernel_set_auto_online(ctx, "offline"))) {
+	if ((rc = record_write(ctx, h->dirfd, h->value, NULL)) == 0 && (rc = ct_kernel_set_auto_online(ctx, "offline"))) {
 		unlinkat(h->dirfd, CT_AUTO_ONLINE_RECORD, 0);
 		rc = ct_fail(&ctx->err, -rc, "cannot set auto_online_blocks to offline (it is %s): %s", h->value,
 			     strerror(-rc));
@@ -93,6 +104,12 @@ int ct_auto_online_hold(struct ct_context *ctx, struct ct_auto_online_hold *h)
 		return rc;
 	}
 	h->held = true;
+	/* the time of this write, which a later one by someone else changes;
+	 * without it (a kill before, or a record that cannot be rewritten) a
+	 * recovery goes by the value alone */
+	struct timespec written;
+	if (ct_kernel_auto_online_written(ctx, &written) == 0 && record_write(ctx, h->dirfd, h->value, &written))
+		ct_error_clear(&ctx->err);
 	return 0;
 }
 
@@ -133,6 +150,7 @@ static int record_read(struct ct_context *ctx, int dirfd, char *text, size_t len
 int ct_auto_online_recover(struct ct_context *ctx, char *restored, size_t len)
 {
 	char text[256], value[32], comm[32];
+	struct timespec written, now;
 	struct ct_auto_online ao;
 	uint64_t start, alive_start = 0;
 	int dirfd, pid, rc;
@@ -145,7 +163,7 @@ int ct_auto_online_recover(struct ct_context *ctx, char *restored, size_t len)
 		close(dirfd);
 		return rc == -ENOENT ? 0 : rc;
 	}
-	if (ct_auto_online_record_parse(text, &pid, &start, value, sizeof(value))) {
+	if (ct_auto_online_record_parse(text, &pid, &start, value, sizeof(value), &written)) {
 		unlinkat(dirfd, CT_AUTO_ONLINE_RECORD, 0);	/* not ours to act on: half-written */
 		close(dirfd);
 		return 0;
@@ -156,7 +174,11 @@ int ct_auto_online_recover(struct ct_context *ctx, char *restored, size_t len)
 	}
 	ct_error_clear(&ctx->err);
 	ct_kernel_auto_online(ctx, &ao);
-	if (ao.known && !ao.onlines) {	/* still as the killed run left it */
+	/* still as the killed run left it: offline, and (when the record has
+	 * the time of its write) not written since */
+	bool since = written.tv_sec && (ct_kernel_auto_online_written(ctx, &now) ||
+					now.tv_sec != written.tv_sec || now.tv_nsec != written.tv_nsec);
+	if (ao.known && !ao.onlines && !since) {
 		if ((rc = ct_kernel_set_auto_online(ctx, value))) {
 			close(dirfd);
 			return ct_fail(&ctx->err, -rc, "a killed cxltier (pid %d) left auto_online_blocks at offline; "

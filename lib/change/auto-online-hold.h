@@ -21,6 +21,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <time.h>
 #include "core/context.h"
 
 #define CT_AUTO_ONLINE_RECORD "auto-online.held"
@@ -58,8 +59,12 @@ int ct_auto_online_release(struct ct_context *ctx, struct ct_auto_online_hold *h
  */
 int ct_auto_online_recover(struct ct_context *ctx, char *restored, size_t len);
 
-/* the record's text, and back (pure; for the tests) */
-void ct_auto_online_record_format(int pid, uint64_t start, const char *value, char *buf, size_t len);
-int ct_auto_online_record_parse(const char *text, int *pid, uint64_t *start, char *value, size_t len);
+/* the record's text, and back (pure; for the tests). WRITTEN: the time of
+ * cxltier's write of offline, NULL (format) or {0, 0} (parse) when the
+ * record does not have it yet (written before the setting, completed after) */
+void ct_auto_online_record_format(int pid, uint64_t start, const char *value, const struct timespec *written,
+				  char *buf, size_t len);
+int ct_auto_online_record_parse(const char *text, int *pid, uint64_t *start, char *value, size_t len,
+				struct timespec *written);
 
 #endif

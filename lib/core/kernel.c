@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "config.h"
 #include "core/context.h"
 #include "core/kernel.h"
@@ -203,6 +204,16 @@ bool ct_libcxl_can_create_ram_region(void)
 int ct_kernel_set_auto_online(struct ct_context *ctx, const char *value)
 {
 	return ct_sysfs_write_str(&ctx->sys, MEMORY_DIR "/auto_online_blocks", value);
+}
+
+int ct_kernel_auto_online_written(struct ct_context *ctx, struct timespec *when)
+{
+	struct stat st;
+	int rc = ct_sysfs_stat(&ctx->sys, MEMORY_DIR "/auto_online_blocks", &st);
+
+	if (rc == 0)
+		*when = st.st_mtim;
+	return rc;
 }
 
 bool ct_kernel_has_memory_hotplug(struct ct_context *ctx)

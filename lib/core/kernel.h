@@ -11,6 +11,7 @@
 #define CXLTIER_KERNEL_H
 
 #include <stdbool.h>
+#include <time.h>
 #include <stdint.h>
 
 struct ct_context;
@@ -51,6 +52,10 @@ struct ct_auto_online {
 void ct_kernel_auto_online(struct ct_context *ctx, struct ct_auto_online *a);
 /* write auto_online_blocks ("offline", "online", "online_movable"...) */
 int ct_kernel_set_auto_online(struct ct_context *ctx, const char *value);
+/* when auto_online_blocks was last written by a truncating open (a shell's
+ * >, tee, cxltier's own writes; the kernel keeps that time with the
+ * attribute): 0 and *when, or -errno */
+int ct_kernel_auto_online_written(struct ct_context *ctx, struct timespec *when);
 
 /* DAMON contexts the kernel runs by itself (7.x: CONFIG_DAMON_STAT with
  * CONFIG_DAMON_STAT_ENABLED_DEFAULT=y starts one at boot) */
