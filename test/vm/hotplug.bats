@@ -200,7 +200,7 @@ all_online() {
     done
 }
 
-@test "a kernel that onlines new memory itself: the policy's region creation holds it off, then puts it back; a killed run's hold is undone by the next" {
+@test "a kernel that onlines new memory itself: the policy's region creation holds it off, then puts it back; a killed run's hold is undone by the next, unless written since" {
     cat $MEMSYS/auto_online_blocks > "$BATS_FILE_TMPDIR/auto"
     # a cxltier killed while it held auto-onlining off left this behind
     mkdir -p /run/cxltier; chmod 700 /run/cxltier
@@ -216,9 +216,26 @@ all_online() {
     all_movable "$r" || fail "blocks of $r: $(blocks_state "$(vm_dax_of "$r")")"
     assert_equal "$(cat $MEMSYS/auto_online_blocks)" online
     [[ ! -e /run/cxltier/auto-online.held ]]
-    run --separate-stderr cxltier offline "$m" --remove -j
+    # killed again, and since then the administrator wrote offline (as
+    # cxltier's warning advises): the same value, a later write; the kernel
+    # gives the attribute the time of each truncating write
+    echo offline > $MEMSYS/auto_online_blocks
+    stamp=$(stat -c %.9Y $MEMSYS/auto_online_blocks)
+    printf 'pid 999999\nstart 5\nvalue online\nwritten %s\n' "$stamp" > /run/cxltier/auto-online.held
+    wait_for 10 "a write of offline to get another time than $stamp" rewritten_since "$stamp"
+    run --separate-stderr cxltier -v offline "$m" --remove -j
+    echo "$stderr" >&3
     assert_success
+    [[ $stderr == *"auto_online_blocks has been set since: left as it is"* ]]
+    assert_equal "$(cat $MEMSYS/auto_online_blocks)" offline
+    [[ ! -e /run/cxltier/auto-online.held ]]
     unplug "$m" cxl-mem-hp4
+}
+
+# writes offline to auto_online_blocks; true once its time is not $1
+rewritten_since() {
+    echo offline > $MEMSYS/auto_online_blocks
+    [[ $(stat -c %.9Y $MEMSYS/auto_online_blocks) != "$1" ]]
 }
 
 # last in the file: a block the kernel onlined into ZONE_NORMAL can take
