@@ -216,11 +216,21 @@ all_online() {
     all_movable "$r" || fail "blocks of $r: $(blocks_state "$(vm_dax_of "$r")")"
     assert_equal "$(cat $MEMSYS/auto_online_blocks)" online
     [[ ! -e /run/cxltier/auto-online.held ]]
-    # killed again, and since then the administrator wrote offline (as
-    # cxltier's warning advises): the same value, a later write; the kernel
-    # gives the attribute the time of each truncating write
+    # killed again: the record has the time the kernel gave the attribute
+    # at that run's write of offline (GNU date: the guest's stat is
+    # busybox's); nothing written since: put back
     echo offline > $MEMSYS/auto_online_blocks
-    stamp=$(stat -c %.9Y $MEMSYS/auto_online_blocks)
+    stamp=$(date -r $MEMSYS/auto_online_blocks +%s.%N)
+    [[ $stamp =~ ^[0-9]+\.[0-9]{9}$ ]] || fail "no time of last write with nanoseconds: '$stamp'"
+    printf 'pid 999999\nstart 5\nvalue online\nwritten %s\n' "$stamp" > /run/cxltier/auto-online.held
+    run --separate-stderr cxltier online "$r" -j
+    assert_success
+    [[ $stderr == *"killed while it held the kernel's own onlining off: auto_online_blocks set back to online"* ]]
+    assert_equal "$(cat $MEMSYS/auto_online_blocks)" online
+    # killed again, and since then the administrator wrote offline (as
+    # cxltier's warning advises): the same value, a later write
+    echo offline > $MEMSYS/auto_online_blocks
+    stamp=$(date -r $MEMSYS/auto_online_blocks +%s.%N)
     printf 'pid 999999\nstart 5\nvalue online\nwritten %s\n' "$stamp" > /run/cxltier/auto-online.held
     wait_for 10 "a write of offline to get another time than $stamp" rewritten_since "$stamp"
     run --separate-stderr cxltier -v offline "$m" --remove -j
@@ -235,7 +245,7 @@ all_online() {
 # writes offline to auto_online_blocks; true once its time is not $1
 rewritten_since() {
     echo offline > $MEMSYS/auto_online_blocks
-    [[ $(stat -c %.9Y $MEMSYS/auto_online_blocks) != "$1" ]]
+    [[ $(date -r $MEMSYS/auto_online_blocks +%s.%N) != "$1" ]]
 }
 
 # last in the file: a block the kernel onlined into ZONE_NORMAL can take
