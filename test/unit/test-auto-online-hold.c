@@ -123,20 +123,22 @@ int main(void)
 	is_str(get(RECORD), "(none)", "the record removed");
 
 	/* the administrator set it to offline since (as cxltier's warning
-	 * advises): the same value, but written after the killed run's write */
-	put(RECORD, "pid 999999\nstart 5\nvalue online\nwritten 1700000000.000000005\n");
-	put(AUTO, "offline\n");
-	stamp(AUTO, 1700000000, 5);
-	is_int(ct_auto_online_recover(ctx, value, sizeof(value)), 1, "offline, as the killed run wrote it: found");
-	is_str(value, "online", "put back");
-	is_str(get(AUTO), "online", "online again");
-	put(RECORD, "pid 999999\nstart 5\nvalue online\nwritten 1700000000.000000005\n");
-	put(AUTO, "offline\n");
-	stamp(AUTO, 1700000060, 5);
-	is_int(ct_auto_online_recover(ctx, value, sizeof(value)), 1, "offline, written again since: found");
-	is_str(value, "", "nothing put back");
-	is_str(get(AUTO), "offline\n", "the administrator's offline stays");
-	is_str(get(RECORD), "(none)", "the record removed");
+	 * advises): the same value, but written after the killed run's write
+	 * (at 1700000000.000000005); { time of the last write, value put back } */
+	static const struct { time_t written; const char *back; } since[] = {
+		{ 1700000000, "online" },	/* the killed run's write: put back */
+		{ 1700000060, "" },		/* written again a minute later: left */
+	};
+	for (size_t i = 0; i < sizeof(since) / sizeof(since[0]); i++) {
+		put(RECORD, "pid 999999\nstart 5\nvalue online\nwritten 1700000000.000000005\n");
+		put(AUTO, "offline\n");
+		stamp(AUTO, since[i].written, 5);
+		is_int(ct_auto_online_recover(ctx, value, sizeof(value)), 1, "offline, last written at %lld: found",
+		       (long long)since[i].written);
+		is_str(value, since[i].back, "the value put back ('' none)");
+		is_str(get(AUTO), since[i].back[0] ? since[i].back : "offline\n", "auto_online_blocks after");
+		is_str(get(RECORD), "(none)", "the record removed");
+	}
 
 	/* a half-written record is removed, nothing else changes */
 	put(RECORD, "pid 99");
