@@ -39,14 +39,19 @@ memdev_movable() {
     done
 }
 
-# what memdev $1 is: its region and the state and zone of each of its blocks
+# what memdev $1 is: its endpoint's decoders (mode and DPA size), its
+# region and the state and zone of each of its blocks
 memdev_state() {
-    local r
+    local r ep d decs=
+    ep=$(vm_endpoint_of "$1") || { echo "$1 no-endpoint"; return 0; }
+    for d in "$CXL/$ep"/decoder[0-9]*; do
+        decs+=" ${d##*/}=$(cat "$d/mode"):$(cat "$d/dpa_size")"
+    done
     if r=$(region_of "$1"); then
-        if vm_has_dax "$r"; then echo "$1 $r $(vm_dax_of "$r") $(blocks_state "$(vm_dax_of "$r")")"
-        else echo "$1 $r no-dax"; fi
+        if vm_has_dax "$r"; then echo "$1$decs $r $(vm_dax_of "$r") $(blocks_state "$(vm_dax_of "$r")")"
+        else echo "$1$decs $r no-dax"; fi
     else
-        echo "$1 no-region"
+        echo "$1$decs no-region"
     fi
 }
 
