@@ -15,3 +15,7 @@ load crash
 @test "region destroy killed at every kernel write: a rerun with --offline takes the region away and frees its capacity" {
     crash_walk_destroy mem0
 }
+
+@test "region destroy --offline of a region with its memory online killed at every kernel write, offlining included: a rerun takes it away" {
+    crash_walk_destroy --online mem0
+}

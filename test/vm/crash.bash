@@ -138,18 +138,25 @@ crash_walk_create() {
     (( ${#FAILED[@]} == 0 )) || fail "after a killed $what, the rerun + destroy left the machine not clean at ${#FAILED[@]} of $steps kill points: ${FAILED[*]}"
 }
 
-# crash_walk_destroy MEMDEV...: a region over MEMDEV... created, then `region
-# destroy REGION --offline` killed at N = 1, 2, ... until it completes; after
-# each, the recovery a user would run (the same destroy again) and the
-# machine checked
+# crash_walk_destroy [--online] MEMDEV...: a region over MEMDEV... created
+# (--online: its memory onlined, so that the destroy offlines it block by
+# block first), then `region destroy REGION --offline` killed at N = 1, 2,
+# ... until it completes; after each, the recovery a user would run (the same
+# destroy again) and the machine checked
 crash_walk_destroy() {
-    local n log r rs out steps= what="region destroy (of a region over $*)"
+    local n log r rs out steps= online= what
+    [[ $1 != --online ]] || { online=1; shift; }
+    what="region destroy (of a region over $*${online:+, its memory online})"
     FAILED=()
     for (( n = 1; n <= MAX_STEPS; n++ )); do
         log=$BATS_TEST_TMPDIR/destroy-$n.log
         run --separate-stderr cxltier region create "$@" -j
         assert_success
         r=$(jq -r '.regions[0].name' <<<"$output")
+        if [[ -n $online ]]; then
+            run cxltier online "$r"
+            assert_success
+        fi
         run env CXLTIER_CRASH_AT=$n CXLTIER_CRASH_LOG="$log" cxltier region destroy "$r" --offline
         if [[ $status == 0 ]]; then
             steps=$((n - 1))
