@@ -67,7 +67,9 @@ tier "ASan/UBSan build: unit + CLI tests"
 SAN_DIR=$(mktemp -d /tmp/cxltier-san.XXXXXX) && chmod 1733 "$SAN_DIR" || exit 1
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:log_path=$SAN_DIR/asan
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$SAN_DIR/ubsan
-if build build-asan -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false &&
+# (-Dcrash_points=true: this test-only build is also the one the VM tier's
+# crash tests boot with, # vm-build: crash-points in test/vm/crash-region.bats)
+if build build-asan -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false -Dcrash_points=true &&
    meson test -C build-asan --suite unit --suite cli --print-errorlogs; then :; else status=1; fi
 count_meson build-asan asan
 unset ASAN_OPTIONS UBSAN_OPTIONS

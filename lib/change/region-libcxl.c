@@ -11,6 +11,7 @@
 #include <cxl/libcxl.h>
 #include "config.h"
 #include "core/context.h"
+#include "core/crash-point.h"
 #include "change/region-ops.h"
 
 static void log_fn(struct cxl_ctx *c, int priority, const char *file, int line, const char *fn,
@@ -104,6 +105,7 @@ static struct cxl_region *region(struct ct_region_io *io, const char *name)
 #if LIBCXL_VERSION >= 77
 static int create_ram(struct ct_region_io *io, const char *root, char *name, size_t len)
 {
+	ct_crash_point("libcxl create_ram_region %s", root);
 	struct cxl_decoder *d = decoder(io, root);
 	struct cxl_region *r;
 
@@ -119,6 +121,7 @@ static int create_ram(struct ct_region_io *io, const char *root, char *name, siz
 
 static int set_granularity(struct ct_region_io *io, const char *name, unsigned g)
 {
+	ct_crash_point("libcxl %s interleave_granularity %u", name, g);
 	struct cxl_region *r = region(io, name);
 
 	return r ? cxl_region_set_interleave_granularity(r, g) : -ENODEV;
@@ -126,6 +129,7 @@ static int set_granularity(struct ct_region_io *io, const char *name, unsigned g
 
 static int set_ways(struct ct_region_io *io, const char *name, unsigned w)
 {
+	ct_crash_point("libcxl %s interleave_ways %u", name, w);
 	struct cxl_region *r = region(io, name);
 
 	return r ? cxl_region_set_interleave_ways(r, w) : -ENODEV;
@@ -133,6 +137,7 @@ static int set_ways(struct ct_region_io *io, const char *name, unsigned w)
 
 static int set_size(struct ct_region_io *io, const char *name, uint64_t size)
 {
+	ct_crash_point("libcxl %s size %llu", name, (unsigned long long)size);
 	struct cxl_region *r = region(io, name);
 
 	return r ? cxl_region_set_size(r, size) : -ENODEV;
@@ -140,6 +145,7 @@ static int set_size(struct ct_region_io *io, const char *name, uint64_t size)
 
 static int set_mode(struct ct_region_io *io, const char *name, const char *mode)
 {
+	ct_crash_point("libcxl %s mode %s", name, mode);
 	struct cxl_decoder *d = decoder(io, name);
 
 	return d ? cxl_decoder_set_mode(d, cxl_decoder_mode_from_ident(mode)) : -ENODEV;
@@ -147,6 +153,7 @@ static int set_mode(struct ct_region_io *io, const char *name, const char *mode)
 
 static int set_dpa_size(struct ct_region_io *io, const char *name, uint64_t size)
 {
+	ct_crash_point("libcxl %s dpa_size %llu", name, (unsigned long long)size);
 	struct cxl_decoder *d = decoder(io, name);
 
 	return d ? cxl_decoder_set_dpa_size(d, size) : -ENODEV;
@@ -154,6 +161,7 @@ static int set_dpa_size(struct ct_region_io *io, const char *name, uint64_t size
 
 static int set_target(struct ct_region_io *io, const char *name, unsigned pos, const char *dec)
 {
+	ct_crash_point("libcxl %s target%u %s", name, pos, dec ? dec : "none");
 	struct cxl_region *r = region(io, name);
 	struct cxl_decoder *d;
 
@@ -167,6 +175,7 @@ static int set_target(struct ct_region_io *io, const char *name, unsigned pos, c
 
 static int commit(struct ct_region_io *io, const char *name, bool on)
 {
+	ct_crash_point("libcxl %s commit %d", name, on);
 	struct cxl_region *r = region(io, name);
 
 	if (!r)
@@ -176,6 +185,7 @@ static int commit(struct ct_region_io *io, const char *name, bool on)
 
 static int enable(struct ct_region_io *io, const char *name, bool on)
 {
+	ct_crash_point("libcxl %s %s", name, on ? "enable" : "disable");
 	struct cxl_region *r = region(io, name);
 
 	if (!r)
@@ -185,6 +195,7 @@ static int enable(struct ct_region_io *io, const char *name, bool on)
 
 static int remove_region(struct ct_region_io *io, const char *root, const char *name)
 {
+	ct_crash_point("libcxl %s delete_region %s", root, name);
 	struct cxl_region *r = region(io, name);
 
 	(void)root;

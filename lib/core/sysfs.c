@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "core/sysfs.h"
+#include "core/crash-point.h"
 
 /* "/sys/x" -> "sys/x", relative to the root fd */
 static const char *rel(const char *path)
@@ -287,12 +288,16 @@ int ct_sysfs_stat(struct ct_sysfs *s, const char *path, struct stat *st)
 
 int ct_sysfs_write_str(struct ct_sysfs *s, const char *path, const char *val)
 {
-	/* O_NOFOLLOW: an attribute is never a symlink; one swapped in is refused;
-	 * O_TRUNC: as a shell's >, so captured trees keep the last value */
-	int fd = ct_sysfs_openat(s, path, O_WRONLY | O_TRUNC | O_NOFOLLOW, 0);
+	int fd;
 	size_t len = strlen(val);
 	ssize_t n;
 
+	/* (test-only builds: a run stopped at its Nth write, core/crash-point.h;
+	 * every write, a busy one's every try included, goes through here) */
+	ct_crash_point("%s = %s", path, val);
+	/* O_NOFOLLOW: an attribute is never a symlink; one swapped in is refused;
+	 * O_TRUNC: as a shell's >, so captured trees keep the last value */
+	fd = ct_sysfs_openat(s, path, O_WRONLY | O_TRUNC | O_NOFOLLOW, 0);
 	if (fd == -ELOOP)
 		return ct_fail(s->err, ELOOP, "not writing \"%s\" to %s%s: it is a symbolic link, which a "
 			       "kernel attribute never is", val, s->root, path);

@@ -105,6 +105,29 @@ vm_headers() { CXLTIER_VM_CHECK_HEADERS=1 "$CXLTIER_SRC/test/vm/vm-test.sh" "$D"
     assert_success
 }
 
+@test "vm headers: vm-build names a known build and a reason; a file that needs crash points without that build is refused before anything boots" {
+    printf '# vm-build: crashpoints -- typo\n@test "x" { :; }\n' > "$D/h.bats"
+    run vm_headers "$D/h.bats"
+    assert_failure 1
+    assert_output --partial "names build 'crashpoints'"
+    printf '# vm-build: crash-points\n@test "x" { :; }\n' > "$D/i.bats"
+    run vm_headers "$D/i.bats"
+    assert_failure 1
+    assert_output --partial "gives no reason"
+    printf '# vm-build: crash-points -- kills at every step\n@test "x" { :; }\n' > "$D/j.bats"
+    run vm_headers "$D/j.bats"
+    assert_success
+    # (not the header check alone: the refusal comes before fetch.sh and any boot)
+    run env -u CXLTIER_VM_ASAN_BUILD "$CXLTIER_SRC/test/vm/vm-test.sh" "$D" "$D/j.bats"
+    assert_failure 1
+    assert_output --partial "needs the test-only build (# vm-build: crash-points)"
+    mkdir -p "$D/plain"
+    printf '#!/bin/sh\n' > "$D/plain/cxltier"
+    run env CXLTIER_VM_ASAN_BUILD="$D/plain" "$CXLTIER_SRC/test/vm/vm-test.sh" "$D" "$D/j.bats"
+    assert_failure 1
+    assert_output --partial "$D/plain/cxltier has none: configure it with -Dcrash_points=true"
+}
+
 @test "skips: a skip allowed in the ASan tier is not allowed in the plain tier" {
     printf 'asan | scale | - | * | valgrind cannot run ASan binaries\n' > "$D/e2"
     meson_log "$D/a.json" scale "ok 1 counts # skip no valgrind for ASan"

@@ -16,6 +16,12 @@
 #   # vm-test-timeout: SECS -- WHY  per-test limit (default $CXLTIER_VM_TEST_TIMEOUT)
 #   # vm-asan-tests: REGEX -- WHY   the ASan/UBSan boot of this file runs only
 #                                the tests whose names match (bats --filter)
+#   # vm-build: crash-points -- WHY  the file needs the test-only build
+#                                (meson -Dcrash_points=true: CXLTIER_CRASH_AT):
+#                                it boots only with CXLTIER_VM_ASAN_BUILD, which
+#                                must have it, on every kernel, never with the
+#                                plain build or the package; without that build
+#                                vm-test.sh refuses to run
 #
 # Environment:
 #   CXLTIER_VM_KERNELS        kernels to run on (default: every kernel fetch.sh
@@ -26,7 +32,10 @@
 #   CXLTIER_VM_ASAN_BUILD     an ASan/UBSan build directory: also run
 #   CXLTIER_VM_ASAN_FILES     these files (default: online cdat migrate events) with its
 #                             cxltier, on the first kernel; a sanitizer report
-#                             fails the test during which it was written
+#                             fails the test during which it was written. The
+#                             files with "# vm-build: crash-points" run with it
+#                             alone, on every kernel (tools/test.sh builds it
+#                             with -Dcrash_points=true)
 #   CXLTIER_VM_WORK           where boots keep their files (default BUILDDIR/vm)
 #   CXLTIER_VM_STALL_MARGIN   a test under way longer than its limit plus this
 #                             (seconds, host clock; default 300) stops its boot:
@@ -85,8 +94,34 @@ for f in "${FILES[@]}"; do
     [[ $(bats --count --filter "$x" "$f" 2>/dev/null) -gt 0 ]] ||
         { echo "vm-test: $f: '# vm-asan-tests: $x' matches no test" >&2; exit 1; }
 done
+# a file that needs the test-only build says which and why; no other build
+# is known ("# vm-build: crash-points -- WHY")
+KNOWN_BUILDS=" crash-points "
+for f in "${FILES[@]}"; do
+    x=$(header vm-build "$f")
+    [[ -n $x ]] || continue
+    [[ $KNOWN_BUILDS == *" ${x%% *} "* ]] ||
+        { echo "vm-test: $f: '# vm-build: $x' names build '${x%% *}'; the builds are:$KNOWN_BUILDS" >&2; exit 1; }
+    why=${x#*--}
+    [[ $x == *--* && -n ${why// } ]] ||
+        { echo "vm-test: $f: '# vm-build: $x' gives no reason ('-- WHY')" >&2; exit 1; }
+done
 # CXLTIER_VM_CHECK_HEADERS=1: only this check (test/cli/skips.bats)
 [[ ${CXLTIER_VM_CHECK_HEADERS:-0} == 1 ]] && exit 0
+
+# does FILE need the test-only build? ("# vm-build: crash-points -- why")
+needs_crash_points() { [[ $(header vm-build "$1") == crash-points* ]]; }
+# such a file never runs a binary without crash points: it is refused loudly,
+# before anything boots, when that build is not given or lacks them
+for f in "${FILES[@]}"; do
+    needs_crash_points "$f" || continue
+    [[ -n ${CXLTIER_VM_ASAN_BUILD:-} ]] ||
+        { echo "vm-test: $f needs the test-only build (# vm-build: crash-points): give it as CXLTIER_VM_ASAN_BUILD=DIR (meson setup DIR -Db_sanitize=address,undefined -Db_lundef=false -Dcrash_points=true)" >&2; exit 1; }
+    # (the env name is in the binary only when crash points are built in;
+    # read whole: under pipefail, grep -q ending first gives a SIGPIPE)
+    [[ $(grep -ac CXLTIER_CRASH_AT "$CXLTIER_VM_ASAN_BUILD/cxltier" 2>/dev/null) -gt 0 ]] ||
+        { echo "vm-test: $f needs crash points, and $CXLTIER_VM_ASAN_BUILD/cxltier has none: configure it with -Dcrash_points=true" >&2; exit 1; }
+done
 
 CACHE=${CXLTIER_VM_CACHE:-/var/cache/cxltier-vm}
 # shellcheck disable=SC2086
@@ -130,6 +165,7 @@ runs_on() {
 JOBS=()
 for k in "${KERNELS[@]}"; do
     for f in "${FILES[@]}"; do
+        needs_crash_points "$f" && continue   # (the ASan build's, below)
         runs_on "$k" "$f" && JOBS+=("$k|$k|$BUILD|$f")
     done
 done
@@ -141,9 +177,17 @@ if [[ -n ${CXLTIER_VM_ASAN_BUILD:-} ]]; then
     for a in ${CXLTIER_VM_ASAN_FILES:-online cdat migrate events}; do
         for f in "${FILES[@]}"; do
             [[ $(basename "$f" .bats) == "$a" ]] || continue
+            needs_crash_points "$f" && continue   # (on every kernel, below)
             for k in "${KERNELS[@]}"; do
                 runs_on "$k" "$f" && { JOBS+=("$k asan|$k|$ABUILD|$f"); break; }
             done
+        done
+    done
+    # the files that need the test-only build: with it, on every kernel
+    for f in "${FILES[@]}"; do
+        needs_crash_points "$f" || continue
+        for k in "${KERNELS[@]}"; do
+            runs_on "$k" "$f" && JOBS+=("$k asan|$k|$ABUILD|$f")
         done
     done
 fi

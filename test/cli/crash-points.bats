@@ -1,0 +1,69 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# The test-only crash points (meson -Dcrash_points=true, lib/core/crash-point.h)
+# on a captured tree: in a build with them, CXLTIER_CRASH_AT=N kills the run
+# on entering its Nth write, before it is written, and CXLTIER_CRASH_LOG lists
+# the writes; in a build without them (the package's), neither is read.
+load helper
+
+# a copy of the idle tree with the files the kernel would create for region0
+# (as test/cli/region.bats makes it), bound once its steps are written
+fake_region_tree() {
+    local t=$BATS_TEST_TMPDIR/t dec=sys/devices/platform/ACPI0017:00/root0/decoder0.0
+    rm -rf "$t"
+    cp -a "$(fixture lab-two-devices-idle)" "$t"
+    mkdir -p "$t/$dec/region0" "$t/sys/bus/cxl/drivers/cxl_region"
+    for f in interleave_granularity interleave_ways commit; do echo 0 > "$t/$dec/region0/$f"; done
+    echo 0x0 > "$t/$dec/region0/size"
+    echo 0xffffffffffffffff > "$t/$dec/region0/resource"
+    echo ram > "$t/$dec/region0/mode"
+    : > "$t/$dec/region0/target0"; : > "$t/$dec/region0/target1"
+    ln -s "../../../devices/platform/ACPI0017:00/root0/decoder0.0/region0" "$t/sys/bus/cxl/devices/region0"
+    : > "$t/$dec/delete_region"
+    : > "$t/sys/bus/cxl/drivers/cxl_region/bind"
+    ln -s ../../../../../../bus/cxl/drivers/cxl_region "$t/$dec/region0/driver"
+    echo "$t"
+}
+
+built_with_crash_points() { grep -qx '#define CXLTIER_CRASH_POINTS 1' "$CXLTIER_BUILD/config.h"; }
+
+@test "crash points: the config says whether the build has them, and the binary agrees" {
+    [[ -f $CXLTIER_BUILD/config.h ]] || fail "no $CXLTIER_BUILD/config.h"
+    grep -qE '^#define CXLTIER_CRASH_POINTS [01]$' "$CXLTIER_BUILD/config.h" ||
+        fail "config.h does not say CXLTIER_CRASH_POINTS 0 or 1"
+    if built_with_crash_points; then
+        grep -qa CXLTIER_CRASH_AT "$CXLTIER" || fail "built with crash points, yet $CXLTIER never reads CXLTIER_CRASH_AT"
+    else
+        # compiled to nothing: the binary does not even name the variable
+        ! grep -qa CXLTIER_CRASH_AT "$CXLTIER" || fail "built without crash points, yet $CXLTIER names CXLTIER_CRASH_AT"
+    fi
+}
+
+@test "crash points: CXLTIER_CRASH_AT=N kills region create on entering its Nth write, unwritten, the log naming each; without them neither is read" {
+    local t log=$BATS_TEST_TMPDIR/crash.log full n line path val
+    t=$(fake_region_tree)
+    run --separate-stderr env CXLTIER_CRASH_LOG="$log" "$CXLTIER" --sysroot "$t" region create mem0 mem1
+    assert_success
+    if ! built_with_crash_points; then
+        [[ ! -e $log ]] || fail "a build without crash points wrote $log: $(cat "$log")"
+        t=$(fake_region_tree)
+        run --separate-stderr env CXLTIER_CRASH_AT=1 "$CXLTIER" --sysroot "$t" region create mem0 mem1
+        assert_success
+        return
+    fi
+    # every write of the run, numbered: create_ram_region first, bind last
+    full=$(cat "$log")
+    (( $(wc -l <<<"$full") >= 8 )) || fail "a 2-way create logged fewer than 8 writes: $full"
+    assert_equal "$(sed -n 1p <<<"$full")" "1 /sys/bus/cxl/devices/decoder0.0/create_ram_region = region0"
+    assert_equal "$(tail -1 <<<"$full" | cut -d' ' -f2-)" "/sys/bus/cxl/drivers/cxl_region/bind = region0"
+    # killed at the region's size: the writes before it done, it not
+    line=$(grep -m1 '^[0-9]* /sys/bus/cxl/devices/region0/size = ' <<<"$full") || fail "no size write: $full"
+    n=${line%% *} path=${line#* }; path=${path%% = *} val=${line##* = }
+    t=$(fake_region_tree)
+    rm -f "$log"
+    run --separate-stderr env CXLTIER_CRASH_AT="$n" CXLTIER_CRASH_LOG="$log" "$CXLTIER" --sysroot "$t" region create mem0 mem1
+    assert_equal "$status" 137
+    assert_equal "$(cat "$log")" "$(head -n "$n" <<<"$full")"
+    assert_equal "$(cat "$t/sys/bus/cxl/devices/region0/interleave_ways")" 2   # (written before it)
+    [[ $(cat "$t$path") != "$val" ]] || fail "$path holds $val: the write the run was killed at was made"
+}

@@ -1,0 +1,17 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# vm-topology: two-devices
+# vm-build: crash-points -- CXLTIER_CRASH_AT kills cxltier at its Nth kernel write (meson -Dcrash_points=true)
+# vm-test-timeout: 1200 -- every kill point of a command walked, each with its recovery and a fresh create+destroy, under TCG and ASan
+# Crash tests of a 2-way region over two memdevs: `cxltier region create
+# mem0 mem1` and `cxltier region destroy` killed at each of their kernel
+# writes, the user's recovery run, the machine checked (crash.bash says how).
+load crash
+
+@test "region create mem0 mem1 killed at every kernel write: a rerun then destroy leaves no capacity held and no region uncommitted" {
+    crash_walk_create mem0 mem1
+}
+
+@test "region destroy of a 2-way region killed at every kernel write: a rerun with --offline takes the region away and frees its capacity" {
+    crash_walk_destroy mem0 mem1
+}

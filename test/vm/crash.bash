@@ -1,0 +1,179 @@
+# SPDX-License-Identifier: GPL-2.0
+# crash.bash - the crash tests' walk (crash-region*.bats; needs the test-only
+# build, "# vm-build: crash-points"): a command killed (SIGKILL, as by a power
+# cut or the OOM killer) on entering each of its kernel writes in turn,
+# N = 1, 2, ... until a run completes; after each, the recovery a user would
+# run, then the machine checked: no endpoint decoder holding capacity
+# (dpa_size) outside a region, no region left uncommitted, auto_online_blocks
+# as it was, and a fresh create + destroy works. Each N is reported in a '#'
+# line: the write killed (CXLTIER_CRASH_LOG), the recovery's status and
+# message, the state found. A failing N does not stop the walk: the machine
+# is put back by hand (every region destroyed, capacity freed) and the test
+# fails at the end naming every N that did.
+load helper
+
+# no command may walk more kill points than this (a command that never
+# completes would loop)
+MAX_STEPS=40
+
+# the regions there, oldest first
+regions() { ls $CXL | grep '^region[0-9]' | sort -t n -k 2 -n; }
+
+# what is wrong with the machine, one line each (nothing: clean)
+state_problems() {
+    local d r size
+    for d in $(ls $CXL | grep '^decoder[0-9]*\.[0-9]*$'); do
+        [[ -f $CXL/$d/dpa_size ]] || continue   # (endpoint decoders have one)
+        size=$(( $(cat $CXL/$d/dpa_size) ))
+        [[ $size == 0 || -n $(cat $CXL/$d/region 2>/dev/null) ]] ||
+            echo "$d holds dpa_size $size outside a region (mode $(cat $CXL/$d/mode 2>/dev/null))"
+    done
+    for r in $(regions); do
+        [[ $(cat $CXL/$r/commit 2>/dev/null) == 1 ]] ||
+            echo "$r left uncommitted (size $(cat $CXL/$r/size 2>/dev/null), target0 '$(cat $CXL/$r/target0 2>/dev/null)')"
+    done
+}
+
+# the regions left, with their state, for the report
+regions_left() {
+    local r out=
+    for r in $(regions); do
+        out+="${out:+, }$r (commit $(cat $CXL/$r/commit 2>/dev/null), $([[ -e $CXL/$r/driver ]] && echo bound || echo unbound))"
+    done
+    echo "${out:-none}"
+}
+
+# the machine put back by hand between kill points: every region destroyed
+# (the last created first), capacity held for no region freed (an endpoint
+# gives it back last-allocated first), then nothing may be left
+force_clean() {
+    local r d
+    for r in $(regions | sort -t n -k 2 -rn); do
+        cxltier region destroy "$r" --offline >/dev/null 2>&1 || true
+    done
+    for d in $(ls $CXL | grep '^decoder[0-9]*\.[0-9]*$' | sort -t . -k 2 -rn); do
+        [[ -f $CXL/$d/dpa_size && -z $(cat $CXL/$d/region 2>/dev/null) ]] || continue
+        [[ $(( $(cat $CXL/$d/dpa_size) )) == 0 ]] || echo 0 > $CXL/$d/dpa_size || true
+    done
+    [[ -z $(regions) && -z $(state_problems) ]] ||
+        fail "the machine could not be put back by hand: regions $(regions_left); $(state_problems | tr '\n' ';')"
+}
+
+# the last line of a message, on one line
+one_line() { tr '\n' ' ' <<<"$1" | sed 's/  */ /g; s/ $//'; }
+
+# the killed write: the last line of the crash log ("N what")
+killed_at() { tail -1 "$1" 2>/dev/null || echo "(no crash log)"; }
+
+# fresh_cycle MEMDEV...: a fresh create + destroy works: "ok" or what failed
+fresh_cycle() {
+    local out r err=$BATS_TEST_TMPDIR/fresh.err
+    out=$(cxltier region create "$@" -j 2>"$err") || { echo "fresh create failed: $(one_line "$(cat "$err")")"; return 1; }
+    r=$(jq -r '.regions[0].name' <<<"$out")
+    out=$(cxltier region destroy "$r" --offline 2>&1) || { echo "fresh destroy of $r failed: $(one_line "$out")"; return 1; }
+    echo ok
+}
+
+setup_file() {
+    for r in $(ls $CXL | grep '^region[0-9]'); do cxltier region destroy "$r" --offline >/dev/null; done
+}
+
+setup() {
+    AUTO_ONLINE=$(cat $MEMSYS/auto_online_blocks)
+    force_clean
+}
+
+teardown() {
+    force_clean
+}
+
+# after_recovery LABEL N KILLED RSTATUS RMESSAGE MEMDEV...: check the
+# machine, report the kill point's line, and add it to FAILED when it is not
+# clean
+after_recovery() {
+    local label=$1 n=$2 killed=$3 rs=$4 rmsg=$5 problems fresh verdict=clean
+    shift 5
+    problems=$(state_problems)
+    [[ $(cat $MEMSYS/auto_online_blocks) == "$AUTO_ONLINE" ]] ||
+        problems+="${problems:+$'\n'}auto_online_blocks is $(cat $MEMSYS/auto_online_blocks), was $AUTO_ONLINE"
+    if [[ -n $problems ]]; then
+        verdict="NOT CLEAN: $(one_line "$problems"); regions: $(regions_left)"
+        fresh="not tried"
+    elif ! fresh=$(fresh_cycle "$@"); then
+        verdict="NOT CLEAN: the fresh create + destroy failed; regions: $(regions_left)"
+    fi
+    echo "# $label N=$n killed at: $killed; recovery: exit $rs: $(one_line "$rmsg"); state: $verdict; fresh create+destroy: $fresh" >&3
+    [[ $verdict == clean ]] || FAILED+=("N=$n ($killed): $verdict")
+    force_clean
+}
+
+# crash_walk_create MEMDEV...: `region create MEMDEV...` killed at N = 1, 2,
+# ... until it completes; after each, the recovery a user would run (the same
+# create again, then destroy what it made) and the machine checked
+crash_walk_create() {
+    local n log r out rs steps= what="region create $*"
+    FAILED=()
+    for (( n = 1; n <= MAX_STEPS; n++ )); do
+        log=$BATS_TEST_TMPDIR/create-$n.log
+        run env CXLTIER_CRASH_AT=$n CXLTIER_CRASH_LOG="$log" cxltier region create "$@"
+        if [[ $status == 0 ]]; then
+            steps=$((n - 1))
+            assert_equal "$(wc -l < "$log")" "$steps"
+            echo "# $what: completes after $steps kernel writes: $(cut -d' ' -f2- "$log" | tr '\n' ';')" >&3
+            break
+        fi
+        assert_equal "$status" 137   # SIGKILL, nothing else
+        assert_equal "$(wc -l < "$log")" "$n"
+        run --separate-stderr cxltier region create "$@" -j
+        rs=$status out=$stderr
+        if [[ $rs == 0 ]]; then
+            r=$(jq -r '.regions[0].name' <<<"$output")
+            run --separate-stderr cxltier region destroy "$r" --offline
+            [[ $status == 0 ]] || { out+=" / then destroying $r: exit $status: $stderr"; rs="0 (destroy $status)"; }
+        fi
+        after_recovery "$what" "$n" "$(killed_at "$log")" "$rs" "$out" "$@"
+    done
+    [[ -n $steps ]] || fail "$what did not complete within $MAX_STEPS kill points"
+    (( steps > 0 )) || fail "$what made no kernel write the crash points count"
+    (( ${#FAILED[@]} == 0 )) || fail "after a killed $what, the rerun + destroy left the machine not clean at ${#FAILED[@]} of $steps kill points: ${FAILED[*]}"
+}
+
+# crash_walk_destroy [--online] MEMDEV...: a region over MEMDEV... created
+# (--online: its memory onlined, so that the destroy offlines it block by
+# block first), then `region destroy REGION --offline` killed at N = 1, 2,
+# ... until it completes; after each, the recovery a user would run (the same
+# destroy again) and the machine checked
+crash_walk_destroy() {
+    local n log r rs out steps= online= what
+    [[ $1 != --online ]] || { online=1; shift; }
+    what="region destroy (of a region over $*${online:+, its memory online})"
+    FAILED=()
+    for (( n = 1; n <= MAX_STEPS; n++ )); do
+        log=$BATS_TEST_TMPDIR/destroy-$n.log
+        run --separate-stderr cxltier region create "$@" -j
+        assert_success
+        r=$(jq -r '.regions[0].name' <<<"$output")
+        if [[ -n $online ]]; then
+            run cxltier online "$r"
+            assert_success
+        fi
+        run env CXLTIER_CRASH_AT=$n CXLTIER_CRASH_LOG="$log" cxltier region destroy "$r" --offline
+        if [[ $status == 0 ]]; then
+            steps=$((n - 1))
+            assert_equal "$(wc -l < "$log")" "$steps"
+            [[ ! -e $CXL/$r ]] || fail "$r is still there after a destroy that completed"
+            echo "# $what: completes after $steps kernel writes: $(cut -d' ' -f2- "$log" | tr '\n' ';')" >&3
+            break
+        fi
+        assert_equal "$status" 137   # SIGKILL, nothing else
+        assert_equal "$(wc -l < "$log")" "$n"
+        run --separate-stderr cxltier region destroy "$r" --offline
+        rs=$status out=$stderr
+        [[ $rs == 0 ]] || FAILED+=("N=$n ($(killed_at "$log")): the rerun failed, exit $rs: $(one_line "$out")")
+        [[ ! -e $CXL/$r ]] || FAILED+=("N=$n ($(killed_at "$log")): $r still there after the rerun ($(regions_left))")
+        after_recovery "$what" "$n" "$(killed_at "$log")" "$rs" "$out" "$@"
+    done
+    [[ -n $steps ]] || fail "$what did not complete within $MAX_STEPS kill points"
+    (( steps > 0 )) || fail "$what made no kernel write the crash points count"
+    (( ${#FAILED[@]} == 0 )) || fail "after a killed $what, the rerun left the machine not clean at ${#FAILED[@]} of $steps kill points: ${FAILED[*]}"
+}
