@@ -142,7 +142,13 @@ static int destroy_region(struct ct_context *ctx, const struct ct_topology *t, c
 		return ct_fail(&ctx->err, -rc, "a region %s (pid %d) was killed midway; taking %s apart failed: %s",
 			       cmd, pid, r->name, why);
 	}
-	add(done, len, "%s removed", r->name);
+	{
+		char freed[200] = "";
+		for (unsigned i = 0; i < r->ntargets; i++)
+			if (r->targets[i][0])
+				add(freed, sizeof(freed), "%s", r->targets[i]);
+		add(done, len, "%s removed%s%s%s", r->name, freed[0] ? " (" : "", freed, freed[0] ? " freed)" : "");
+	}
 	return 0;
 }
 

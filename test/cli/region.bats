@@ -278,14 +278,14 @@ half_region() {
     dead_record "$t" $'pid 999999\nstart 5\ncommand create\nroot decoder0.0\nregion region1\ndecoder decoder2.0 mem0\ndecoder decoder3.0 mem1\n'
     run --separate-stderr cxltier --sysroot "$t" region create mem0 mem1 -j
     assert_success
-    [[ $stderr == *"warning: a region create (pid 999999, region1, decoders decoder2.0, decoder3.0) was killed midway: undone: region1 removed, decoder3.0 freed"* ]] ||
+    [[ $stderr == *"warning: a region create (pid 999999, region1, decoders decoder2.0, decoder3.0) was killed midway: undone: region1 removed (decoder2.0 freed), decoder3.0 freed"* ]] ||
         fail "not said: $stderr"
     [[ $stderr == *"created region0 under decoder0.0"* ]] || fail "the create did not go on: $stderr"
     d=$t/sys/bus/cxl/devices
     assert_equal "$(cat "$t/sys/devices/platform/ACPI0017:00/root0/decoder0.0/delete_region")" region1
     assert_equal "$(cat "$d/region1/target0")" ""
     assert_equal "$(jq -c '.recovered' <<<"$output")" \
-        '[{"pid":999999,"command":"create","region":"region1","decoders":["decoder2.0","decoder3.0"],"outcome":"undone","done":"region1 removed, decoder3.0 freed"}]'
+        '[{"pid":999999,"command":"create","region":"region1","decoders":["decoder2.0","decoder3.0"],"outcome":"undone","done":"region1 removed (decoder2.0 freed), decoder3.0 freed"}]'
     [[ $(jq -r '.regions[0].name' <<<"$output") == region0 ]]
     # the dead run's record, and this run's own, are gone
     run ls "$t/run/cxltier"
@@ -322,7 +322,7 @@ half_region() {
     dead_record "$t" $'pid 999999\nstart 5\ncommand destroy\nroot decoder0.0\nregion region0\ndecoder decoder2.0 mem0\ndecoder decoder3.0 mem1\n'
     run --separate-stderr cxltier --sysroot "$t" region destroy region0 -j
     assert_success
-    [[ $stderr == *"warning: a region destroy (pid 999999, region0, decoders decoder2.0, decoder3.0) was killed midway: finished: region0 removed"* ]] ||
+    [[ $stderr == *"warning: a region destroy (pid 999999, region0, decoders decoder2.0, decoder3.0) was killed midway: finished: region0 removed (decoder2.0, decoder3.0 freed)"* ]] ||
         fail "not said: $stderr"
     assert_equal "$(cat "$t/sys/devices/platform/ACPI0017:00/root0/decoder0.0/delete_region")" region0
     assert_equal "$(cat "$d/decoder2.0/dpa_size") $(cat "$d/decoder3.0/dpa_size")" "0 0"
