@@ -409,3 +409,19 @@ half_region() {
     assert_success
     refute_output --partial region-change
 }
+
+@test "a destroy killed after deleting its region: the next destroy of it says destroyed, not 'no region'" {
+    cp -a "$(fixture lab-two-devices-idle)" "$BATS_TEST_TMPDIR/t"
+    t=$BATS_TEST_TMPDIR/t
+    dead_record "$t" $'pid 999999\nstart 5\ncommand destroy\nroot decoder0.0\nregion region5\ndecoder decoder2.0 mem0\n'
+    run --separate-stderr cxltier --sysroot "$t" region destroy region5 -j
+    assert_success
+    [[ $stderr == *"a region destroy (pid 999999, region5, decoders decoder2.0) was killed midway: finished: region5 was already gone"* ]] ||
+        fail "not said: $stderr"
+    [[ $stderr == *"destroyed region5 (by finishing or undoing the killed run above)"* ]] || fail "not destroyed: $stderr"
+    assert_equal "$(jq -c '[.regions[0].name, .regions[0].state, .recovered[0].outcome]' <<<"$output")" '["region5","destroyed","finished"]'
+    # without a record, the same command finds no such region
+    run cxltier --sysroot "$t" region destroy region5
+    assert_failure 1
+    assert_output --partial "no region 'region5'"
+}
