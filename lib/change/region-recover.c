@@ -192,6 +192,36 @@ static int recover_one(struct ct_context *ctx, const struct ct_change_record *re
 	return rc;
 }
 
+static void describe_record(const struct ct_change_record *rec, struct ct_region_recovery *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->pid = rec->owner.pid;
+	res->command = ct_change_record_command(rec->kind);
+	ct_strlcpy(res->region, rec->region, sizeof(res->region));
+	for (unsigned k = 0; k < rec->ndecoders; k++)
+		add(res->decoders, sizeof(res->decoders), "%s", rec->decoders[k]);
+}
+
+int ct_region_recover_pending(struct ct_context *ctx, struct ct_region_recovery *out, size_t max, size_t *n)
+{
+	struct ct_change_found *v;
+	size_t nv;
+	int rc;
+
+	*n = 0;
+	if (!ct_sysfs_exists(&ctx->sys, CT_RUNDIR))
+		return 0;	/* never made here: nothing recorded (and a reader makes nothing) */
+	if ((rc = ct_change_record_list(ctx, &v, &nv)))
+		return rc;
+	for (size_t i = 0; i < nv && *n < max; i++)
+		if (v[i].state == CT_OWNER_GONE || v[i].state == CT_OWNER_EXITED) {
+			describe_record(&v[i].rec, &out[*n]);
+			out[(*n)++].outcome = "pending";
+		}
+	free(v);
+	return 0;
+}
+
 int ct_region_recover(struct ct_context *ctx, struct ct_region_recovery *out, size_t max, size_t *n)
 {
 	struct ct_change_found *v;
@@ -207,12 +237,7 @@ int ct_region_recover(struct ct_context *ctx, struct ct_region_recovery *out, si
 
 		if (v[i].state != CT_OWNER_GONE && v[i].state != CT_OWNER_EXITED)
 			continue;	/* its run goes on (or cannot be told): not ours to touch */
-		memset(res, 0, sizeof(*res));
-		res->pid = rec->owner.pid;
-		res->command = ct_change_record_command(rec->kind);
-		ct_strlcpy(res->region, rec->region, sizeof(res->region));
-		for (unsigned k = 0; k < rec->ndecoders; k++)
-			add(res->decoders, sizeof(res->decoders), "%s", rec->decoders[k]);
+		describe_record(rec, res);
 		(*n)++;
 		if ((rc = recover_one(ctx, rec, res)) == 0)
 			rc = ct_change_record_remove(ctx, rec->file);

@@ -117,6 +117,10 @@ struct ct_region_recovery {
 	bool failed;
 };
 int ct_region_recover(struct ct_context *ctx, struct ct_region_recovery *out, size_t max, size_t *n);
+/* the same records read and left as they are (doctor): outcome "pending",
+ * done ""; nothing when /run/cxltier is not there; -errno with a message
+ * for a record refused (a link, not as cxltier writes it) */
+int ct_region_recover_pending(struct ct_context *ctx, struct ct_region_recovery *out, size_t max, size_t *n);
 
 /* valid CXL interleave ways and granularity */
 bool ct_region_ways_valid(unsigned ways);

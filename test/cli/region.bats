@@ -425,3 +425,24 @@ half_region() {
     assert_failure 1
     assert_output --partial "no region 'region5'"
 }
+
+@test "doctor names a region change a killed run left, and which run recovers it" {
+    cp -a "$(fixture lab-two-devices-idle)" "$BATS_TEST_TMPDIR/t"
+    t=$BATS_TEST_TMPDIR/t
+    run --separate-stderr cxltier --sysroot "$t" doctor -j
+    assert_failure 1        # (the tree's other findings)
+    assert_equal "$(jq -c '[.findings[] | select(.check == "region-change")]' <<<"$output")" '[]'
+    [[ ! -e $t/run/cxltier ]] || fail "doctor made /run/cxltier"
+    dead_record "$t" $'pid 999999\nstart 5\ncommand create\nroot decoder0.0\nregion region4\ndecoder decoder2.0 mem0\n'
+    run --separate-stderr cxltier --sysroot "$t" doctor -j
+    assert_failure 1
+    assert_equal "$(jq -c '[.findings[] | select(.check == "region-change") | [.object, .status, .fix]]' <<<"$output")" \
+        '[["region4","problem","the next '"'cxltier region', 'online' or 'offline'"' run undoes it"]]'
+    [[ $(jq -r '.findings[] | select(.check == "region-change") | .finding' <<<"$output") == \
+        "a region create (pid 999999, region4, decoders decoder2.0) was killed midway and is not yet undone" ]]
+    printf 'pid 1\n' > "$t/run/cxltier/region-change.999999"
+    run --separate-stderr cxltier --sysroot "$t" doctor -j
+    assert_failure 1
+    [[ $(jq -r '.findings[] | select(.check == "region-change") | .finding' <<<"$output") == *"is not a record of a region change"* ]]
+    [[ -e $t/run/cxltier/region-change.999999 ]] || fail "doctor removed the record"
+}
