@@ -269,6 +269,26 @@ static void say_recovery(struct cmd_env *env, const struct ct_hotplug_session *h
 	}
 }
 
+/* the region creates and destroys killed runs left, and what this run did
+ * of them (the one that failed is said by the error that follows) */
+static void say_regions(struct cmd_env *env, const struct ct_hotplug_session *hs)
+{
+	for (size_t i = 0; i < hs->nregions; i++) {
+		const struct ct_region_recovery *r = &hs->regions[i];
+		if (r->failed)
+			continue;
+		cmd_warn(env, "a region %s (pid %d%s%s%s%s) was killed midway: %s: %s", r->command, r->pid,
+			 r->region[0] ? ", " : "", r->region, r->decoders[0] ? ", decoders " : "", r->decoders,
+			 r->outcome, r->done);
+	}
+}
+
+const struct ct_region_recovery *change_recovered(size_t *n)
+{
+	*n = session.nregions;
+	return session.regions;
+}
+
 int change_begin(struct cmd_env *env, const struct change_opts *o)
 {
 	struct ct_hotplug_opts eo;
@@ -281,10 +301,12 @@ int change_begin(struct cmd_env *env, const struct change_opts *o)
 	if (ct_hotplug_session_begin(&session, env->ctx, &eo, o->timeout_s * 1000, o->dry_run)) {
 		if (handlers_on)
 			restore_handlers();
+		say_regions(env, &session);
 		cmd_err(env, "%s", ct_context_message(env->ctx));
 		return EXIT_FAIL;
 	}
 	say_recovery(env, &session);
+	say_regions(env, &session);
 	return EXIT_OK;
 }
 

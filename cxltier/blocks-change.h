@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include "cmd.h"
 #include "change/hotplug.h"
+#include "change/region.h"
 
 struct change_opts {
 	enum ct_hotplug_want want;
@@ -43,6 +44,9 @@ void change_exec_opts(const struct change_opts *o, struct ct_hotplug_opts *eo);
 /* the topology the targets need (as change_begin_load, without the lock:
  * again after a change, e.g. --convert); an exit code */
 int change_load(struct cmd_env *env, char **targets, int n, bool full, struct ct_topology *t);
+/* the region changes of killed runs that change_begin finished or undone
+ * (change/region.h), *n of them */
+const struct ct_region_recovery *change_recovered(size_t *n);
 /* unlock when the run ends before change_run */
 void change_end(void);
 /* before onlining: say so when the kernel onlines new memory by itself */

@@ -14,7 +14,22 @@ static int destroy_one(struct cmd_env *env, const struct ct_topology *t, const c
 	const struct ct_region *r = ct_topology_region(t, name);
 	struct ct_region_teardown td;
 	struct ct_hotplug_opts eo;
-	int rc = ct_region_plan_destroy(env->ctx, t, name, &td);
+	size_t nrec;
+	const struct ct_region_recovery *rec = change_recovered(&nrec);
+	int rc;
+
+	/* gone already: a killed destroy of it finished, or a killed create of
+	 * it undone, by this run's recovery */
+	for (size_t i = 0; i < nrec && !r && !dry; i++)
+		if (!strcmp(rec[i].region, name) && (!strcmp(rec[i].outcome, "finished") || !strcmp(rec[i].outcome, "undone"))) {
+			struct ct_region gone;
+			memset(&gone, 0, sizeof(gone));
+			snprintf(gone.name, sizeof(gone.name), "%s", name);
+			snprintf(gone.mode, sizeof(gone.mode), "ram");
+			cmd_info(env, 0, "destroyed %s (by finishing or undoing the killed run above)", name);
+			return region_show(env, t, &gone, "destroyed");
+		}
+	rc = ct_region_plan_destroy(env->ctx, t, name, &td);
 
 	if (rc) {
 		cmd_err(env, "%s", ct_context_message(env->ctx));

@@ -37,7 +37,9 @@ int ct_hotplug_session_begin(struct ct_hotplug_session *s, struct ct_context *ct
 	if ((rc = ct_lock_acquire(&ctx->sys, lock_timeout_ms, o->stop, &s->lockfd)))
 		return rc;
 	recover_auto_online(s);
-	return 0;
+	if ((rc = ct_region_recover(ctx, s->regions, CT_HOTPLUG_MAX_RECOVERED, &s->nregions)))
+		ct_hotplug_session_end(s);
+	return rc;
 }
 
 /* memdevs need the full chain (libcxl); the rest only the dax devices */

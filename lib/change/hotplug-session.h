@@ -4,7 +4,8 @@
  * its release: the memory-blocks lock taken (core/lock.h), so that no other
  * cxltier changes blocks or regions meanwhile; a hold of the kernel's own
  * onlining that a killed run left put back (change/auto-online-hold.h);
- * the topology the targets need loaded; the plan decided and executed
+ * the region creates and destroys killed runs left finished or undone
+ * (change/region.h: ct_region_recover); the topology the targets need loaded; the plan decided and executed
  * (hotplug.h); the lock released.
  *
  * A dry run takes no lock and writes nothing: it loads and decides. lib/
@@ -18,6 +19,9 @@
 #include "core/context.h"
 #include "cxl/topology.h"
 #include "change/hotplug.h"
+#include "change/region.h"
+
+#define CT_HOTPLUG_MAX_RECOVERED 8
 
 /* what begin found of a killed run's hold of auto_online_blocks */
 enum ct_hotplug_recovery {
@@ -35,6 +39,10 @@ struct ct_hotplug_session {
 	enum ct_hotplug_recovery recovery;
 	char restored[32];
 	char recovery_error[512];
+	/* region changes killed runs left, finished or undone (region.h);
+	 * when one failed it is the last, failed set, and begin failed */
+	struct ct_region_recovery regions[CT_HOTPLUG_MAX_RECOVERED];
+	size_t nregions;
 };
 
 /* a session not begun (and one ended): ct_hotplug_session_end does nothing */
@@ -42,9 +50,11 @@ struct ct_hotplug_session {
 
 /*
  * Begin a run: unless a dry run, take the lock (waiting up to
- * lock_timeout_ms, or until *o->stop) and undo a killed run's hold
- * (s->recovery; its failure does not stop the run). 0, or -errno with a
- * message (-EWOULDBLOCK: another cxltier holds the lock, named).
+ * lock_timeout_ms, or until *o->stop), undo a killed run's hold
+ * (s->recovery; its failure does not stop the run), and finish or undo the
+ * region creates and destroys killed runs left (s->regions; one that
+ * cannot be: the run does not begin, the lock is released). 0, or -errno
+ * with a message (-EWOULDBLOCK: another cxltier holds the lock, named).
  */
 int ct_hotplug_session_begin(struct ct_hotplug_session *s, struct ct_context *ctx, const struct ct_hotplug_opts *o,
 			     unsigned lock_timeout_ms, bool dry_run);

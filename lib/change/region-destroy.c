@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "core/context.h"
+#include "change/change-record.h"
 #include "change/dax-users.h"
 #include "change/region.h"
 #include "change/region-ops.h"
@@ -25,8 +26,10 @@ int ct_region_plan_destroy(struct ct_context *ctx, const struct ct_topology *t, 
 	td->enabled = r->enabled;
 	td->committed = r->committed;
 	td->ntargets = r->ntargets;
-	for (unsigned i = 0; i < r->ntargets; i++)
+	for (unsigned i = 0; i < r->ntargets; i++) {
 		ct_strlcpy(td->targets[i], r->targets[i], CT_NAME);
+		ct_strlcpy(td->memdevs[i], r->memdevs[i], CT_NAME);
+	}
 	for (size_t i = 0; i < r->ndax; i++)
 		td->online_blocks += r->dax[i].blocks.online;
 	td->method = ct_region_ops_for(ctx, false)->name;
@@ -91,7 +94,9 @@ int ct_region_destroy(struct ct_context *ctx, const struct ct_topology *t, struc
 		      const struct ct_hotplug_opts *offline)
 {
 	struct ct_region_io io = { ctx, ct_region_ops_for(ctx, false), NULL, "" };
+	struct ct_change_record rec;
 	char what[160], done[160] = "";
+	bool changed = false;	/* a kernel write went through */
 	int rc = 0;
 
 	if (td->online_blocks && !offline)
@@ -101,13 +106,23 @@ int ct_region_destroy(struct ct_context *ctx, const struct ct_topology *t, struc
 	if (td->online_blocks && (rc = offline_memory(ctx, t, td, offline)))
 		return rc;
 	td->method = io.ops->name;
-	if ((rc = io.ops->begin(&io)))
+	/* recorded before the first write, for the next run to finish if this one is killed */
+	ct_change_record_init(&rec, CT_CHANGE_DESTROY, td->root_decoder);
+	ct_strlcpy(rec.region, td->region, sizeof(rec.region));
+	for (unsigned i = 0; i < td->ntargets; i++)
+		ct_change_record_add(&rec, td->targets[i], td->memdevs[i]);
+	if ((rc = ct_change_record_begin(ctx, &rec)))
+		return rc;
+	if ((rc = io.ops->begin(&io))) {
+		ct_change_record_end(&rec, false);
 		return ct_fail(&ctx->err, -rc, "cannot destroy %s through %s: %s", td->region, io.ops->name, io.detail);
+	}
 	if (td->enabled) {
 		snprintf(what, sizeof(what), "unbind %s from the cxl_region driver", td->region);
 		if ((rc = io.ops->enable(&io, td->region, false)))
 			goto fail;
 		td->enabled = false;
+		changed = true;
 		snprintf(done, sizeof(done), " (done before it: unbound)");
 	}
 	if (td->committed) {
@@ -115,6 +130,7 @@ int ct_region_destroy(struct ct_context *ctx, const struct ct_topology *t, struc
 		if ((rc = io.ops->commit(&io, td->region, false)))
 			goto fail;
 		td->committed = false;
+		changed = true;
 		snprintf(done, sizeof(done), " (done before it: disabled, decoders reset)");
 	}
 	for (unsigned i = 0; i < td->ntargets; i++) {
@@ -123,6 +139,7 @@ int ct_region_destroy(struct ct_context *ctx, const struct ct_topology *t, struc
 		snprintf(what, sizeof(what), "%s target%u = none (was %s)", td->region, i, td->targets[i]);
 		if ((rc = io.ops->set_target(&io, td->region, i, NULL)))
 			goto fail;
+		changed = true;
 		snprintf(what, sizeof(what), "%s dpa_size = 0", td->targets[i]);
 		if ((rc = io.ops->set_dpa_size(&io, td->targets[i], 0)))
 			goto fail;
@@ -133,10 +150,12 @@ int ct_region_destroy(struct ct_context *ctx, const struct ct_topology *t, struc
 	if ((rc = io.ops->remove(&io, td->root_decoder, td->region)))
 		goto fail;
 	io.ops->end(&io);
+	ct_change_record_end(&rec, false);
 	ct_context_refresh(ctx);
 	return 0;
 fail:
 	io.ops->end(&io);
+	ct_change_record_end(&rec, changed);	/* half taken apart: the next run finishes it */
 	ct_context_refresh(ctx);
 	return ct_fail(&ctx->err, -rc, "destroying %s: step '%s' failed: %s%s%s%s%s; run the destroy again once the "
 		       "cause is gone", td->region, what, strerror(-rc), io.detail[0] ? " [" : "", io.detail,

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <time.h>
 #include "core/context.h"
+#include "core/rundir.h"
+#include "change/change-record.h"
 #include "change/region.h"
 #include "change/region-ops.h"
 
@@ -52,7 +54,7 @@ int ct_region_plan_create(struct ct_context *ctx, const struct ct_region_req *re
 	return 0;
 }
 
-enum kind { K_CREATE, K_GRAN, K_WAYS, K_SIZE, K_MODE, K_DPA, K_TARGET, K_COMMIT, K_ENABLE };
+enum kind { K_CREATE, K_RECORD, K_GRAN, K_WAYS, K_SIZE, K_MODE, K_DPA, K_TARGET, K_COMMIT, K_ENABLE };
 struct step {
 	enum kind k;
 	unsigned i;	/* member */
@@ -65,6 +67,7 @@ static const char *describe(const struct ct_region_plan *p, const struct step *s
 
 	switch (s->k) {
 	case K_CREATE: snprintf(buf, len, "create a RAM region under %s", p->root_decoder); break;
+	case K_RECORD: snprintf(buf, len, "record %s in " CT_RUNDIR, r); break;
 	case K_GRAN: snprintf(buf, len, "%s interleave_granularity = %u", r, p->granularity); break;
 	case K_WAYS: snprintf(buf, len, "%s interleave_ways = %u", r, p->ways); break;
 	case K_SIZE: snprintf(buf, len, "%s size = %llu", r, (unsigned long long)p->size); break;
@@ -92,13 +95,20 @@ static const char *hint(enum kind k, int err)
 	return "";
 }
 
-static int run(struct ct_region_io *io, struct ct_region_plan *p, const struct step *s)
+static int run(struct ct_region_io *io, struct ct_region_plan *p, const struct step *s, struct ct_change_record *rec)
 {
 	const struct ct_region_ops *o = io->ops;
 	const struct ct_region_member *m = &p->members[s->i];
+	int rc;
 
 	switch (s->k) {
 	case K_CREATE: return o->create_ram(io, p->root_decoder, p->region, sizeof(p->region));
+	case K_RECORD:	/* the name the kernel gave, for the next run to undo it if this one is killed */
+		ct_strlcpy(rec->region, p->region, sizeof(rec->region));
+		if ((rc = ct_change_record_update(io->ctx, rec)))
+			ct_region_io_say(io, "%s", ct_context_message(io->ctx));
+		ct_error_clear(&io->ctx->err);
+		return rc;
 	case K_GRAN: return o->set_granularity(io, p->region, p->granularity);
 	case K_WAYS: return o->set_ways(io, p->region, p->ways);
 	case K_SIZE: return o->set_size(io, p->region, p->size);
@@ -135,6 +145,7 @@ static size_t build_steps(const struct ct_region_plan *p, struct step *s)
 	size_t n = 0;
 
 	s[n++] = (struct step){ K_CREATE, 0 };
+	s[n++] = (struct step){ K_RECORD, 0 };
 	s[n++] = (struct step){ K_GRAN, 0 };
 	s[n++] = (struct step){ K_WAYS, 0 };
 	s[n++] = (struct step){ K_SIZE, 0 };
@@ -184,7 +195,8 @@ static void wait_dax(struct ct_context *ctx, const char *region)
 int ct_region_create(struct ct_context *ctx, struct ct_region_plan *plan)
 {
 	struct ct_region_io io = { ctx, ct_region_ops_for(ctx, true), NULL, "" };
-	struct step steps[8 + 3 * CT_MAX_TARGETS];
+	struct ct_change_record rec;
+	struct step steps[9 + 3 * CT_MAX_TARGETS];
 	size_t n = build_steps(plan, steps), done;
 	char what[160], undone[200] = "", left[160] = "";
 	int rc = io.ops->begin(&io), urc = 0, e;
@@ -194,14 +206,23 @@ int ct_region_create(struct ct_context *ctx, struct ct_region_plan *plan)
 	plan->region[0] = '\0';
 	if (rc)
 		return ct_fail(&ctx->err, -rc, "cannot create a region through %s: %s", io.ops->name, io.detail);
+	/* recorded before the first write, for the next run to undo if this one is killed */
+	ct_change_record_init(&rec, CT_CHANGE_CREATE, plan->root_decoder);
+	for (unsigned i = 0; i < plan->ways; i++)
+		ct_change_record_add(&rec, plan->members[i].decoder, plan->members[i].memdev);
+	if ((rc = ct_change_record_begin(ctx, &rec))) {
+		io.ops->end(&io);
+		return rc;
+	}
 	for (done = 0; done < n; done++) {
 		io.detail[0] = '\0';
-		rc = run(&io, plan, &steps[done]);
+		rc = run(&io, plan, &steps[done], &rec);
 		if (rc)
 			break;
 	}
 	if (!rc) {
 		io.ops->end(&io);
+		ct_change_record_end(&rec, false);
 		ct_context_refresh(ctx);	/* libcxl and libdaxctl have not seen the region */
 		if (ctx->live)
 			wait_dax(ctx, plan->region);
@@ -229,6 +250,7 @@ int ct_region_create(struct ct_context *ctx, struct ct_region_plan *plan)
 		say(undone, sizeof(undone), "; the %zu step%s before it %s undone (%s deleted)", done,
 			 done == 1 ? "" : "s", done == 1 ? "was" : "were", plan->region);
 	io.ops->end(&io);
+	ct_change_record_end(&rec, urc != 0);	/* not undone: the next run tries again */
 	ct_context_refresh(ctx);
 	ct_fail(&ctx->err, e, "creating a RAM region under %s: step '%s' failed: %s%s%s%s", plan->root_decoder, what,
 		strerror(e), hint(fail, e), left, undone);

@@ -77,6 +77,7 @@ struct ct_region_teardown {
 	bool enabled, committed;
 	unsigned ntargets;
 	char targets[CT_MAX_TARGETS][CT_NAME];
+	char memdevs[CT_MAX_TARGETS][CT_NAME];	/* the targets' memdevs */
 	unsigned online_blocks;		/* memory blocks of its dax devices online now */
 	const char *method;
 };
@@ -93,6 +94,33 @@ int ct_region_plan_destroy(struct ct_context *ctx, const struct ct_topology *t, 
  */
 int ct_region_destroy(struct ct_context *ctx, const struct ct_topology *t, struct ct_region_teardown *td,
 		      const struct ct_hotplug_opts *offline);
+
+/*
+ * Region changes a killed run left (change-record.h: the record in
+ * /run/cxltier of a create or destroy whose run is gone), each finished or
+ * undone, its record removed: a destroy is finished (the region taken
+ * apart if it is still there, the DPA of its recorded endpoint decoders
+ * that are in no region freed, the last allocated first); a create is
+ * undone (its half-built region destroyed, the DPA of its recorded
+ * decoders that are in no region freed), unless every step was done (then
+ * the region is kept). Records whose run still goes are left. At most max
+ * in out, *n of them; 0, or -errno with a message naming the object and
+ * what to do (the record that failed kept, the last of out, failed set).
+ */
+struct ct_region_recovery {
+	int pid;			/* the killed run */
+	const char *command;		/* "create" or "destroy" */
+	char region[CT_NAME];		/* "" not known */
+	char decoders[256];		/* the recorded endpoint decoders, "decoder2.0, decoder3.0" */
+	const char *outcome;		/* "undone", "finished", "kept", "left", "failed" */
+	char done[384];			/* what was done: "region3 removed, decoder2.0 freed" */
+	bool failed;
+};
+int ct_region_recover(struct ct_context *ctx, struct ct_region_recovery *out, size_t max, size_t *n);
+/* the same records read and left as they are (doctor): outcome "pending",
+ * done ""; nothing when /run/cxltier is not there; -errno with a message
+ * for a record refused (a link, not as cxltier writes it) */
+int ct_region_recover_pending(struct ct_context *ctx, struct ct_region_recovery *out, size_t max, size_t *n);
 
 /* valid CXL interleave ways and granularity */
 bool ct_region_ways_valid(unsigned ways);

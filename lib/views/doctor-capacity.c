@@ -4,10 +4,12 @@
  * destroy cut short leaves it (or another tool's region is being made at
  * this moment); no region can use it until it is freed, and nothing frees
  * it by itself. (A region never committed is doctor-chain.c's.) */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "core/context.h"
 #include "cxl/fabric.h"
+#include "change/region.h"
 #include "views/doctor.h"
 #include "views/findings.h"
 
@@ -34,9 +36,33 @@ static void orphan_decoders(const struct ct_endpoint_info *e, struct ct_findings
 	}
 }
 
+/* region creates and destroys a killed run left, not yet recovered */
+static void killed_changes(struct ct_context *ctx, struct ct_findings *f)
+{
+	struct ct_region_recovery v[8];
+	size_t n;
+
+	if (ct_region_recover_pending(ctx, v, 8, &n)) {
+		if (ctx->err.code == EINVAL || ctx->err.code == ELOOP)
+			ct_finding_add(f, "region-change", "/run/cxltier", CT_FINDING_PROBLEM,
+				       "check what it names, then remove it", "%s", ct_context_message(ctx));
+		ct_error_clear(&ctx->err);	/* not readable by this user: not a finding */
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		ct_finding_add(f, "region-change", v[i].region[0] ? v[i].region : v[i].decoders, CT_FINDING_PROBLEM,
+			       v[i].command[0] == 'c' ? "the next 'cxltier region', 'online' or 'offline' run undoes it"
+						   : "the next 'cxltier region', 'online' or 'offline' run finishes it",
+			       "a region %s (pid %d%s%s, decoders %s) was killed midway and is not yet %s", v[i].command,
+			       v[i].pid, v[i].region[0] ? ", " : "", v[i].region, v[i].decoders[0] ? v[i].decoders : "none",
+			       v[i].command[0] == 'c' ? "undone" : "finished");
+}
+
 void ct_doctor_capacity(struct ct_context *ctx, struct ct_findings *f)
 {
 	struct ct_fabric fab;
+
+	killed_changes(ctx, f);
 
 	if (ct_fabric_load(ctx, &fab)) {
 		ct_error_clear(&ctx->err);

@@ -245,3 +245,204 @@ fake_region_tree() {
     assert_failure 1
     [[ $(jq -r '.findings[] | select(.check == "region" and .object == "region0") | .fix' <<<"$output") == "take it apart: cxltier region destroy region0"* ]]
 }
+
+# A region create or destroy records itself in /run/cxltier before its first
+# kernel write (region-change.PID); a run killed midway leaves the record,
+# and the next cxltier that changes memory finishes (destroy) or undoes
+# (create) what it left, and says so.
+
+# dead_record T TEXT: a record left by a killed run (pid 999999, not running)
+dead_record() {
+    mkdir -p -m 0700 "$1/run/cxltier"
+    printf '%s' "$2" > "$1/run/cxltier/region-change.999999"
+}
+
+# a region the kernel shows half built (as a create leaves it after its
+# first target step): NAME under decoder0.0, decoder2.0 at target0
+half_region() {
+    local t=$1 name=$2 dec=sys/devices/platform/ACPI0017:00/root0/decoder0.0
+    mkdir -p "$t/$dec/$name"
+    echo 256 > "$t/$dec/$name/interleave_granularity"; echo 2 > "$t/$dec/$name/interleave_ways"
+    echo 0 > "$t/$dec/$name/commit"; echo 0x80000000 > "$t/$dec/$name/size"
+    echo 0xffffffffffffffff > "$t/$dec/$name/resource"; echo ram > "$t/$dec/$name/mode"
+    echo decoder2.0 > "$t/$dec/$name/target0"; : > "$t/$dec/$name/target1"
+    ln -s "../../../devices/platform/ACPI0017:00/root0/decoder0.0/$name" "$t/sys/bus/cxl/devices/$name"
+    local d=$t/sys/bus/cxl/devices
+    for x in 2 3; do echo 0x40000000 > "$d/decoder$x.0/dpa_size"; echo 0 > "$d/decoder$x.0/dpa_resource"; echo ram > "$d/decoder$x.0/mode"; done
+}
+
+@test "a create killed midway is undone by the next region create, which says so and goes on" {
+    t=$(fake_region_tree)
+    ln -s ../../../../../../bus/cxl/drivers/cxl_region "$t/sys/devices/platform/ACPI0017:00/root0/decoder0.0/region0/driver"
+    half_region "$t" region1
+    dead_record "$t" $'pid 999999\nstart 5\ncommand create\nroot decoder0.0\nregion region1\ndecoder decoder2.0 mem0\ndecoder decoder3.0 mem1\n'
+    run --separate-stderr cxltier --sysroot "$t" region create mem0 mem1 -j
+    assert_success
+    [[ $stderr == *"warning: a region create (pid 999999, region1, decoders decoder2.0, decoder3.0) was killed midway: undone: region1 removed (decoder2.0 freed), decoder3.0 freed"* ]] ||
+        fail "not said: $stderr"
+    [[ $stderr == *"created region0 under decoder0.0"* ]] || fail "the create did not go on: $stderr"
+    d=$t/sys/bus/cxl/devices
+    assert_equal "$(cat "$t/sys/devices/platform/ACPI0017:00/root0/decoder0.0/delete_region")" region1
+    assert_equal "$(cat "$d/region1/target0")" ""
+    assert_equal "$(jq -c '.recovered' <<<"$output")" \
+        '[{"pid":999999,"command":"create","region":"region1","decoders":["decoder2.0","decoder3.0"],"outcome":"undone","done":"region1 removed (decoder2.0 freed), decoder3.0 freed"}]'
+    [[ $(jq -r '.regions[0].name' <<<"$output") == region0 ]]
+    # the dead run's record, and this run's own, are gone
+    run ls "$t/run/cxltier"
+    assert_success
+    refute_output --partial region-change
+}
+
+@test "a create killed before its region was named: the DPA it took is freed, by online and offline too" {
+    cp -a "$(fixture lab-two-devices)" "$BATS_TEST_TMPDIR/t"
+    t=$BATS_TEST_TMPDIR/t d=$BATS_TEST_TMPDIR/t/sys/bus/cxl/devices
+    echo 0x10000000 > "$d/decoder2.1/dpa_size"; echo 0x40000000 > "$d/decoder2.1/dpa_resource"; echo ram > "$d/decoder2.1/mode"
+    dead_record "$t" $'pid 999999\nstart 5\ncommand create\nroot decoder0.0\ndecoder decoder2.1 mem0\n'
+    own=$(cat "$d/decoder2.0/dpa_size")
+    run --separate-stderr cxltier --sysroot "$t" offline region0 --dry-run
+    assert_success
+    [[ $stderr != *"killed midway"* ]] || fail "a dry run recovered: $stderr"
+    assert_equal "$(cat "$d/decoder2.1/dpa_size")" 0x10000000
+    run --separate-stderr cxltier --sysroot "$t" online region0
+    assert_success
+    [[ $stderr == *"a region create (pid 999999, decoders decoder2.1) was killed midway: undone: decoder2.1 freed"* ]] ||
+        fail "not said: $stderr"
+    assert_equal "$(cat "$d/decoder2.1/dpa_size")" 0
+    assert_equal "$(cat "$d/decoder2.0/dpa_size")" "$own"       # the region's own: untouched
+    [[ ! -e $t/run/cxltier/region-change.999999 ]] || fail "the record is still there"
+}
+
+@test "a destroy killed midway is finished by the next destroy of that region" {
+    cp -a "$(fixture lab-two-devices)" "$BATS_TEST_TMPDIR/t"
+    t=$BATS_TEST_TMPDIR/t d=$BATS_TEST_TMPDIR/t/sys/bus/cxl/devices
+    # killed after unbinding and resetting the decoders: no driver, no dax device
+    echo 0 > "$d/region0/commit"
+    rm -rf "$d/region0/dax_region0" "$d/region0/driver" "$t/sys/bus/dax/devices/dax0.0"
+    : > "$t/sys/devices/platform/ACPI0017:00/root0/decoder0.0/delete_region"
+    dead_record "$t" $'pid 999999\nstart 5\ncommand destroy\nroot decoder0.0\nregion region0\ndecoder decoder2.0 mem0\ndecoder decoder3.0 mem1\n'
+    run --separate-stderr cxltier --sysroot "$t" region destroy region0 -j
+    assert_success
+    [[ $stderr == *"warning: a region destroy (pid 999999, region0, decoders decoder2.0, decoder3.0) was killed midway: finished: region0 removed (decoder2.0, decoder3.0 freed)"* ]] ||
+        fail "not said: $stderr"
+    assert_equal "$(cat "$t/sys/devices/platform/ACPI0017:00/root0/decoder0.0/delete_region")" region0
+    assert_equal "$(cat "$d/decoder2.0/dpa_size") $(cat "$d/decoder3.0/dpa_size")" "0 0"
+    assert_equal "$(jq -r '.recovered[0] | [.command, .outcome] | join(" ")' <<<"$output")" "destroy finished"
+    [[ ! -e $t/run/cxltier/region-change.999999 ]] || fail "the record is still there"
+}
+
+@test "a record whose run still goes is left alone" {
+    cp -a "$(fixture lab-two-devices)" "$BATS_TEST_TMPDIR/t"
+    t=$BATS_TEST_TMPDIR/t d=$BATS_TEST_TMPDIR/t/sys/bus/cxl/devices
+    start_sleeper
+    mkdir -p "$t/proc/$SLEEPER"; cp "/proc/$SLEEPER/stat" "$t/proc/$SLEEPER/stat"
+    echo 0x10000000 > "$d/decoder2.1/dpa_size"; echo 0x40000000 > "$d/decoder2.1/dpa_resource"
+    mkdir -p -m 0700 "$t/run/cxltier"
+    printf 'pid %s\nstart %s\ncommand create\nroot decoder0.0\ndecoder decoder2.1 mem0\n' "$SLEEPER" \
+        "$(sed 's/.*) //' "/proc/$SLEEPER/stat" | awk '{print $20}')" > "$t/run/cxltier/region-change.$SLEEPER"
+    run --separate-stderr cxltier --sysroot "$t" online region0
+    kill "$SLEEPER"
+    assert_success
+    [[ $stderr != *"killed midway"* ]] || fail "a running change was recovered: $stderr"
+    assert_equal "$(cat "$d/decoder2.1/dpa_size")" 0x10000000
+    [[ -e $t/run/cxltier/region-change.$SLEEPER ]] || fail "the record was removed"
+}
+
+@test "a recovery that cannot be done stops the change, names the decoder and keeps the record" {
+    cp -a "$(fixture lab-two-devices-idle)" "$BATS_TEST_TMPDIR/t"
+    t=$BATS_TEST_TMPDIR/t d=$BATS_TEST_TMPDIR/t/sys/bus/cxl/devices
+    echo 0x10000000 > "$d/decoder2.0/dpa_size"; echo 0 > "$d/decoder2.0/dpa_resource"
+    echo 0x10000000 > "$d/decoder2.1/dpa_size"; echo 0x10000000 > "$d/decoder2.1/dpa_resource"   # not the dead run's
+    dead_record "$t" $'pid 999999\nstart 5\ncommand create\nroot decoder0.0\ndecoder decoder2.0 mem0\n'
+    run cxltier --sysroot "$t" region create mem1
+    assert_failure 1
+    assert_output --partial "a region create (pid 999999) was killed midway; decoder2.0 (mem0) holds DPA for no region, but decoder2.1 was allocated after it and must be freed first"
+    assert_output --partial "the record stays (/run/cxltier/region-change.999999)"
+    refute_output --partial "created"
+    assert_equal "$(cat "$d/decoder2.0/dpa_size")" 0x10000000     # nothing freed
+    [[ -e $t/run/cxltier/region-change.999999 ]] || fail "the record was removed"
+}
+
+@test "a malformed or linked record is refused, by region destroy and offline alike, and kept" {
+    cp -a "$(fixture lab-two-devices)" "$BATS_TEST_TMPDIR/t"
+    t=$BATS_TEST_TMPDIR/t
+    dead_record "$t" $'pid 999999\nstart 5\ncommand create\nroot /etc\n'
+    run cxltier --sysroot "$t" region destroy region0 --offline
+    assert_failure 1
+    assert_output --partial "/run/cxltier/region-change.999999 is not a record of a region change as cxltier writes it: refusing it"
+    assert_equal "$(cat "$t/sys/bus/cxl/devices/region0/commit")" 1
+    run cxltier --sysroot "$t" offline region0
+    assert_failure 1
+    assert_output --partial "is not a record of a region change"
+    assert_equal "$(cat "$t/run/cxltier/region-change.999999")" $'pid 999999\nstart 5\ncommand create\nroot /etc'
+    rm "$t/run/cxltier/region-change.999999"
+    printf 'pid 999999\nstart 5\ncommand create\nroot decoder0.0\n' > "$BATS_TEST_TMPDIR/elsewhere"
+    ln -s "$BATS_TEST_TMPDIR/elsewhere" "$t/run/cxltier/region-change.999999"
+    run cxltier --sysroot "$t" offline region0
+    assert_failure 1
+    assert_output --partial "region-change.999999: Too many levels of symbolic links (a symlink: refusing it"
+    [[ -L $t/run/cxltier/region-change.999999 ]] || fail "the link was removed"
+}
+
+@test "a create whose undo fails keeps its record, naming the region for the next run" {
+    t=$(fake_region_tree)
+    dec=$t/sys/devices/platform/ACPI0017:00/root0/decoder0.0
+    rm "$dec/region0/commit"; mkdir "$dec/region0/commit"
+    rm "$dec/delete_region"; mkdir "$dec/delete_region"
+    run cxltier --sysroot "$t" region create mem0 mem1
+    assert_failure 1
+    assert_output --partial "left behind: region0"
+    run cat "$t"/run/cxltier/region-change.*
+    assert_success
+    assert_line "command create"
+    assert_line "region region0"
+    assert_line "decoder decoder3.0 mem1"
+}
+
+@test "a create refused and undone leaves no record" {
+    t=$(fake_region_tree)
+    r=$t/sys/devices/platform/ACPI0017:00/root0/decoder0.0/region0
+    rm "$r/target1"; mkdir "$r/target1"
+    run cxltier --sysroot "$t" region create mem0 mem1
+    assert_failure 1
+    assert_output --partial "were undone (region0 deleted)"
+    run ls "$t/run/cxltier"
+    assert_success
+    refute_output --partial region-change
+}
+
+@test "a destroy killed after deleting its region: the next destroy of it says destroyed, not 'no region'" {
+    cp -a "$(fixture lab-two-devices-idle)" "$BATS_TEST_TMPDIR/t"
+    t=$BATS_TEST_TMPDIR/t
+    dead_record "$t" $'pid 999999\nstart 5\ncommand destroy\nroot decoder0.0\nregion region5\ndecoder decoder2.0 mem0\n'
+    run --separate-stderr cxltier --sysroot "$t" region destroy region5 -j
+    assert_success
+    [[ $stderr == *"a region destroy (pid 999999, region5, decoders decoder2.0) was killed midway: finished: region5 was already gone"* ]] ||
+        fail "not said: $stderr"
+    [[ $stderr == *"destroyed region5 (by finishing or undoing the killed run above)"* ]] || fail "not destroyed: $stderr"
+    assert_equal "$(jq -c '[.regions[0].name, .regions[0].state, .recovered[0].outcome]' <<<"$output")" '["region5","destroyed","finished"]'
+    # without a record, the same command finds no such region
+    run cxltier --sysroot "$t" region destroy region5
+    assert_failure 1
+    assert_output --partial "no region 'region5'"
+}
+
+@test "doctor names a region change a killed run left, and which run recovers it" {
+    cp -a "$(fixture lab-two-devices-idle)" "$BATS_TEST_TMPDIR/t"
+    t=$BATS_TEST_TMPDIR/t
+    run --separate-stderr cxltier --sysroot "$t" doctor -j
+    assert_failure 1        # (the tree's other findings)
+    assert_equal "$(jq -c '[.findings[] | select(.check == "region-change")]' <<<"$output")" '[]'
+    [[ ! -e $t/run/cxltier ]] || fail "doctor made /run/cxltier"
+    dead_record "$t" $'pid 999999\nstart 5\ncommand create\nroot decoder0.0\nregion region4\ndecoder decoder2.0 mem0\n'
+    run --separate-stderr cxltier --sysroot "$t" doctor -j
+    assert_failure 1
+    assert_equal "$(jq -c '[.findings[] | select(.check == "region-change") | [.object, .status, .fix]]' <<<"$output")" \
+        '[["region4","problem","the next '"'cxltier region', 'online' or 'offline'"' run undoes it"]]'
+    [[ $(jq -r '.findings[] | select(.check == "region-change") | .finding' <<<"$output") == \
+        "a region create (pid 999999, region4, decoders decoder2.0) was killed midway and is not yet undone" ]]
+    printf 'pid 1\n' > "$t/run/cxltier/region-change.999999"
+    run --separate-stderr cxltier --sysroot "$t" doctor -j
+    assert_failure 1
+    [[ $(jq -r '.findings[] | select(.check == "region-change") | .finding' <<<"$output") == *"is not a record of a region change"* ]]
+    [[ -e $t/run/cxltier/region-change.999999 ]] || fail "doctor removed the record"
+}
