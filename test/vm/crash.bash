@@ -108,6 +108,7 @@ walk_verdict() {
     [[ -n $steps ]] || fail "$what did not complete within $MAX_STEPS kill points"
     (( steps > 0 )) || fail "$what made no kernel write the crash points count"
     (( ${#FAILED[@]} == 0 )) || fail "after a killed $what, the recovery left the machine not clean at ${#FAILED[@]} of $steps kill points: ${FAILED[*]}"
+    force_clean   # (what the run that completed made)
     fresh=$(fresh_cycle "$@") || fail "after the walk of $what: $fresh"
 }
 
