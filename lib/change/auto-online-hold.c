@@ -11,6 +11,7 @@
 #include "core/kernel.h"
 #include "core/process.h"
 #include "core/rundir.h"
+#include "core/ending-signals.h"
 
 void ct_auto_online_record_format(int pid, uint64_t start, const char *value, const struct timespec *written,
 				  char *buf, size_t len)
@@ -74,7 +75,6 @@ static int record_write(struct ct_context *ctx, int dirfd, const char *value, co
 int ct_auto_online_hold(struct ct_context *ctx, struct ct_auto_online_hold *h)
 {
 	struct ct_auto_online ao;
-	sigset_t hold;
 	int rc;
 
 	memset(h, 0, sizeof(*h));
@@ -86,12 +86,7 @@ int ct_auto_online_hold(struct ct_context *ctx, struct ct_auto_online_hold *h)
 	if ((rc = ct_rundir_open(&ctx->sys, &h->dirfd)))
 		return rc;
 	/* a signal between holding and releasing would leave it offline */
-	sigemptyset(&hold);
-	sigaddset(&hold, SIGINT);
-	sigaddset(&hold, SIGTERM);
-	sigaddset(&hold, SIGHUP);
-	sigaddset(&hold, SIGQUIT);
-	sigprocmask(SIG_BLOCK, &hold, &h->old_mask);
+	ct_hold_ending_signals(&h->old_mask);
 	if ((rc = record_write(ctx, h->dirfd, h->value, NULL)) == 0 && (rc = ct_kernel_set_auto_online(ctx, "offline"))) {
 		unlinkat(h->dirfd, CT_AUTO_ONLINE_RECORD, 0);
 		rc = ct_fail(&ctx->err, -rc, "cannot set auto_online_blocks to offline (it is %s): %s", h->value,

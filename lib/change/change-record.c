@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "change/change-record.h"
 #include "core/rundir.h"
+#include "core/ending-signals.h"
 
 const char *ct_change_record_command(enum ct_change_kind k)
 {
@@ -150,7 +151,6 @@ static int write_whole(struct ct_context *ctx, struct ct_change_record *r)
 
 int ct_change_record_begin(struct ct_context *ctx, struct ct_change_record *r)
 {
-	sigset_t hold;
 	int rc;
 
 	r->held = false;
@@ -166,12 +166,7 @@ int ct_change_record_begin(struct ct_context *ctx, struct ct_change_record *r)
 	if ((rc = ct_rundir_open(&ctx->sys, &r->dirfd)))
 		return rc;
 	/* an ending signal between two kernel writes would leave the change half done */
-	sigemptyset(&hold);
-	sigaddset(&hold, SIGINT);
-	sigaddset(&hold, SIGTERM);
-	sigaddset(&hold, SIGHUP);
-	sigaddset(&hold, SIGQUIT);
-	sigprocmask(SIG_BLOCK, &hold, &r->old_mask);
+	ct_hold_ending_signals(&r->old_mask);
 	if ((rc = write_whole(ctx, r))) {
 		sigprocmask(SIG_SETMASK, &r->old_mask, NULL);
 		close(r->dirfd);
