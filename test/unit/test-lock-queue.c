@@ -172,15 +172,18 @@ int main(void)
 		unlink(live);
 	}
 
-	/* the limit is for a line that does not move: three waiters with 300 ms
-	 * each, behind runs that hold the lock 200 ms each (600 ms for the last) */
+	/* the limit is for a line that does not move: three waiters with 1000 ms
+	 * each, behind a holder that keeps the lock 500 ms and runs that hold it
+	 * 600 ms each (1700 ms of waiting for the last); the line never stands
+	 * still for more than 600 ms, 400 ms short of the limit (a margin for
+	 * a loaded machine's scheduling, where 100 ms once was not enough) */
 	ok(ct_lock_acquire(&s, 0, NULL, &lock) == 0, "the lock taken again");
 	held = lock;
 	for (int i = 0; i < 3; i++) {
-		pid[i] = waiter(i, p[1], 300, 200);
+		pid[i] = waiter(i, p[1], 1000, 600);
 		line_is(i + 1);
 	}
-	nap_ms(100);
+	nap_ms(500);
 	ct_lock_release(lock);
 	bool all = true;
 	for (int i = 0; i < 3; i++) {
