@@ -151,7 +151,10 @@ int main(void)
 	 * the next waiter once its maker's pid is gone; a live maker's stays */
 	{
 		char dead[600], live[600];
-		pid_t gone = fork();
+		pid_t gone;
+
+		fflush(stdout);	/* (a child must not print this process's TAP a second time) */
+		gone = fork();
 
 		if (gone == 0)
 			_exit(0);
