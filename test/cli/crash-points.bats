@@ -6,25 +6,6 @@
 # the writes; in a build without them (the package's), neither is read.
 load helper
 
-# a copy of the idle tree with the files the kernel would create for region0
-# (as test/cli/region.bats makes it), bound once its steps are written
-fake_region_tree() {
-    local t=$BATS_TEST_TMPDIR/t dec=sys/devices/platform/ACPI0017:00/root0/decoder0.0
-    rm -rf "$t"
-    cp -a "$(fixture lab-two-devices-idle)" "$t"
-    mkdir -p "$t/$dec/region0" "$t/sys/bus/cxl/drivers/cxl_region"
-    for f in interleave_granularity interleave_ways commit; do echo 0 > "$t/$dec/region0/$f"; done
-    echo 0x0 > "$t/$dec/region0/size"
-    echo 0xffffffffffffffff > "$t/$dec/region0/resource"
-    echo ram > "$t/$dec/region0/mode"
-    : > "$t/$dec/region0/target0"; : > "$t/$dec/region0/target1"
-    ln -s "../../../devices/platform/ACPI0017:00/root0/decoder0.0/region0" "$t/sys/bus/cxl/devices/region0"
-    : > "$t/$dec/delete_region"
-    : > "$t/sys/bus/cxl/drivers/cxl_region/bind"
-    ln -s ../../../../../../bus/cxl/drivers/cxl_region "$t/$dec/region0/driver"
-    echo "$t"
-}
-
 built_with_crash_points() { grep -qx '#define CXLTIER_CRASH_POINTS 1' "$CXLTIER_BUILD/config.h"; }
 
 @test "crash points: the config says whether the build has them, and the binary agrees" {
@@ -41,12 +22,12 @@ built_with_crash_points() { grep -qx '#define CXLTIER_CRASH_POINTS 1' "$CXLTIER_
 
 @test "crash points: CXLTIER_CRASH_AT=N kills region create on entering its Nth write, unwritten, the log naming each; without them neither is read" {
     local t log=$BATS_TEST_TMPDIR/crash.log full n line path val
-    t=$(fake_region_tree)
+    t=$(fake_region_tree --bound)
     run --separate-stderr env CXLTIER_CRASH_LOG="$log" "$CXLTIER" --sysroot "$t" region create mem0 mem1
     assert_success
     if ! built_with_crash_points; then
         [[ ! -e $log ]] || fail "a build without crash points wrote $log: $(cat "$log")"
-        t=$(fake_region_tree)
+        t=$(fake_region_tree --bound)
         run --separate-stderr env CXLTIER_CRASH_AT=1 "$CXLTIER" --sysroot "$t" region create mem0 mem1
         assert_success
         return
@@ -59,7 +40,7 @@ built_with_crash_points() { grep -qx '#define CXLTIER_CRASH_POINTS 1' "$CXLTIER_
     # killed at the region's size: the writes before it done, it not
     line=$(grep -m1 '^[0-9]* /sys/bus/cxl/devices/region0/size = ' <<<"$full") || fail "no size write: $full"
     n=${line%% *} path=${line#* }; path=${path%% = *} val=${line##* = }
-    t=$(fake_region_tree)
+    t=$(fake_region_tree --bound)
     rm -f "$log"
     run --separate-stderr env CXLTIER_CRASH_AT="$n" CXLTIER_CRASH_LOG="$log" "$CXLTIER" --sysroot "$t" region create mem0 mem1
     assert_equal "$status" 137

@@ -117,3 +117,25 @@ run() {
     contract_check || return 1
     return $rc
 }
+
+# fake_region_tree [--bound]: a copy of the idle two-device tree with the
+# files the kernel would create for region0 (test/cli/region.bats,
+# crash-points.bats); --bound: its driver link there too, as once its steps
+# are written
+fake_region_tree() {
+    local t=$BATS_TEST_TMPDIR/t dec=sys/devices/platform/ACPI0017:00/root0/decoder0.0
+    rm -rf "$t"
+    cp -a "$(fixture lab-two-devices-idle)" "$t"
+    mkdir -p "$t/$dec/region0" "$t/sys/bus/cxl/drivers/cxl_region"
+    # as the kernel shows a region it has just created
+    for f in interleave_granularity interleave_ways commit; do echo 0 > "$t/$dec/region0/$f"; done
+    echo 0x0 > "$t/$dec/region0/size"
+    echo 0xffffffffffffffff > "$t/$dec/region0/resource"
+    echo ram > "$t/$dec/region0/mode"
+    : > "$t/$dec/region0/target0"; : > "$t/$dec/region0/target1"
+    ln -s "../../../devices/platform/ACPI0017:00/root0/decoder0.0/region0" "$t/sys/bus/cxl/devices/region0"
+    : > "$t/$dec/delete_region"
+    : > "$t/sys/bus/cxl/drivers/cxl_region/bind"
+    [[ ${1:-} != --bound ]] || ln -s ../../../../../../bus/cxl/drivers/cxl_region "$t/$dec/region0/driver"
+    echo "$t"
+}

@@ -100,23 +100,6 @@ load helper
     assert_output --partial "create_ram_region"
 }
 
-# a copy of the idle tree with the files the kernel would create for region0
-fake_region_tree() {
-    local t=$BATS_TEST_TMPDIR/t dec=sys/devices/platform/ACPI0017:00/root0/decoder0.0
-    cp -a "$(fixture lab-two-devices-idle)" "$t"
-    mkdir -p "$t/$dec/region0" "$t/sys/bus/cxl/drivers/cxl_region"
-    # as the kernel shows a region it has just created
-    for f in interleave_granularity interleave_ways commit; do echo 0 > "$t/$dec/region0/$f"; done
-    echo 0x0 > "$t/$dec/region0/size"
-    echo 0xffffffffffffffff > "$t/$dec/region0/resource"
-    echo ram > "$t/$dec/region0/mode"
-    : > "$t/$dec/region0/target0"; : > "$t/$dec/region0/target1"
-    ln -s "../../../devices/platform/ACPI0017:00/root0/decoder0.0/region0" "$t/sys/bus/cxl/devices/region0"
-    : > "$t/$dec/delete_region"
-    : > "$t/sys/bus/cxl/drivers/cxl_region/bind"
-    echo "$t"
-}
-
 @test "create writes the sysfs steps in the kernel's order" {
     t=$(fake_region_tree)
     ln -s ../../../../../../bus/cxl/drivers/cxl_region "$t/sys/devices/platform/ACPI0017:00/root0/decoder0.0/region0/driver"
