@@ -67,8 +67,8 @@ tier "ASan/UBSan build: unit + CLI tests"
 SAN_DIR=$(mktemp -d /tmp/cxltier-san.XXXXXX) && chmod 1733 "$SAN_DIR" || exit 1
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:log_path=$SAN_DIR/asan
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$SAN_DIR/ubsan
-# (-Dcrash_points=true: this test-only build is also the one the VM tier's
-# crash tests boot with, # vm-build: crash-points in test/vm/crash-region.bats)
+# (-Dcrash_points=true: the CLI's crash tests, test/cli/crash-points.bats,
+# run under the sanitizers too)
 if build build-asan -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false -Dcrash_points=true &&
    meson test -C build-asan --suite unit --suite cli --print-errorlogs; then :; else status=1; fi
 count_meson build-asan asan
@@ -125,7 +125,15 @@ if [[ -z $deb ]]; then
     # quietly test something else
     [[ ${CXLTIER_REQUIRE_VM:-0} == 1 ]] && { echo "VM tier: the package is required here"; status=1; failed=$((failed + 1)); }
 fi
-CXLTIER_VM_DEB=${deb:+$SRC/$deb} CXLTIER_VM_ASAN_BUILD=build-asan ./test/vm/vm-test.sh build | tee build/vm-tap.txt
+# the crash tests (# vm-build: crash-points) boot with a plain build that has
+# the kill points: a walk runs cxltier about a hundred times, twice as fast
+# without the sanitizers (whose tier runs the same code on the host)
+if { [[ -d build-crash ]] || meson setup build-crash -Dwerror=true -Dcrash_points=true > /dev/null; } &&
+   ninja -C build-crash cxltier > /dev/null; then :; else
+    echo "VM tier: the crash-points build (build-crash) failed"; status=1; failed=$((failed + 1))
+fi
+CXLTIER_VM_DEB=${deb:+$SRC/$deb} CXLTIER_VM_ASAN_BUILD=build-asan CXLTIER_VM_CRASH_BUILD=build-crash \
+    ./test/vm/vm-test.sh build | tee build/vm-tap.txt
 vrc=${PIPESTATUS[0]}
 vok=$(grep '^ok ' build/vm-tap.txt | grep -vc ' # skip'); vfail=$(grep -c '^not ok ' build/vm-tap.txt)
 vskip=$(grep -c '^ok .* # skip' build/vm-tap.txt)

@@ -18,9 +18,10 @@
 #                                the tests whose names match (bats --filter)
 #   # vm-build: crash-points -- WHY  the file needs the test-only build
 #                                (meson -Dcrash_points=true: CXLTIER_CRASH_AT):
-#                                it boots only with CXLTIER_VM_ASAN_BUILD, which
-#                                must have it, on every kernel, never with the
-#                                plain build or the package; without that build
+#                                it boots only with CXLTIER_VM_CRASH_BUILD (or,
+#                                without it, CXLTIER_VM_ASAN_BUILD), which must
+#                                have it, on every kernel, never with the plain
+#                                build or the package; without that build
 #                                vm-test.sh refuses to run
 #
 # Environment:
@@ -34,8 +35,18 @@
 #                             cxltier, on the first kernel; a sanitizer report
 #                             fails the test during which it was written. The
 #                             files with "# vm-build: crash-points" run with it
-#                             alone, on every kernel (tools/test.sh builds it
-#                             with -Dcrash_points=true)
+#                             alone, on every kernel, when no CXLTIER_VM_CRASH_BUILD
+#                             is given
+#   CXLTIER_VM_CRASH_BUILD    a build directory configured -Dcrash_points=true
+#                             (with or without sanitizers): the files with
+#                             "# vm-build: crash-points" boot with it, on every
+#                             kernel, as "[KERNEL crash]" ("[KERNEL asan]" when
+#                             it is an ASan build). tools/test.sh gives a plain
+#                             one: a walk runs cxltier a hundred times, and the
+#                             ASan tiers test the code it walks (region.bats)
+#   CXLTIER_VM_EARLY_BOOT_LIMIT  seconds a guest kernel may take to reach the
+#                             guest's init (default 150) before its boot counts
+#                             as stalled and the file boots once more
 #   CXLTIER_VM_WORK           where boots keep their files (default BUILDDIR/vm)
 #   CXLTIER_VM_STALL_MARGIN   a test under way longer than its limit plus this
 #                             (seconds, host clock; default 300) stops its boot:
@@ -113,14 +124,15 @@ done
 needs_crash_points() { [[ $(header vm-build "$1") == crash-points* ]]; }
 # such a file never runs a binary without crash points: it is refused loudly,
 # before anything boots, when that build is not given or lacks them
+CRASH_BUILD=${CXLTIER_VM_CRASH_BUILD:-${CXLTIER_VM_ASAN_BUILD:-}}
 for f in "${FILES[@]}"; do
     needs_crash_points "$f" || continue
-    [[ -n ${CXLTIER_VM_ASAN_BUILD:-} ]] ||
-        { echo "vm-test: $f needs the test-only build (# vm-build: crash-points): give it as CXLTIER_VM_ASAN_BUILD=DIR (meson setup DIR -Db_sanitize=address,undefined -Db_lundef=false -Dcrash_points=true)" >&2; exit 1; }
+    [[ -n $CRASH_BUILD ]] ||
+        { echo "vm-test: $f needs the test-only build (# vm-build: crash-points): give it as CXLTIER_VM_CRASH_BUILD=DIR (meson setup DIR -Dcrash_points=true)" >&2; exit 1; }
     # (the env name is in the binary only when crash points are built in;
     # read whole: under pipefail, grep -q ending first gives a SIGPIPE)
-    [[ $(grep -ac CXLTIER_CRASH_AT "$CXLTIER_VM_ASAN_BUILD/cxltier" 2>/dev/null) -gt 0 ]] ||
-        { echo "vm-test: $f needs crash points, and $CXLTIER_VM_ASAN_BUILD/cxltier has none: configure it with -Dcrash_points=true" >&2; exit 1; }
+    [[ $(grep -ac CXLTIER_CRASH_AT "$CRASH_BUILD/cxltier" 2>/dev/null) -gt 0 ]] ||
+        { echo "vm-test: $f needs crash points, and $CRASH_BUILD/cxltier has none: configure it with -Dcrash_points=true" >&2; exit 1; }
 done
 
 CACHE=${CXLTIER_VM_CACHE:-/var/cache/cxltier-vm}
@@ -165,7 +177,7 @@ runs_on() {
 JOBS=()
 for k in "${KERNELS[@]}"; do
     for f in "${FILES[@]}"; do
-        needs_crash_points "$f" && continue   # (the ASan build's, below)
+        needs_crash_points "$f" && continue   # (the crash build's, below)
         runs_on "$k" "$f" && JOBS+=("$k|$k|$BUILD|$f")
     done
 done
@@ -183,11 +195,15 @@ if [[ -n ${CXLTIER_VM_ASAN_BUILD:-} ]]; then
             done
         done
     done
-    # the files that need the test-only build: with it, on every kernel
+fi
+# the files that need the test-only build: with it, on every kernel
+if [[ -n $CRASH_BUILD ]]; then
+    CBUILD=$(realpath "$CRASH_BUILD") ckind=crash
+    [[ $(ldd "$CBUILD/cxltier") == *libasan* ]] && ckind=asan
     for f in "${FILES[@]}"; do
         needs_crash_points "$f" || continue
         for k in "${KERNELS[@]}"; do
-            runs_on "$k" "$f" && JOBS+=("$k asan|$k|$ABUILD|$f")
+            runs_on "$k" "$f" && JOBS+=("$k $ckind|$k|$CBUILD|$f")
         done
     done
 fi
@@ -211,7 +227,7 @@ for j in "${JOBS[@]}"; do
     IFS='|' read -r label k b f <<< "$j"
     [[ -z ${INITRD[$b|$k]:-} ]] || continue
     out=$WORK/initrd-$k-$(basename "$b").gz
-    if [[ -n $DEBROOT && $label != *asan* ]]; then
+    if [[ -n $DEBROOT && $b == "$BUILD" ]]; then
         adds=(-a "$DEBROOT:/")
     else
         adds=(-a "$b/cxltier:/usr/bin/cxltier"
@@ -256,6 +272,12 @@ done
 # whose console shows it may go on before its first test
 LOST_TIMER="timer wakeup didn't happen"
 LOST_TIMER_BOOT_LIMIT=120
+# what the guest's init prints first (guest/init): a console without it is a
+# kernel still in its own boot, which takes 1-5 s (10-50 s on a loaded host);
+# one that has not got there in EARLY_BOOT_LIMIT s stalled (seen once under
+# load: 6.12's console stopped at 0.99 s, no RCU message) and boots again
+GUEST_INIT_MARK='^CXLTIER-VM: init started'
+EARLY_BOOT_LIMIT=${CXLTIER_VM_EARLY_BOOT_LIMIT:-150}
 # qemu_aborted CONSOLE: true (and QEMU's own message printed) when QEMU died
 # of SIGABRT with an assertion of its own on its stderr (run.sh merges it into
 # the console and ends it with "CXLTIER-VM-HOST: qemu exit N")
@@ -277,6 +299,8 @@ run_guest() {
               since=$t0 allowed=$margin
               grep -qs "$LOST_TIMER" "$share/console.log" && (( allowed > LOST_TIMER_BOOT_LIMIT )) &&
                   allowed=$LOST_TIMER_BOOT_LIMIT
+              grep -qs "$GUEST_INIT_MARK" "$share/console.log" || (( allowed <= EARLY_BOOT_LIMIT )) ||
+                  allowed=$EARLY_BOOT_LIMIT
           fi
           if (( $(date +%s) - since > allowed )); then
               echo $(( $(date +%s) - since )) > "$share/stalled"
@@ -320,13 +344,15 @@ boot() { # n label kernel build file share backstop stream test-limit
     for try in 1 2; do
         run_guest "$k" "$b" "$share" "$topo" "$args" "$backstop" "$stream" "$tt" "$margin"
         rc=$?
-        # Two faults of the emulation, not of cxltier, boot the file once more
+        # Three faults of the emulation, not of cxltier, boot the file once more
         # (in a fresh share; both boots are reported, the second not retried):
         # a guest kernel that lost its timer interrupts (RCU: "timer wakeup
         # didn't happen", an idle vCPU never woken again) under a busy host,
-        # and QEMU itself aborting on one of its own assertions (seen with
+        # QEMU itself aborting on one of its own assertions (seen with
         # multi-threaded TCG while the guest changes its memory map: at boot,
-        # after device_del: "iotlb_to_section: Assertion ... failed").
+        # after device_del: "iotlb_to_section: Assertion ... failed"), and a
+        # guest kernel that never got to the guest's init (no cxltier code
+        # has run by then).
         note=
         lost=$(grep -m1 -o "$LOST_TIMER for [0-9]* jiffies" "$share/console.log" 2>/dev/null)
         if [[ -f $share/stalled && -n $lost ]]; then
@@ -335,6 +361,9 @@ boot() { # n label kernel build file share backstop stream test-limit
         elif qemu_aborted "$share/console.log" >/dev/null; then
             note="QEMU aborted ($(qemu_aborted "$share/console.log"))"
             why="QEMU aborted"
+        elif [[ -f $share/stalled ]] && ! grep -qs "$GUEST_INIT_MARK" "$share/console.log"; then
+            note="the guest kernel stalled in its own boot: no word from the guest's init in $(cat "$share/stalled") s (the console's last line: $(tail -n 1 "$share/console.log" 2>/dev/null | tr -cd '[:print:]' | cut -c1-120))"
+            why="its kernel stalled in its own boot"
         fi
         [[ $try == 1 && -n $note ]] || break
         note+=" during: $(cat "$share/state/current" 2>/dev/null || echo "its boot")"
@@ -423,14 +452,21 @@ boot() { # n label kernel build file share backstop stream test-limit
 # use a 2-core host's second core, and on a host that is busy with other
 # work they get the share of two. (Three at a time were measured no faster:
 # on a host kept busy by two other processes, 2812 s for the whole tier
-# against 2658 s with two.) The files with the most tests start first.
+# against 2658 s with two.) The longest boots start first, by the seconds
+# test/vm/boot-seconds lists (10 s a test for a boot it does not list).
 # One boot at a time streams its TAP as it comes; side by side, each boot's
 # TAP and verdict are printed whole when it ends, as boots end.
 VMJOBS=${CXLTIER_VM_JOBS:-2}
 [[ $VMJOBS =~ ^[1-9][0-9]*$ ]] || { echo "vm-test: CXLTIER_VM_JOBS must be a positive number, not '$VMJOBS'" >&2; exit 2; }
+expected_seconds() { # label file
+    local s
+    s=$(awk -v l="${1// /_}" -v f="$(basename "$2" .bats)" \
+        '!/^#/ && $1 == l && $2 == f && $3 ~ /^[0-9]+$/ { print $3; exit }' "$HERE/boot-seconds" 2>/dev/null)
+    echo "${s:-$(( $(count_tests "$1" "$2") * 10 ))}"
+}
 mapfile -t JOBS < <(for j in "${JOBS[@]}"; do
     IFS='|' read -r label _ _ f <<< "$j"
-    printf '%s\t%s\n' "$(count_tests "$label" "$f")" "$j"
+    printf '%s\t%s\n' "$(expected_seconds "$label" "$f")" "$j"
 done | sort -t $'\t' -k1,1nr -s | cut -f2-)
 (( ${#JOBS[@]} > 1 )) || VMJOBS=1
 stream=0; (( VMJOBS == 1 )) && stream=1
@@ -509,5 +545,5 @@ for l in "${LABELS[@]}"; do
     per+="${per:+, }$l: ${PASS[$l]}/$(( ${PASS[$l]} + ${FAIL[$l]} ))"
 done
 # a file booted twice (the emulator's fault, named above) is on the last line too
-echo "vm: $passed passed, $failed failed, $skipped skipped$( (( rebooted )) && echo ", $rebooted booted twice (QEMU aborted or a guest kernel lost its timer)") ($per)"
+echo "vm: $passed passed, $failed failed, $skipped skipped$( (( rebooted )) && echo ", $rebooted booted twice (a fault of the emulation: QEMU aborted, or a guest kernel lost its timer or stalled in its boot)") ($per)"
 [[ $failed == 0 && $bad == 0 && $passed -gt 0 ]]
