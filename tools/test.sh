@@ -126,8 +126,9 @@ if [[ -z $deb ]]; then
     [[ ${CXLTIER_REQUIRE_VM:-0} == 1 ]] && { echo "VM tier: the package is required here"; status=1; failed=$((failed + 1)); }
 fi
 # the crash tests (# vm-build: crash-points) boot with a plain build that has
-# the kill points: a walk runs cxltier about a hundred times, twice as fast
-# without the sanitizers (whose tier runs the same code on the host)
+# the kill points: a walk runs cxltier a hundred times and more under TCG,
+# and the ASan/UBSan tier runs the same recovery code on the host
+# (test/cli/crash-points.bats, region.bats' planted records)
 if { [[ -d build-crash ]] || meson setup build-crash -Dwerror=true -Dcrash_points=true > /dev/null; } &&
    ninja -C build-crash cxltier > /dev/null; then :; else
     echo "VM tier: the crash-points build (build-crash) failed"; status=1; failed=$((failed + 1))

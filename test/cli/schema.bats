@@ -119,3 +119,25 @@ EOF
     assert_line "ok 4 valid JSON, failure expected"
     assert_output --partial "'surprise' was unexpected"
 }
+
+@test "the validator's --kept: many outputs in one run, each failing one named with what is wrong (the VM tier's check after a boot)" {
+    local d=$BATS_TEST_TMPDIR/kept list
+    mkdir -p "$d"
+    list=$(cxltier list --sysroot "$(fixture lab-region-online)" -j)
+    printf '%s' "$list" > "$d/good"
+    printf 'list\0-j\0' > "$d/good.argv"
+    jq '.surprise = 1' <<<"$list" > "$d/bad"
+    printf -- '--sysroot\0/x\0list\0-j\0' > "$d/bad.argv"
+    printf '{}' > "$d/unknown"
+    printf 'no-such-command\0-j\0' > "$d/unknown.argv"
+    printf '%s\n' "$d/good $d/good.argv" > "$d/all-good"
+    run "$VALIDATE_JSON" --kept "$d/all-good"
+    assert_success
+    assert_output ''
+    printf '%s\n' "$d/good $d/good.argv" "$d/bad $d/bad.argv" "$d/unknown $d/unknown.argv" > "$d/mixed"
+    run "$VALIDATE_JSON" --kept "$d/mixed"
+    assert_failure 1
+    assert_equal "${#lines[@]}" 2
+    [[ ${lines[0]} == "$d/bad"$'\t'*"'surprise' was unexpected"* ]] || fail "${lines[0]}"
+    [[ ${lines[1]} == "$d/unknown"$'\t'*"no schema for the command 'no-such-command'"* ]] || fail "${lines[1]}"
+}

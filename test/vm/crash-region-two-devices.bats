@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: two-devices
 # vm-build: crash-points -- CXLTIER_CRASH_AT kills cxltier at its Nth kernel write (meson -Dcrash_points=true)
-# vm-test-timeout: 1200 -- every kill point of a command walked, each with its recovery, under TCG and ASan
+# vm-test-timeout: 1200 -- every kill point of a command walked, each with its recovery, under TCG on a loaded host
 # Crash tests of a 2-way region over two memdevs: `cxltier region create
 # mem0 mem1` and `cxltier region destroy` killed at each of their kernel
 # writes, the user's recovery run, the machine checked (crash.bash says how).
