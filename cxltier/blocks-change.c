@@ -289,6 +289,34 @@ const struct ct_region_recovery *change_recovered(size_t *n)
 	return session.regions;
 }
 
+/* root["recovered"]: the region changes of killed runs this run finished
+ * or undone first, when there were any (region, online, offline -j) */
+void change_recovered_json(json_object *root)
+{
+	size_t n;
+	const struct ct_region_recovery *v = change_recovered(&n);
+	json_object *a;
+
+	if (!n)
+		return;
+	a = jb_arr(root, "recovered");
+	for (size_t i = 0; i < n; i++) {
+		json_object *o = json_object_new_object(), *d = json_object_new_array();
+		char names[sizeof(v[i].decoders)], *save = NULL;
+		jb_int(o, "pid", v[i].pid);
+		jb_str(o, "command", v[i].command);
+		if (v[i].region[0])
+			jb_str(o, "region", v[i].region);
+		snprintf(names, sizeof(names), "%s", v[i].decoders);
+		for (char *tok = strtok_r(names, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save))
+			json_object_array_add(d, json_object_new_string(tok));
+		json_object_object_add(o, "decoders", d);
+		jb_str(o, "outcome", v[i].outcome);
+		jb_str(o, "done", v[i].done);
+		json_object_array_add(a, o);
+	}
+}
+
 int change_begin(struct cmd_env *env, const struct change_opts *o)
 {
 	struct ct_hotplug_opts eo;
@@ -382,6 +410,8 @@ int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n
 		}
 	}
 	scope_report(env, t, targets, n, plan, root);
+	if (env->out.json)
+		change_recovered_json(root);
 	if (o->regions)
 		json_object_object_add(root, "new_regions", json_object_get(o->regions));
 	if (out_print_rows(&env->out, &table, root, "blocks", plan->n, op_row, &rows, err, sizeof(err))) {

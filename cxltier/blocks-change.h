@@ -47,6 +47,8 @@ int change_load(struct cmd_env *env, char **targets, int n, bool full, struct ct
 /* the region changes of killed runs that change_begin finished or undone
  * (change/region.h), *n of them */
 const struct ct_region_recovery *change_recovered(size_t *n);
+/* root["recovered"]: those, when there were any (-j of region, online, offline) */
+void change_recovered_json(struct json_object *root);
 /* unlock when the run ends before change_run */
 void change_end(void);
 /* before onlining: say so when the kernel onlines new memory by itself */

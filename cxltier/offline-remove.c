@@ -340,6 +340,8 @@ int offline_remove(struct cmd_env *env, char **targets, int n, struct change_opt
 	change_end();
 	pinners_free(&tl);
 	ct_topology_free(&t);
+	if (env->out.json)
+		change_recovered_json(root);
 	rc = out_print(&env->out, &table, root, err, sizeof(err));
 	json_object_put(root);
 	if (rc) {

@@ -62,34 +62,6 @@ int region_exit_code(int rc)
 	return rc == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_FAIL;
 }
 
-/* root["recovered"]: the region changes of killed runs this run finished
- * or undone first (blocks-change.h), when there were any */
-static void recovered_json(json_object *root)
-{
-	size_t n;
-	const struct ct_region_recovery *v = change_recovered(&n);
-	json_object *a;
-
-	if (!n)
-		return;
-	a = jb_arr(root, "recovered");
-	for (size_t i = 0; i < n; i++) {
-		json_object *o = json_object_new_object(), *d = json_object_new_array();
-		char names[sizeof(v[i].decoders)], *save = NULL;
-		jb_int(o, "pid", v[i].pid);
-		jb_str(o, "command", v[i].command);
-		if (v[i].region[0])
-			jb_str(o, "region", v[i].region);
-		snprintf(names, sizeof(names), "%s", v[i].decoders);
-		for (char *tok = strtok_r(names, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save))
-			json_object_array_add(d, json_object_new_string(tok));
-		json_object_object_add(o, "decoders", d);
-		jb_str(o, "outcome", v[i].outcome);
-		jb_str(o, "done", v[i].done);
-		json_object_array_add(a, o);
-	}
-}
-
 int region_show(struct cmd_env *env, const struct ct_topology *t, const struct ct_region *r, const char *state)
 {
 	struct ct_topology one = *t;
@@ -120,7 +92,7 @@ int region_show(struct cmd_env *env, const struct ct_topology *t, const struct c
 	if (state && o)
 		jb_str(o, "state", state);
 	if (env->out.json)
-		recovered_json(root);
+		change_recovered_json(root);
 	if (out_print(&env->out, &table, root, err, sizeof(err))) {
 		cmd_err(env, "%s", err);
 		rc = EXIT_USAGE;
