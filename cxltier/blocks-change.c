@@ -40,7 +40,7 @@ static void on_signal(int sig)
 		timer_fired = 1;
 		return;
 	}
-	if (stop_flag) {	/* the second SIGINT/SIGTERM: as if no handler were there */
+	if (stop_flag) {	/* the second INT/TERM/HUP/QUIT: as if no handler were there */
 		signal(sig, SIG_DFL);
 		raise(sig);
 		return;
@@ -69,8 +69,12 @@ static void install_handlers(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;	/* no SA_RESTART: a blocked state write returns EINTR */
 	sigemptyset(&sa.sa_mask);
+	/* HUP (the ssh session or terminal gone) and QUIT end a run as INT
+	 * and TERM do: at a block's boundary, a --reonline's online half made */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
 	sigaction(SIGALRM, &sa, NULL);
 	handlers_on = true;
 }
@@ -80,6 +84,8 @@ static void restore_handlers(void)
 	arm_timer(0);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
 	signal(SIGALRM, SIG_DFL);
 	handlers_on = false;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* crash-point.c - TEST-ONLY (meson -Dcrash_points=true; see crash-point.h):
  * count the kernel-changing writes of a run, log each, and SIGKILL the run
- * at the one CXLTIER_CRASH_AT names. The only place lib/ ends its process,
+ * (or send it CXLTIER_CRASH_SIGNAL) at the one CXLTIER_CRASH_AT names. The only place lib/ ends its process,
  * and only in that build: it stands for a power cut or an OOM kill. */
 #include "core/crash-point.h"
 
@@ -13,6 +13,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* CXLTIER_CRASH_SIGNAL: HUP, INT, QUIT or TERM instead of KILL (a signal
+ * the run can catch: an ssh session dropped, a unit stopped); anything else
+ * is KILL */
+static int crash_signal(void)
+{
+	static const struct { const char *name; int sig; } known[] = {
+		{ "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT }, { "TERM", SIGTERM },
+	};
+	const char *s = getenv("CXLTIER_CRASH_SIGNAL");
+
+	for (size_t i = 0; s && i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strcmp(s, known[i].name))
+			return known[i].sig;
+	return SIGKILL;
+}
 
 void ct_crash_point(const char *fmt, ...)
 {
@@ -46,6 +62,6 @@ void ct_crash_point(const char *fmt, ...)
 		}
 	}
 	if (at && strtoul(at, NULL, 10) == n)
-		kill(getpid(), SIGKILL);
+		kill(getpid(), crash_signal());
 }
 #endif

@@ -4,8 +4,8 @@
  * so that the VM tests (test/vm/crash-region.bats) can stop a command at
  * every step and see what its recovery makes of the state left behind.
  *
- * Built only with `meson setup -Dcrash_points=true` (the ASan/UBSan build of
- * tools/test.sh; never the package). Without it ct_crash_point() is an empty
+ * Built only with `meson setup -Dcrash_points=true` (tools/test.sh's
+ * ASan/UBSan build and the VM tier's build-crash; never the package). Without it ct_crash_point() is an empty
  * inline function: no environment is read, nothing is counted.
  *
  * With it, every call counts one write (the sysfs writer, core/sysfs.c, and
@@ -14,6 +14,8 @@
  *                          its log line and before the write itself
  *   CXLTIER_CRASH_LOG=FILE each call appends "N WHAT" to FILE (WHAT: the
  *                          path written or the libcxl step)
+ *   CXLTIER_CRASH_SIGNAL=HUP|INT|QUIT|TERM  that signal instead of SIGKILL
+ *                          (the run's handlers see it; the write goes on)
  */
 #ifndef CXLTIER_CRASH_POINT_H
 #define CXLTIER_CRASH_POINT_H

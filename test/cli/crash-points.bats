@@ -48,3 +48,26 @@ built_with_crash_points() { grep -qx '#define CXLTIER_CRASH_POINTS 1' "$CXLTIER_
     assert_equal "$(cat "$t/sys/bus/cxl/devices/region0/interleave_ways")" 2   # (written before it)
     [[ $(cat "$t$path") != "$val" ]] || fail "$path holds $val: the write the run was killed at was made"
 }
+
+# the catchable signals a run gets from outside (HUP: the ssh session or the
+# terminal gone; QUIT; TERM: a unit stopped; INT), delivered between a
+# --reonline's two halves: the block was offlined, and is onlined movable
+# before the run stops (uncaught, HUP and QUIT left it offline, its memory
+# lost to the system)
+@test "crash points: HUP, QUIT, TERM or INT between --reonline's offline and online halves: the online half is made, the run stops saying so" {
+    built_with_crash_points || skip "no crash points in this build (the ASan/UBSan tier's build has them)"
+    local t sig log
+    for sig in HUP QUIT TERM INT; do
+        t=$BATS_TEST_TMPDIR/t-$sig log=$BATS_TEST_TMPDIR/crash-$sig.log
+        cp -a "$(fixture lab-region-online)" "$t"
+        echo Normal > "$t/sys/devices/system/memory/memory36/valid_zones"
+        run --separate-stderr env CXLTIER_CRASH_AT=2 CXLTIER_CRASH_SIGNAL=$sig CXLTIER_CRASH_LOG="$log" \
+            "$CXLTIER" --sysroot "$t" online memory36 --reonline -j
+        # (the tree's zone does not move: the block reads back in Normal, failed)
+        assert_failure 1
+        assert_equal "$(cut -d' ' -f2- "$log")" "/sys/devices/system/memory/memory36/state = offline
+/sys/devices/system/memory/memory36/state = online_movable"
+        assert_equal "$(cat "$t/sys/devices/system/memory/memory36/state")" online_movable
+        [[ $stderr == *"stopped by a signal"* ]] || fail "SIG$sig: not said: $stderr"
+    done
+}
