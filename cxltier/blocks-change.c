@@ -283,6 +283,11 @@ static void say_regions(struct cmd_env *env, const struct ct_hotplug_session *hs
 		const struct ct_region_recovery *r = &hs->regions[i];
 		if (r->failed)
 			continue;
+		if (r->block[0]) {
+			cmd_warn(env, "a --reonline (pid %d, %s) was killed midway: %s: %s", r->pid, r->block, r->outcome,
+				 r->done);
+			continue;
+		}
 		cmd_warn(env, "a region %s (pid %d%s%s%s%s) was killed midway: %s: %s", r->command, r->pid,
 			 r->region[0] ? ", " : "", r->region, r->decoders[0] ? ", decoders " : "", r->decoders,
 			 r->outcome, r->done);
@@ -313,6 +318,8 @@ void change_recovered_json(json_object *root)
 		jb_str(o, "command", v[i].command);
 		if (v[i].region[0])
 			jb_str(o, "region", v[i].region);
+		if (v[i].block[0])
+			jb_str(o, "block", v[i].block);
 		snprintf(names, sizeof(names), "%s", v[i].decoders);
 		for (char *tok = strtok_r(names, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save))
 			json_object_array_add(d, json_object_new_string(tok));
@@ -353,7 +360,7 @@ void change_end(void)
 
 void change_exec_opts(const struct change_opts *o, struct ct_hotplug_opts *eo)
 {
-	*eo = (struct ct_hotplug_opts){ o->rollback, o->timeout_s * 1000, &stop_flag, &timer_fired, arm_timer };
+	*eo = (struct ct_hotplug_opts){ o->rollback, o->timeout_s * 1000, &stop_flag, &timer_fired, arm_timer, NULL };
 }
 
 int change_check_columns(struct cmd_env *env)

@@ -14,15 +14,21 @@
 
 const char *ct_change_record_command(enum ct_change_kind k)
 {
-	return k == CT_CHANGE_DESTROY ? "destroy" : "create";
+	return k == CT_CHANGE_DESTROY ? "destroy" : k == CT_CHANGE_REONLINE ? "reonline" : "create";
 }
 
 void ct_change_record_format(const struct ct_change_record *r, char *buf, size_t len)
 {
 	size_t off;
 
-	off = (size_t)snprintf(buf, len, "pid %d\nstart %llu\ncommand %s\nroot %s\n", r->owner.pid,
-			       (unsigned long long)r->owner.start, ct_change_record_command(r->kind), r->root);
+	off = (size_t)snprintf(buf, len, "pid %d\nstart %llu\ncommand %s\n", r->owner.pid,
+			       (unsigned long long)r->owner.start, ct_change_record_command(r->kind));
+	if (off < len && r->kind == CT_CHANGE_REONLINE) {
+		snprintf(buf + off, len - off, "block %s\n", r->block);
+		return;
+	}
+	if (off < len)
+		off += (size_t)snprintf(buf + off, len - off, "root %s\n", r->root);
 	if (off < len && r->region[0])
 		off += (size_t)snprintf(buf + off, len - off, "region %s\n", r->region);
 	for (unsigned i = 0; i < r->ndecoders && off < len; i++)
@@ -84,11 +90,15 @@ int ct_change_record_parse(const char *text, struct ct_change_record *r)
 				r->kind = CT_CHANGE_CREATE;
 			else if (!strcmp(a, "destroy"))
 				r->kind = CT_CHANGE_DESTROY;
+			else if (!strcmp(a, "reonline"))
+				r->kind = CT_CHANGE_REONLINE;
 			else
 				return -EINVAL;
 			cmd = true;
 		} else if (!strcmp(key, "root") && got == 2 && !r->root[0] && name_ok(a, "decoder")) {
 			ct_strlcpy(r->root, a, sizeof(r->root));
+		} else if (!strcmp(key, "block") && got == 2 && !r->block[0] && name_ok(a, "memory") && !strchr(a, '.')) {
+			ct_strlcpy(r->block, a, sizeof(r->block));
 		} else if (!strcmp(key, "region") && got == 2 && !r->region[0] && name_ok(a, "region")) {
 			ct_strlcpy(r->region, a, sizeof(r->region));
 		} else if (!strcmp(key, "decoder") && r->ndecoders < CT_MAX_TARGETS && name_ok(a, "decoder") &&
@@ -100,7 +110,13 @@ int ct_change_record_parse(const char *text, struct ct_change_record *r)
 			return -EINVAL;
 		}
 	}
-	return pid && st && cmd && r->root[0] ? 0 : -EINVAL;
+	if (!pid || !st || !cmd)
+		return -EINVAL;
+	/* a reonline names its block and nothing of a region; a region change
+	 * its root and no block */
+	if (r->kind == CT_CHANGE_REONLINE)
+		return r->block[0] && !r->root[0] && !r->region[0] && !r->ndecoders ? 0 : -EINVAL;
+	return r->root[0] && !r->block[0] ? 0 : -EINVAL;
 }
 
 void ct_change_record_init(struct ct_change_record *r, enum ct_change_kind k, const char *root)
@@ -109,6 +125,14 @@ void ct_change_record_init(struct ct_change_record *r, enum ct_change_kind k, co
 	r->dirfd = -1;
 	r->kind = k;
 	ct_strlcpy(r->root, root, sizeof(r->root));
+}
+
+void ct_change_record_init_reonline(struct ct_change_record *r, uint64_t id)
+{
+	memset(r, 0, sizeof(*r));
+	r->dirfd = -1;
+	r->kind = CT_CHANGE_REONLINE;
+	snprintf(r->block, sizeof(r->block), "memory%llu", (unsigned long long)id);
 }
 
 void ct_change_record_add(struct ct_change_record *r, const char *decoder, const char *memdev)
@@ -165,10 +189,16 @@ int ct_change_record_begin(struct ct_context *ctx, struct ct_change_record *r)
 	snprintf(r->file, sizeof(r->file), CT_CHANGE_RECORD_PREFIX "%d", r->owner.pid);
 	if ((rc = ct_rundir_open(&ctx->sys, &r->dirfd)))
 		return rc;
-	/* an ending signal between two kernel writes would leave the change half done */
-	ct_hold_ending_signals(&r->old_mask);
+	/* an ending signal between two kernel writes would leave the change
+	 * half done (a reonline's run makes its online half whatever comes:
+	 * its offline write stays interruptible) */
+	r->signals_held = r->kind != CT_CHANGE_REONLINE;
+	if (r->signals_held)
+		ct_hold_ending_signals(&r->old_mask);
 	if ((rc = write_whole(ctx, r))) {
-		sigprocmask(SIG_SETMASK, &r->old_mask, NULL);
+		if (r->signals_held)
+			sigprocmask(SIG_SETMASK, &r->old_mask, NULL);
+		r->signals_held = false;
 		close(r->dirfd);
 		r->dirfd = -1;
 		return rc;
@@ -191,7 +221,9 @@ void ct_change_record_end(struct ct_change_record *r, bool keep)
 	close(r->dirfd);
 	r->dirfd = -1;
 	r->held = false;
-	sigprocmask(SIG_SETMASK, &r->old_mask, NULL);
+	if (r->signals_held)
+		sigprocmask(SIG_SETMASK, &r->old_mask, NULL);
+	r->signals_held = false;
 }
 
 /* NAME is a record's: "region-change." and digits (not a .new being written) */

@@ -20,19 +20,28 @@
  * SIGINT, SIGTERM, SIGHUP and SIGQUIT are held from the record's writing
  * to its removal (delivered after), so that only what cannot be held
  * (SIGKILL, a crash) leaves one.
+ *
+ * A --reonline of a memory block records itself the same way, from before
+ * its offline write to after its online one (its run's handlers make the
+ * online half whatever signal comes, so nothing is held), with no root,
+ * region or decoder:
+ *
+ *   command reonline
+ *   block memory34               the block, offline in between
  */
 #ifndef CXLTIER_CHANGE_RECORD_H
 #define CXLTIER_CHANGE_RECORD_H
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include "core/context.h"
 #include "core/owner.h"
 #include "cxl/topology.h"
 
 #define CT_CHANGE_RECORD_PREFIX "region-change."
 
-enum ct_change_kind { CT_CHANGE_CREATE, CT_CHANGE_DESTROY };
+enum ct_change_kind { CT_CHANGE_CREATE, CT_CHANGE_DESTROY, CT_CHANGE_REONLINE };
 
 struct ct_change_record {
 	struct ct_owner owner;
@@ -42,14 +51,16 @@ struct ct_change_record {
 	unsigned ndecoders;
 	char decoders[CT_MAX_TARGETS][CT_NAME];
 	char memdevs[CT_MAX_TARGETS][CT_NAME];	/* "" not known */
+	char block[CT_NAME];		/* reonline: "memory34" */
 	/* while written by this run */
 	int dirfd;			/* /run/cxltier; -1 when not open */
 	char file[64];			/* its name in it */
 	sigset_t old_mask;
-	bool held;
+	bool held;			/* the record is this run's, written */
+	bool signals_held;		/* and the ending signals held meanwhile */
 };
 
-/* "create" or "destroy" */
+/* "create", "destroy" or "reonline" */
 const char *ct_change_record_command(enum ct_change_kind k);
 
 /* the text, and back (pure). parse: -EINVAL for anything but a whole record
@@ -59,6 +70,9 @@ int ct_change_record_parse(const char *text, struct ct_change_record *r);
 
 /* an empty record of this kind under root (no file yet) */
 void ct_change_record_init(struct ct_change_record *r, enum ct_change_kind k, const char *root);
+/* a --reonline's record of block id (no file yet; begin writes it without
+ * holding the signals) */
+void ct_change_record_init_reonline(struct ct_change_record *r, uint64_t id);
 /* add an endpoint decoder (and its memdev, may be NULL or "") */
 void ct_change_record_add(struct ct_change_record *r, const char *decoder, const char *memdev);
 

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <time.h>
 #include "change/hotplug.h"
+#include "change/change-record.h"
 #include "change/hotplug-zone.h"
 
-#define MEMDIR "/sys/devices/system/memory"
 
 static void sleep_ms(unsigned ms)
 {
@@ -32,7 +32,7 @@ static int write_state(struct ct_sysfs *s, uint64_t id, const char *state)
 {
 	char path[128];
 
-	return ct_sysfs_write_str(s, ct_path(path, sizeof(path), MEMDIR "/memory%llu/state", (unsigned long long)id),
+	return ct_sysfs_write_str(s, ct_path(path, sizeof(path), CT_MEMORY_DIR "/memory%llu/state", (unsigned long long)id),
 				  state);
 }
 
@@ -172,15 +172,32 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
 		return;
 	}
 	if (op->action == CT_ACT_REONLINE) {
+		/* recorded from before the offline to after the online: a run
+		 * killed in between leaves the block offline and the record,
+		 * and the next run onlines it (region-recover.c) */
+		struct ct_change_record rec;
+		ct_change_record_init_reonline(&rec, op->before.id);
+		if (o->record_ctx && (rc = ct_change_record_begin(o->record_ctx, &rec))) {
+			op->result = CT_RES_FAILED;
+			op->err = -rc;
+			ct_hotplug_note(op, "not offlined for --reonline: %s", ct_context_message(o->record_ctx));
+			ct_error_clear(&o->record_ctx->err);
+			return;
+		}
 		rc = change(s, op, "offline", o);
 		if (!rc) {
 			/* the block is offline now: the online half is made
 			 * whatever signal came meanwhile (an online write is short) */
 			struct ct_hotplug_opts go_on = *o;
 			go_on.stop = NULL;
-			if ((rc = change(s, op, "online_movable", &go_on)) && half_done(s, op, rc, &go_on))
+			if ((rc = change(s, op, "online_movable", &go_on)) && half_done(s, op, rc, &go_on)) {
+				/* said (half_done names it): the record goes, not
+				 * to be onlined behind the caller's back */
+				ct_change_record_end(&rec, false);
 				return;
+			}
 		}
+		ct_change_record_end(&rec, false);
 	} else {
 		rc = change(s, op, state_for(op->action), o);
 	}
@@ -253,7 +270,7 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
 static void roll_back(struct ct_sysfs *s, struct ct_hotplug_plan *p, const struct ct_hotplug_opts *o)
 {
 	struct ct_hotplug_opts once = { false, o->block_timeout_ms ? o->block_timeout_ms : 2000, NULL, o->timed_out,
-				     o->block_timeout_ms ? o->arm_timer : NULL };
+				     o->block_timeout_ms ? o->arm_timer : NULL, NULL };
 
 	for (size_t i = p->n; i-- > 0;) {
 		struct ct_block_op *op = &p->op[i];

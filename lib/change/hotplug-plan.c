@@ -10,7 +10,6 @@
 #include "change/hotplug.h"
 #include "change/hotplug-zone.h"
 
-#define MEMDIR "/sys/devices/system/memory"
 
 const char *ct_hotplug_action_name(enum ct_hotplug_action a)
 {
@@ -31,7 +30,7 @@ static int block_node(struct ct_sysfs *s, uint64_t id)
 	size_t n;
 	int node = -1;
 
-	if (ct_sysfs_list(s, ct_path(path, sizeof(path), MEMDIR "/memory%llu", (unsigned long long)id), "node",
+	if (ct_sysfs_list(s, ct_path(path, sizeof(path), CT_MEMORY_DIR "/memory%llu", (unsigned long long)id), "node",
 			  &names, &n))
 		return -1;
 	for (size_t i = 0; i < n; i++)

@@ -66,6 +66,7 @@ int ct_hotplug_session_run(struct ct_hotplug_session *s, struct ct_hotplug_plan 
 
 	ct_hotplug_plan_decide(p, want, reonline);
 	if (!s->dry_run) {
+		s->exec.record_ctx = s->ctx;
 		bad = ct_hotplug_execute(&s->ctx->sys, p, &s->exec);
 		ct_hotplug_session_end(s);
 	}

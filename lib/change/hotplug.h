@@ -76,6 +76,11 @@ struct ct_hotplug_opts {
 	 * and again until disarmed (0), so that a write the kernel restarted
 	 * after taking the signal is still ended; NULL: none */
 	void (*arm_timer)(unsigned ms);
+	/* where a --reonline block records itself while it is offline
+	 * (change-record.h: a run killed then leaves the record, and the next
+	 * one onlines the block); NULL: no record (ct_hotplug_session_run
+	 * sets it) */
+	struct ct_context *record_ctx;
 };
 
 /* ---- the plan: hotplug-plan.c ---- */

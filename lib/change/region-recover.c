@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* region-recover.c - a region create or destroy that a killed run left half
- * done, found by its record (change-record.h) and finished or undone by the
- * next run (region.h: ct_region_recover) */
+/* region-recover.c - a region create or destroy (or a --reonline) that a
+ * killed run left half done, found by its record (change-record.h) and
+ * finished or undone by the next run (region.h: ct_region_recover) */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,6 +12,7 @@
 #include "change/change-record.h"
 #include "change/region.h"
 #include "change/region-ops.h"
+#include "mm/memblock.h"
 
 static void add(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void add(char *buf, size_t len, const char *fmt, ...)
@@ -161,6 +162,37 @@ static bool complete(const struct ct_region *r)
 	return r->committed && r->enabled && r->ways && set == r->ways;
 }
 
+/* a --reonline killed between its offline and online writes: the block
+ * onlined movable, as that run was doing, when it is still offline */
+static int recover_reonline(struct ct_context *ctx, const struct ct_change_record *rec, struct ct_region_recovery *res)
+{
+	unsigned long long id = strtoull(rec->block + strlen("memory"), NULL, 10);
+	char path[128];
+	struct ct_block b;
+	int rc;
+
+	res->outcome = "finished";
+	ct_path(path, sizeof(path), CT_MEMORY_DIR "/memory%llu", id);
+	if (!ct_sysfs_exists(&ctx->sys, path)) {
+		add(res->done, sizeof(res->done), "%s is gone (its memory was removed)", rec->block);
+		return 0;
+	}
+	if ((rc = ct_block_read_state(&ctx->sys, id, &b)))
+		return rc;
+	if (b.state != CT_BLOCK_OFFLINE) {
+		res->outcome = "left";
+		add(res->done, sizeof(res->done), "%s is %s already: left as it is", rec->block, ct_block_state_name(b.state));
+		return 0;
+	}
+	ct_path(path, sizeof(path), CT_MEMORY_DIR "/memory%llu/state", id);
+	if ((rc = ct_sysfs_write_str(&ctx->sys, path, "online_movable")))
+		return ct_fail(&ctx->err, -rc, "%s, offlined by a killed --reonline (pid %d), cannot be onlined movable: "
+			       "%s; online it ('cxltier online %s'), then remove the record", rec->block, rec->owner.pid,
+			       strerror(-rc), rec->block);
+	add(res->done, sizeof(res->done), "%s onlined movable", rec->block);
+	return 0;
+}
+
 static int recover_one(struct ct_context *ctx, const struct ct_change_record *rec, struct ct_region_recovery *res)
 {
 	const char *cmd = ct_change_record_command(rec->kind);
@@ -168,6 +200,8 @@ static int recover_one(struct ct_context *ctx, const struct ct_change_record *re
 	struct ct_topology t;
 	int rc;
 
+	if (rec->kind == CT_CHANGE_REONLINE)
+		return recover_reonline(ctx, rec, res);
 	if ((rc = ct_topology_load(ctx, &t)))
 		return rc;
 	r = recorded_region(&t, rec);
@@ -198,6 +232,7 @@ static void describe_record(const struct ct_change_record *rec, struct ct_region
 	res->pid = rec->owner.pid;
 	res->command = ct_change_record_command(rec->kind);
 	ct_strlcpy(res->region, rec->region, sizeof(res->region));
+	ct_strlcpy(res->block, rec->block, sizeof(res->block));
 	for (unsigned k = 0; k < rec->ndecoders; k++)
 		add(res->decoders, sizeof(res->decoders), "%s", rec->decoders[k]);
 }

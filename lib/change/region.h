@@ -103,14 +103,17 @@ int ct_region_destroy(struct ct_context *ctx, const struct ct_topology *t, struc
  * that are in no region freed, the last allocated first); a create is
  * undone (its half-built region destroyed, the DPA of its recorded
  * decoders that are in no region freed), unless every step was done (then
- * the region is kept). Records whose run still goes are left. At most max
+ * the region is kept). A --reonline killed between its offline and online
+ * writes has its block onlined movable when it is still offline (left as
+ * it is when it is online). Records whose run still goes are left. At most max
  * in out, *n of them; 0, or -errno with a message naming the object and
  * what to do (the record that failed kept, the last of out, failed set).
  */
 struct ct_region_recovery {
 	int pid;			/* the killed run */
-	const char *command;		/* "create" or "destroy" */
+	const char *command;		/* "create", "destroy" or "reonline" */
 	char region[CT_NAME];		/* "" not known */
+	char block[CT_NAME];		/* reonline: the block ("memory34") */
 	char decoders[256];		/* the recorded endpoint decoders, "decoder2.0, decoder3.0" */
 	const char *outcome;		/* "undone", "finished", "kept", "left", "failed" */
 	char done[384];			/* what was done: "region3 removed, decoder2.0 freed" */

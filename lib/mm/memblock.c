@@ -170,7 +170,7 @@ int ct_block_walk_begin(struct ct_sysfs *s, uint64_t first, unsigned count, stru
 	w->count = count;
 	if (count <= CT_PROBE_BLOCKS)
 		return 0;
-	if ((rc = ct_sysfs_list(s, "/sys/devices/system/memory", "memory", &names, &n)))
+	if ((rc = ct_sysfs_list(s, CT_MEMORY_DIR, "memory", &names, &n)))
 		return rc;
 	w->ids = malloc((n ? n : 1) * sizeof(*w->ids));
 	if (!w->ids) {

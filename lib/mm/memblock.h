@@ -16,6 +16,9 @@ struct ct_blocks {
 	unsigned total, online, offline, movable, normal, other_zone;
 };
 
+/* where the kernel shows its memory blocks */
+#define CT_MEMORY_DIR "/sys/devices/system/memory"
+
 enum ct_block_state { CT_BLOCK_OFFLINE, CT_BLOCK_ONLINE, CT_BLOCK_GOING_OFFLINE, CT_BLOCK_UNKNOWN };
 enum ct_zone { CT_ZONE_NONE, CT_ZONE_MOVABLE, CT_ZONE_NORMAL, CT_ZONE_DMA32, CT_ZONE_DMA, CT_ZONE_DEVICE, CT_ZONE_OTHER };
 

@@ -36,7 +36,8 @@ static void orphan_decoders(const struct ct_endpoint_info *e, struct ct_findings
 	}
 }
 
-/* region creates and destroys a killed run left, not yet recovered */
+/* region creates and destroys (and --reonline blocks) a killed run left,
+ * not yet recovered */
 static void killed_changes(struct ct_context *ctx, struct ct_findings *f)
 {
 	struct ct_region_recovery v[8];
@@ -49,13 +50,21 @@ static void killed_changes(struct ct_context *ctx, struct ct_findings *f)
 		ct_error_clear(&ctx->err);	/* not readable by this user: not a finding */
 		return;
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].block[0]) {
+			ct_finding_add(f, "region-change", v[i].block, CT_FINDING_PROBLEM,
+				       "the next 'cxltier online' or 'offline' run onlines it movable",
+				       "a --reonline of %s (pid %d) was killed between its offline and its online: "
+				       "the block is left offline", v[i].block, v[i].pid);
+			continue;
+		}
 		ct_finding_add(f, "region-change", v[i].region[0] ? v[i].region : v[i].decoders, CT_FINDING_PROBLEM,
 			       v[i].command[0] == 'c' ? "the next 'cxltier region', 'online' or 'offline' run undoes it"
 						   : "the next 'cxltier region', 'online' or 'offline' run finishes it",
 			       "a region %s (pid %d%s%s, decoders %s) was killed midway and is not yet %s", v[i].command,
 			       v[i].pid, v[i].region[0] ? ", " : "", v[i].region, v[i].decoders[0] ? v[i].decoders : "none",
 			       v[i].command[0] == 'c' ? "undone" : "finished");
+	}
 }
 
 void ct_doctor_capacity(struct ct_context *ctx, struct ct_findings *f)

@@ -10,7 +10,6 @@
 #include "views/mem-summary.h"
 
 #define NODES "/sys/devices/system/node"
-#define MEMORY "/sys/devices/system/memory"
 
 /* "memory34" -> 34; false for memory_tiering, memory_failure... */
 static bool block_id(const char *name, uint64_t *id)
@@ -84,9 +83,9 @@ int ct_mem_summary_load(struct ct_context *ctx, const struct ct_topology *t, str
 
 	memset(s, 0, sizeof(*s));
 	s->total.node = -1;
-	if (!ct_sysfs_exists(sys, MEMORY "/block_size_bytes"))
-		return ct_fail(&ctx->err, EOPNOTSUPP, "no memory blocks here (%s" MEMORY ": no memory hotplug)", sys->root);
-	if ((rc = ct_block_size_cached(ctx, &s->block_size)) || (rc = ct_sysfs_list(sys, MEMORY, "memory", &blocks, &nblocks)))
+	if (!ct_sysfs_exists(sys, CT_MEMORY_DIR "/block_size_bytes"))
+		return ct_fail(&ctx->err, EOPNOTSUPP, "no memory blocks here (%s" CT_MEMORY_DIR ": no memory hotplug)", sys->root);
+	if ((rc = ct_block_size_cached(ctx, &s->block_size)) || (rc = ct_sysfs_list(sys, CT_MEMORY_DIR, "memory", &blocks, &nblocks)))
 		return rc;
 	for (size_t i = 0; i < nblocks; i++)
 		if (block_id(blocks[i], &id) && id >= max)

@@ -71,3 +71,38 @@ built_with_crash_points() { grep -qx '#define CXLTIER_CRASH_POINTS 1' "$CXLTIER_
         [[ $stderr == *"stopped by a signal"* ]] || fail "SIG$sig: not said: $stderr"
     done
 }
+
+# SIGKILL (which no handler sees) between --reonline's two halves: the
+# block is left offline with the run's record, and the next changing run
+# onlines it movable (lib/change/region-recover.c)
+@test "crash points: --reonline killed at each of its writes: the record left when the block was offlined, and the next run onlines it movable" {
+    built_with_crash_points || skip "no crash points in this build (the ASan/UBSan tier's build has them)"
+    local t m n
+    for n in 1 2; do
+        t=$BATS_TEST_TMPDIR/t-$n m=$BATS_TEST_TMPDIR/t-$n/sys/devices/system/memory
+        cp -a "$(fixture lab-region-online)" "$t"
+        echo Normal > "$m/memory36/valid_zones"
+        run --separate-stderr env CXLTIER_CRASH_AT=$n "$CXLTIER" --sysroot "$t" online memory36 --reonline -j
+        assert_failure 137
+        if (( n == 1 )); then
+            # killed before the offline was written: the block as it was, and
+            # the record (written first) says a block that is online: left
+            assert_equal "$(cat "$m/memory36/state")" online
+        else
+            assert_equal "$(cat "$m/memory36/state")" offline
+        fi
+        ls "$t/run/cxltier/" | grep -qx 'region-change\.[0-9]*' || fail "N=$n: no record left"
+        grep -qx 'command reonline' "$t"/run/cxltier/region-change.* || fail "N=$n: not a reonline's record"
+        run --separate-stderr "$CXLTIER" --sysroot "$t" online memory37 -j
+        assert_success
+        if (( n == 1 )); then
+            assert_equal "$(jq -r '.recovered[0] | [.block, .outcome] | join(" ")' <<<"$output")" "memory36 left"
+            assert_equal "$(cat "$m/memory36/state")" online
+        else
+            assert_equal "$(jq -r '.recovered[0] | [.block, .outcome, .done] | join(" ")' <<<"$output")" \
+                "memory36 finished memory36 onlined movable"
+            assert_equal "$(cat "$m/memory36/state")" online_movable
+        fi
+        ! ls "$t/run/cxltier/" | grep -q 'region-change' || fail "N=$n: the record is still there"
+    done
+}

@@ -454,3 +454,22 @@ half_region() {
     [[ $(jq -r '.findings[] | select(.check == "region-change") | .finding' <<<"$output") == *"is not a record of a region change"* ]]
     [[ -e $t/run/cxltier/region-change.999999 ]] || fail "doctor removed the record"
 }
+
+@test "a --reonline killed between its offline and online: doctor names the block, the next online run onlines it movable and says so" {
+    cp -a "$(fixture lab-region-online)" "$BATS_TEST_TMPDIR/t"
+    t=$BATS_TEST_TMPDIR/t m=$BATS_TEST_TMPDIR/t/sys/devices/system/memory
+    echo offline > "$m/memory36/state"
+    dead_record "$t" $'pid 999999\nstart 5\ncommand reonline\nblock memory36\n'
+    run --separate-stderr cxltier --sysroot "$t" doctor -j
+    assert_failure 1
+    assert_equal "$(jq -r '.findings[] | select(.check == "region-change") | [.object, .fix] | join(": ")' <<<"$output")" \
+        "memory36: the next 'cxltier online' or 'offline' run onlines it movable"
+    run --separate-stderr cxltier --sysroot "$t" online memory37 -j
+    assert_success
+    [[ $stderr == *"warning: a --reonline (pid 999999, memory36) was killed midway: finished: memory36 onlined movable"* ]] ||
+        fail "not said: $stderr"
+    assert_equal "$(jq -c '.recovered' <<<"$output")" \
+        '[{"pid":999999,"command":"reonline","block":"memory36","decoders":[],"outcome":"finished","done":"memory36 onlined movable"}]'
+    assert_equal "$(cat "$m/memory36/state")" online_movable
+    [[ ! -e $t/run/cxltier/region-change.999999 ]] || fail "the record is still there"
+}

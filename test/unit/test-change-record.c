@@ -71,6 +71,23 @@ static void pure(void)
 	   "cut short (no last newline): refused");
 	ok(ct_change_record_parse("pid 1\npid 2\nstart 2\ncommand create\nroot decoder0.0\n", &back) < 0, "two pids: refused");
 	ok(ct_change_record_parse("pid 1\nstart 2\ncommand create\nroot decoder0.0\n", &back) == 0, "the least one: taken");
+
+	/* a --reonline's: its block, nothing of a region */
+	ct_change_record_init_reonline(&r, 34);
+	r.owner = (struct ct_owner){ 42, 7 };
+	ct_change_record_format(&r, text, sizeof(text));
+	is_str(text, "pid 42\nstart 7\ncommand reonline\nblock memory34\n", "a reonline's record");
+	ok(ct_change_record_parse(text, &back) == 0 && back.kind == CT_CHANGE_REONLINE && !strcmp(back.block, "memory34") &&
+	   !back.root[0], "read back");
+	ok(ct_change_record_parse("pid 1\nstart 2\ncommand reonline\n", &back) < 0, "a reonline without its block: refused");
+	ok(ct_change_record_parse("pid 1\nstart 2\ncommand reonline\nblock memory3\nroot decoder0.0\n", &back) < 0,
+	   "a reonline with a root decoder: refused");
+	ok(ct_change_record_parse("pid 1\nstart 2\ncommand reonline\nblock memory3.4\n", &back) < 0 &&
+	   ct_change_record_parse("pid 1\nstart 2\ncommand reonline\nblock memory\n", &back) < 0 &&
+	   ct_change_record_parse("pid 1\nstart 2\ncommand reonline\nblock ../memory3\n", &back) < 0,
+	   "a block that is no block's name: refused");
+	ok(ct_change_record_parse("pid 1\nstart 2\ncommand create\nroot decoder0.0\nblock memory3\n", &back) < 0,
+	   "a create with a block: refused");
 }
 
 static void on_tree(struct ct_context *ctx)
@@ -185,6 +202,27 @@ static void recover(struct ct_context *ctx)
 	is_str(res[0].done, "region0 was already gone, decoder2.0 freed", "what was done");
 	is_str(res[0].decoders, "decoder2.0, decoder3.0", "the decoders recorded");
 	is_str(get(DEV "/decoder2.0/dpa_size"), "0", "decoder2.0's DPA freed");
+	is_str(get("/run/cxltier/region-change.999999"), "(none)", "the record removed");
+
+	/* a --reonline killed between its halves: the block onlined movable */
+	put("/sys/devices/system/memory/memory32/state", "offline\n");
+	put("/run/cxltier/region-change.999999", "pid 999999\nstart 5\ncommand reonline\nblock memory32\n");
+	ok(ct_region_recover(ctx, res, 4, &n) == 0 && n == 1, "a killed reonline: recovered");
+	is_str(res[0].command, "reonline", "a reonline");
+	is_str(res[0].block, "memory32", "its block");
+	is_str(res[0].outcome, "finished", "finished");
+	is_str(res[0].done, "memory32 onlined movable", "what was done");
+	is_str(get("/sys/devices/system/memory/memory32/state"), "online_movable", "the block onlined movable");
+	is_str(get("/run/cxltier/region-change.999999"), "(none)", "the record removed");
+	/* one whose block is online again (someone onlined it): left */
+	put("/sys/devices/system/memory/memory32/state", "online\n");
+	put("/run/cxltier/region-change.999999", "pid 999999\nstart 5\ncommand reonline\nblock memory32\n");
+	ok(ct_region_recover(ctx, res, 4, &n) == 0 && n == 1 && !strcmp(res[0].outcome, "left"), "online again: left");
+	is_str(get("/sys/devices/system/memory/memory32/state"), "online\n", "not written");
+	/* one whose block is gone (its memory removed): nothing to do */
+	put("/run/cxltier/region-change.999999", "pid 999999\nstart 5\ncommand reonline\nblock memory999\n");
+	ok(ct_region_recover(ctx, res, 4, &n) == 0 && n == 1 && !strcmp(res[0].done, "memory999 is gone (its memory was removed)"),
+	   "a block gone: said, the record removed");
 	is_str(get("/run/cxltier/region-change.999999"), "(none)", "the record removed");
 }
 

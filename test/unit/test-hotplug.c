@@ -142,7 +142,7 @@ static void teardown(void)
 
 static int run(struct ct_hotplug_plan *p, enum ct_hotplug_want want, bool reonline, bool rollback)
 {
-	struct ct_hotplug_opts o = { rollback, 0, &stop, NULL, NULL };
+	struct ct_hotplug_opts o = { rollback, 0, &stop, NULL, NULL, NULL };
 
 	ct_hotplug_plan_decide(p, want, reonline);
 	return ct_hotplug_execute(&sys, p, &o);
@@ -291,7 +291,7 @@ static void reonline_half(void)
 static void rollback_timed(void)
 {
 	struct ct_hotplug_plan p;
-	struct ct_hotplug_opts o = { true, 300, &stop, NULL, arm_timer };
+	struct ct_hotplug_opts o = { true, 300, &stop, NULL, arm_timer, NULL };
 
 	setup();
 	put_block(34, "offline", "Normal Movable");
