@@ -240,6 +240,15 @@ dead_record() {
     printf '%s' "$2" > "$1/run/cxltier/region-change.999999"
 }
 
+# online_recovers T TARGET SAID RECOVERED: `online TARGET -j` on the tree T
+# succeeds, says SAID on stderr and gives RECOVERED as its "recovered"
+online_recovers() {
+    run --separate-stderr cxltier --sysroot "$1" online "$2" -j
+    assert_success
+    [[ $stderr == *"$3"* ]] || fail "not said: $stderr"
+    assert_equal "$(jq -c '.recovered' <<<"$output")" "$4"
+}
+
 # a region the kernel shows half built (as a create leaves it after its
 # first target step): NAME under decoder0.0, decoder2.0 at target0
 half_region() {
@@ -286,12 +295,8 @@ half_region() {
     assert_success
     [[ $stderr != *"killed midway"* ]] || fail "a dry run recovered: $stderr"
     assert_equal "$(cat "$d/decoder2.1/dpa_size")" 0x10000000
-    run --separate-stderr cxltier --sysroot "$t" online region0 -j
-    assert_success
-    [[ $stderr == *"a region create (pid 999999, decoders decoder2.1) was killed midway: undone: decoder2.1 freed"* ]] ||
-        fail "not said: $stderr"
-    # and in its JSON, as region -j says it
-    assert_equal "$(jq -c '.recovered' <<<"$output")" \
+    # said, and in its JSON as region -j says it
+    online_recovers "$t" region0 "a region create (pid 999999, decoders decoder2.1) was killed midway: undone: decoder2.1 freed" \
         '[{"pid":999999,"command":"create","decoders":["decoder2.1"],"outcome":"undone","done":"decoder2.1 freed"}]'
     assert_equal "$(cat "$d/decoder2.1/dpa_size")" 0
     assert_equal "$(cat "$d/decoder2.0/dpa_size")" "$own"       # the region's own: untouched
@@ -464,11 +469,7 @@ half_region() {
     assert_failure 1
     assert_equal "$(jq -r '.findings[] | select(.check == "region-change") | [.object, .fix] | join(": ")' <<<"$output")" \
         "memory36: the next 'cxltier online' or 'offline' run onlines it movable"
-    run --separate-stderr cxltier --sysroot "$t" online memory37 -j
-    assert_success
-    [[ $stderr == *"warning: a --reonline (pid 999999, memory36) was killed midway: finished: memory36 onlined movable"* ]] ||
-        fail "not said: $stderr"
-    assert_equal "$(jq -c '.recovered' <<<"$output")" \
+    online_recovers "$t" memory37 "warning: a --reonline (pid 999999, memory36) was killed midway: finished: memory36 onlined movable" \
         '[{"pid":999999,"command":"reonline","block":"memory36","decoders":[],"outcome":"finished","done":"memory36 onlined movable"}]'
     assert_equal "$(cat "$m/memory36/state")" online_movable
     [[ ! -e $t/run/cxltier/region-change.999999 ]] || fail "the record is still there"
