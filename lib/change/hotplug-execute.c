@@ -12,7 +12,6 @@
 #include "change/change-record.h"
 #include "change/hotplug-zone.h"
 
-
 static void sleep_ms(unsigned ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };

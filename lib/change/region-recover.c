@@ -185,12 +185,22 @@ static int recover_reonline(struct ct_context *ctx, const struct ct_change_recor
 		return 0;
 	}
 	ct_path(path, sizeof(path), CT_MEMORY_DIR "/memory%llu/state", id);
-	if ((rc = ct_sysfs_write_str(&ctx->sys, path, "online_movable")))
-		return ct_fail(&ctx->err, -rc, "%s, offlined by a killed --reonline (pid %d), cannot be onlined movable: "
-			       "%s; online it ('cxltier online %s'), then remove the record", rec->block, rec->owner.pid,
-			       strerror(-rc), rec->block);
-	add(res->done, sizeof(res->done), "%s onlined movable", rec->block);
-	return 0;
+	if (!(rc = ct_sysfs_write_str(&ctx->sys, path, "online_movable"))) {
+		add(res->done, sizeof(res->done), "%s onlined movable", rec->block);
+		return 0;
+	}
+	ct_error_clear(&ctx->err);
+	/* as the run itself does when its online half fails: back online
+	 * where it was (ZONE_NORMAL), its memory not lost to the system */
+	if (!ct_sysfs_write_str(&ctx->sys, path, "online_kernel")) {
+		add(res->done, sizeof(res->done), "%s onlined in ZONE_NORMAL, where it was (movable refused: %s)", rec->block,
+		    strerror(-rc));
+		return 0;
+	}
+	ct_error_clear(&ctx->err);
+	return ct_fail(&ctx->err, -rc, "%s, offlined by a killed --reonline (pid %d), cannot be onlined (movable: %s): "
+		       "online it by hand (echo online > " CT_MEMORY_DIR "/%s/state)", rec->block, rec->owner.pid,
+		       strerror(-rc), rec->block);
 }
 
 static int recover_one(struct ct_context *ctx, const struct ct_change_record *rec, struct ct_region_recovery *res)

@@ -104,8 +104,9 @@ int ct_region_destroy(struct ct_context *ctx, const struct ct_topology *t, struc
  * undone (its half-built region destroyed, the DPA of its recorded
  * decoders that are in no region freed), unless every step was done (then
  * the region is kept). A --reonline killed between its offline and online
- * writes has its block onlined movable when it is still offline (left as
- * it is when it is online). Records whose run still goes are left. At most max
+ * writes has its block onlined movable when it is still offline (in
+ * ZONE_NORMAL, where it was, when the kernel refuses movable; left as it
+ * is when it is online). Records whose run still goes are left. At most max
  * in out, *n of them; 0, or -errno with a message naming the object and
  * what to do (the record that failed kept, the last of out, failed set).
  */
