@@ -14,9 +14,23 @@ SRC=$PWD
 
 passed=0 failed=0 skipped=0 status=0
 # each tier's wall time, printed at the end
-TIER_NAMES=() TIER_SECS=() tier_t0=
-tier_done() { [[ -z $tier_t0 ]] || TIER_SECS+=($(( $(date +%s) - tier_t0 ))); }
-tier() { tier_done; TIER_NAMES+=("$1"); tier_t0=$(date +%s); echo; echo "==== $*"; }
+# and the share of the machine's CPU time its hypervisor kept for others
+# meanwhile (steal, /proc/stat): a tier several times its usual length on a
+# host whose cores were not ours is told apart from one that grew
+TIER_NAMES=() TIER_SECS=() TIER_STEAL=() tier_t0= tier_cpu0=
+cpu_jiffies() { awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i; print t, $9; exit }' /proc/stat 2>/dev/null; }
+tier_done() {
+    [[ -n $tier_t0 ]] || return 0
+    local t0 s0 t1 s1
+    TIER_SECS+=($(( $(date +%s) - tier_t0 )))
+    read -r t0 s0 <<< "$tier_cpu0"; read -r t1 s1 <<< "$(cpu_jiffies)"
+    if [[ -n ${t0:-} && -n ${t1:-} ]] && (( t1 > t0 )); then
+        TIER_STEAL+=($(( (s1 - s0) * 100 / (t1 - t0) )))
+    else
+        TIER_STEAL+=("?")
+    fi
+}
+tier() { tier_done; TIER_NAMES+=("$1"); tier_t0=$(date +%s); tier_cpu0=$(cpu_jiffies); echo; echo "==== $*"; }
 # the meson logs the skips are read from (test/skips.py, at the end)
 SKIP_LOGS=()
 # The host tiers' temporary files go into a directory of this run's
@@ -157,9 +171,9 @@ echo "==== skips: each named, held to test/expected-skips"
 if ! python3 test/skips.py "${SKIP_LOGS[@]}"; then status=1; fi
 
 echo
-echo "==== wall time per tier"
+echo "==== wall time per tier (steal: the share of this machine's CPU time its hypervisor gave to others meanwhile)"
 for i in "${!TIER_NAMES[@]}"; do
-    printf '%6d s  %s\n' "${TIER_SECS[$i]:-0}" "${TIER_NAMES[$i]}"
+    printf '%6d s  steal %3s %%  %s\n' "${TIER_SECS[$i]:-0}" "${TIER_STEAL[$i]:-?}" "${TIER_NAMES[$i]}"
 done
 echo
 [[ $status != 0 && $failed == 0 ]] && failed=1   # a tier failed outside any single test
