@@ -183,20 +183,21 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
 			ct_error_clear(&o->record_ctx->err);
 			return;
 		}
+		bool said = false;
 		rc = change(s, op, "offline", o);
 		if (!rc) {
 			/* the block is offline now: the online half is made
 			 * whatever signal came meanwhile (an online write is short) */
 			struct ct_hotplug_opts go_on = *o;
 			go_on.stop = NULL;
-			if ((rc = change(s, op, "online_movable", &go_on)) && half_done(s, op, rc, &go_on)) {
-				/* said (half_done names it): the record goes, not
-				 * to be onlined behind the caller's back */
-				ct_change_record_end(&rec, false);
-				return;
-			}
+			if ((rc = change(s, op, "online_movable", &go_on)))
+				said = half_done(s, op, rc, &go_on);
 		}
+		/* the block's fate known, and said when it is half done: the
+		 * record goes, not to be onlined behind the caller's back */
 		ct_change_record_end(&rec, false);
+		if (said)
+			return;
 	} else {
 		rc = change(s, op, state_for(op->action), o);
 	}
