@@ -27,14 +27,6 @@ static long now_ms(void)
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
-static int write_state(struct ct_sysfs *s, uint64_t id, const char *state)
-{
-	char path[128];
-
-	return ct_sysfs_write_str(s, ct_path(path, sizeof(path), CT_MEMORY_DIR "/memory%llu/state", (unsigned long long)id),
-				  state);
-}
-
 static const char *reason(int err)
 {
 	switch (err) {
@@ -71,7 +63,7 @@ static int change(struct ct_sysfs *s, struct ct_block_op *op, const char *state,
 			return -EINTR;
 		if (timed)
 			o->arm_timer(left > 0 ? (unsigned)left : 1);
-		rc = write_state(s, op->before.id, state);
+		rc = ct_block_write_state(s, op->before.id, state);
 		if (timed)
 			o->arm_timer(0);
 		if (rc == -EINTR && o->timed_out && *o->timed_out && !(o->stop && *o->stop))

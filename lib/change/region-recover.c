@@ -167,13 +167,11 @@ static bool complete(const struct ct_region *r)
 static int recover_reonline(struct ct_context *ctx, const struct ct_change_record *rec, struct ct_region_recovery *res)
 {
 	unsigned long long id = strtoull(rec->block + strlen("memory"), NULL, 10);
-	char path[128];
 	struct ct_block b;
 	int rc;
 
 	res->outcome = "finished";
-	ct_path(path, sizeof(path), CT_MEMORY_DIR "/memory%llu", id);
-	if (!ct_sysfs_exists(&ctx->sys, path)) {
+	if (!ct_block_exists(&ctx->sys, id)) {
 		add(res->done, sizeof(res->done), "%s is gone (its memory was removed)", rec->block);
 		return 0;
 	}
@@ -184,15 +182,14 @@ static int recover_reonline(struct ct_context *ctx, const struct ct_change_recor
 		add(res->done, sizeof(res->done), "%s is %s already: left as it is", rec->block, ct_block_state_name(b.state));
 		return 0;
 	}
-	ct_path(path, sizeof(path), CT_MEMORY_DIR "/memory%llu/state", id);
-	if (!(rc = ct_sysfs_write_str(&ctx->sys, path, "online_movable"))) {
+	if (!(rc = ct_block_write_state(&ctx->sys, id, "online_movable"))) {
 		add(res->done, sizeof(res->done), "%s onlined movable", rec->block);
 		return 0;
 	}
 	ct_error_clear(&ctx->err);
 	/* as the run itself does when its online half fails: back online
 	 * where it was (ZONE_NORMAL), its memory not lost to the system */
-	if (!ct_sysfs_write_str(&ctx->sys, path, "online_kernel")) {
+	if (!ct_block_write_state(&ctx->sys, id, "online_kernel")) {
 		add(res->done, sizeof(res->done), "%s onlined in ZONE_NORMAL, where it was (movable refused: %s)", rec->block,
 		    strerror(-rc));
 		return 0;

@@ -101,12 +101,27 @@ int ct_block_read_state(struct ct_sysfs *s, uint64_t id, struct ct_block *b)
 
 	memset(b, 0, sizeof(*b));
 	b->id = id;
-	rc = ct_sysfs_read_str(s, ct_path(path, sizeof(path), "/sys/devices/system/memory/memory%llu/state",
+	rc = ct_sysfs_read_str(s, ct_path(path, sizeof(path), CT_MEMORY_DIR "/memory%llu/state",
 					   (unsigned long long)id), buf, sizeof(buf));
 	if (rc)
 		return rc;
 	b->state = ct_block_state_parse(buf);
 	return 0;
+}
+
+int ct_block_write_state(struct ct_sysfs *s, uint64_t id, const char *state)
+{
+	char path[128];
+
+	return ct_sysfs_write_str(s, ct_path(path, sizeof(path), CT_MEMORY_DIR "/memory%llu/state", (unsigned long long)id),
+				  state);
+}
+
+bool ct_block_exists(struct ct_sysfs *s, uint64_t id)
+{
+	char path[128];
+
+	return ct_sysfs_exists(s, ct_path(path, sizeof(path), CT_MEMORY_DIR "/memory%llu", (unsigned long long)id));
 }
 
 void ct_block_read_zones(struct ct_sysfs *s, struct ct_block *b)
@@ -115,7 +130,7 @@ void ct_block_read_zones(struct ct_sysfs *s, struct ct_block *b)
 
 	b->nzones = 0;
 	/* valid_zones needs CONFIG_MEMORY_HOTREMOVE: absent means unknown */
-	if (ct_sysfs_read_str(s, ct_path(path, sizeof(path), "/sys/devices/system/memory/memory%llu/valid_zones",
+	if (ct_sysfs_read_str(s, ct_path(path, sizeof(path), CT_MEMORY_DIR "/memory%llu/valid_zones",
 					 (unsigned long long)b->id), buf, sizeof(buf)) == 0)
 		b->nzones = ct_zones_parse(buf, b->zones, 4);
 	else

@@ -45,6 +45,12 @@ int ct_block_read(struct ct_sysfs *s, uint64_t id, struct ct_block *b);
  * when valid_zones cannot be read) */
 int ct_block_read_state(struct ct_sysfs *s, uint64_t id, struct ct_block *b);
 void ct_block_read_zones(struct ct_sysfs *s, struct ct_block *b);
+/* write STATE ("online_movable", "online_kernel", "offline") to block ID's
+ * state file: 0 or -errno (the kernel's answer, EBUSY for pages that could
+ * not be moved) with the error set; the one writer of block states */
+int ct_block_write_state(struct ct_sysfs *s, uint64_t id, const char *state);
+/* does block ID exist (its memory not removed)? */
+bool ct_block_exists(struct ct_sysfs *s, uint64_t id);
 /* the blocks wholly inside [start, start+size), as kmem hot-plugs them */
 void ct_block_range(uint64_t start, uint64_t size, uint64_t block_size,
 		    uint64_t *first, unsigned *count);
