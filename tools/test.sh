@@ -54,11 +54,12 @@ count_meson() { # builddir [name]: add meson's ok / not ok / skip lines to the t
         cp "$1/meson-logs/testlog.json" "$RUN_LOGS/$2.json" && SKIP_LOGS+=("$2=$RUN_LOGS/$2.json")
     fi
 }
-build() { # dir meson-args...
+build() { # dir meson-args... (BUILD_TARGETS: only these ninja targets)
     local dir=$1; shift
     if [[ ! -d $dir ]]; then meson setup "$dir" "$@" >/dev/null || return 1
     else meson configure "$dir" "$@" >/dev/null || return 1; fi
-    ninja -C "$dir" >/dev/null || ninja -C "$dir"
+    # shellcheck disable=SC2086
+    ninja -C "$dir" ${BUILD_TARGETS:-} >/dev/null || ninja -C "$dir" ${BUILD_TARGETS:-}
 }
 
 tier "build (-Werror) and unit + CLI tests"
@@ -74,17 +75,51 @@ rm -rf build/deb
 if DEB_BUILD_OPTIONS=nocheck CXLTIER_DEB_OUT=$SRC/build/deb meson test -C build --suite install --print-errorlogs; then :; else status=1; fi
 count_meson build install
 
-tier "ASan/UBSan build: unit + CLI tests"
+tier "builds for the tiers that follow: ASan/UBSan, crash points"
+# (-Dcrash_points=true: the CLI's crash tests, test/cli/crash-points.bats,
+# run under the sanitizers too)
+asan_built=0
+if build build-asan -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false -Dcrash_points=true; then asan_built=1
+else echo "the ASan/UBSan build failed"; status=1; failed=$((failed + 1)); fi
+# the crash tests (# vm-build: crash-points) boot with a plain build that has
+# the kill points: a walk runs cxltier a hundred times and more under TCG,
+# and the ASan/UBSan tier runs the same recovery code on the host
+# (test/cli/crash-points.bats, region.bats' planted records)
+if { [[ -d build-crash ]] || meson setup build-crash -Dwerror=true -Dcrash_points=true > /dev/null; } &&
+   ninja -C build-crash cxltier > /dev/null; then :; else
+    echo "VM tier: the crash-points build (build-crash) failed"; status=1; failed=$((failed + 1))
+fi
+
+# The VM tier, the longest by far, runs beside the host tiers that follow
+# (ASan/UBSan tests, valgrind, fuzz): its guests leave about a fifth of
+# the two cores idle (waiting on their timers and devices), which those
+# fill. Its output is printed whole after them; the guests run cxltier as
+# the package built above installs it (the ASan boots, the ASan build).
+deb=$(ls build/deb/cxltier_*.deb 2>/dev/null | head -1)
+VM_NOTE=
+if [[ -z $deb ]]; then
+    VM_NOTE="VM tier: no package was built: the guests run build/cxltier"
+    # CI tests the package as it installs: without it, the VM tier would
+    # quietly test something else
+    [[ ${CXLTIER_REQUIRE_VM:-0} == 1 ]] && { VM_NOTE+=$'\n'"VM tier: the package is required here"; status=1; failed=$((failed + 1)); }
+fi
+vm_t0=$(date +%s) vm_cpu0=$(cpu_jiffies)
+# (not in this run's TMPDIR, which must be empty when the host tiers end)
+env -u TMPDIR CXLTIER_VM_DEB=${deb:+$SRC/$deb} CXLTIER_VM_ASAN_BUILD=build-asan CXLTIER_VM_CRASH_BUILD=build-crash \
+    ./test/vm/vm-test.sh build > build/vm-tap.txt 2>&1 &
+VM_PID=$!
+echo "VM tier: started beside the host tiers (pid $VM_PID; its TAP in build/vm-tap.txt, printed when it ends)"
+trap 'kill -- $VM_PID 2>/dev/null; wait $VM_PID 2>/dev/null; rm -rf "$RUN_TMP" "$RUN_LOGS"' EXIT
+
+tier "ASan/UBSan: unit + CLI tests (beside the VM tier)"
 # Every report goes to a file of its own (log_path), whatever the test that
 # ran the program asserted: a test expecting a failure cannot pass on a
 # sanitizer's abort unseen. (1733: the tests that drop privileges write there too.)
 SAN_DIR=$(mktemp -d /tmp/cxltier-san.XXXXXX) && chmod 1733 "$SAN_DIR" || exit 1
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:log_path=$SAN_DIR/asan
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$SAN_DIR/ubsan
-# (-Dcrash_points=true: the CLI's crash tests, test/cli/crash-points.bats,
-# run under the sanitizers too)
-if build build-asan -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false -Dcrash_points=true &&
-   meson test -C build-asan --suite unit --suite cli --print-errorlogs; then :; else status=1; fi
+if [[ $asan_built == 1 ]] &&
+   meson test -C build-asan --no-rebuild --suite unit --suite cli --print-errorlogs; then :; else status=1; fi
 count_meson build-asan asan
 unset ASAN_OPTIONS UBSAN_OPTIONS
 if [[ -n $(ls -A "$SAN_DIR") ]]; then
@@ -99,7 +134,7 @@ rm -rf "$SAN_DIR"
 # valgrind: the unit tests, and cxltier itself on every command and captured
 # fixture (the golden cases). (meson's --wrapper on the CLI suites would put
 # only the shell that runs bats under valgrind, not the cxltier it starts.)
-tier "valgrind: the unit tests; cxltier on every command and fixture (the golden cases)"
+tier "valgrind: the unit tests; cxltier on every command and fixture (the golden cases; beside the VM tier)"
 valgrind=(valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite)
 printf '#!/bin/sh\n# cxltier under valgrind: an error or a definite leak exits 99\nexec %s %q "$@"\n' \
     "${valgrind[*]}" "$SRC/build/cxltier" > build/valgrind-cxltier && chmod 755 build/valgrind-cxltier
@@ -116,11 +151,14 @@ else
     tail -n 30 build/valgrind-golden.log
 fi
 
-tier "fuzz targets (short run; test/fuzz/run.sh for long ones)"
+tier "fuzz targets (short run; test/fuzz/run.sh for long ones; beside the VM tier)"
 if ! command -v clang >/dev/null; then
     # (install-deps.sh installs it: a tier that cannot run is a failure, not a pass)
     echo "fuzz: no clang: the fuzz tier cannot run"; status=1; failed=$((failed + 1))
-elif CC=clang build build-fuzz -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false &&
+elif CC=clang BUILD_TARGETS=build.ninja build build-fuzz -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false &&
+     # the fuzz targets alone (not cxltier and the tests, built three times above)
+     fuzzers=$(ninja -C build-fuzz -t targets all | sed -n 's|^\(test/fuzz/fuzz-[a-z0-9-]*\): c_LINKER$|\1|p') &&
+     [[ -n $fuzzers ]] && { ninja -C build-fuzz $fuzzers > /dev/null || ninja -C build-fuzz $fuzzers; } &&
      ./test/fuzz/run.sh build-fuzz "${CXLTIER_FUZZ_SECONDS:-20}"; then :; else status=1; fi
 
 left=$(cd "$RUN_TMP" && ls -A)
@@ -129,27 +167,19 @@ if [[ -n $left ]]; then
 fi
 unset TMPDIR
 
-tier "VM tier: the kernels' CXL drivers under QEMU (and the ASan/UBSan build on some files)"
-# the guests run cxltier as the package built above installs it (the ASan
-# boots, the ASan build)
-deb=$(ls build/deb/cxltier_*.deb 2>/dev/null | head -1)
-if [[ -z $deb ]]; then
-    echo "VM tier: no package was built: the guests run build/cxltier"
-    # CI tests the package as it installs: without it, the VM tier would
-    # quietly test something else
-    [[ ${CXLTIER_REQUIRE_VM:-0} == 1 ]] && { echo "VM tier: the package is required here"; status=1; failed=$((failed + 1)); }
-fi
-# the crash tests (# vm-build: crash-points) boot with a plain build that has
-# the kill points: a walk runs cxltier a hundred times and more under TCG,
-# and the ASan/UBSan tier runs the same recovery code on the host
-# (test/cli/crash-points.bats, region.bats' planted records)
-if { [[ -d build-crash ]] || meson setup build-crash -Dwerror=true -Dcrash_points=true > /dev/null; } &&
-   ninja -C build-crash cxltier > /dev/null; then :; else
-    echo "VM tier: the crash-points build (build-crash) failed"; status=1; failed=$((failed + 1))
-fi
-CXLTIER_VM_DEB=${deb:+$SRC/$deb} CXLTIER_VM_ASAN_BUILD=build-asan CXLTIER_VM_CRASH_BUILD=build-crash \
-    ./test/vm/vm-test.sh build | tee build/vm-tap.txt
-vrc=${PIPESTATUS[0]}
+tier_done; tier_t0=
+echo
+echo "==== VM tier: the kernels' CXL drivers under QEMU (and the ASan/UBSan build on some files)"
+[[ -z $VM_NOTE ]] || echo "$VM_NOTE"
+wait $VM_PID
+vrc=$?
+trap 'rm -rf "$RUN_TMP" "$RUN_LOGS"' EXIT
+cat build/vm-tap.txt
+TIER_NAMES+=("VM tier (from its start, beside the host tiers above)")
+TIER_SECS+=($(( $(date +%s) - vm_t0 )))
+read -r t0 s0 <<< "$vm_cpu0"; read -r t1 s1 <<< "$(cpu_jiffies)"
+if [[ -n ${t0:-} && -n ${t1:-} ]] && (( t1 > t0 )); then TIER_STEAL+=($(( (s1 - s0) * 100 / (t1 - t0) )))
+else TIER_STEAL+=("?"); fi
 vok=$(grep '^ok ' build/vm-tap.txt | grep -vc ' # skip'); vfail=$(grep -c '^not ok ' build/vm-tap.txt)
 vskip=$(grep -c '^ok .* # skip' build/vm-tap.txt)
 # files booted twice after a fault of the emulation (QEMU aborted, a guest

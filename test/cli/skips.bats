@@ -128,6 +128,28 @@ vm_headers() { CXLTIER_VM_CHECK_HEADERS=1 "$CXLTIER_SRC/test/vm/vm-test.sh" "$D"
     assert_output --partial "$D/plain/cxltier has none: configure it with -Dcrash_points=true"
 }
 
+@test "vm headers: the files of a boot group share one boot per kernel, in name order; a member on another machine is refused" {
+    printf '# vm-topology: default\n# vm-boot-group: g1\n@test "x" { :; }\n' > "$D/b.bats"
+    printf '# vm-topology: default\n# vm-boot-group: g1\n@test "y" { :; }\n' > "$D/a.bats"
+    printf '# vm-topology: default\n@test "z" { :; }\n' > "$D/c.bats"
+    run env CXLTIER_VM_LIST_BOOTS=1 CXLTIER_VM_KERNELS="6.12 7.x" "$CXLTIER_SRC/test/vm/vm-test.sh" "$D" "$D/b.bats" "$D/c.bats" "$D/a.bats"
+    assert_success
+    assert_output "$(printf '%s\n' '6.12: a.bats b.bats' '6.12: c.bats' '7.x: a.bats b.bats' '7.x: c.bats')"
+    # a member on another topology, or kernels, would run on a machine it did not ask for
+    printf '# vm-topology: two-devices\n# vm-boot-group: g1\n@test "y" { :; }\n' > "$D/a.bats"
+    run vm_headers "$D/a.bats" "$D/b.bats"
+    assert_failure 1
+    assert_output --partial "share boot group 'g1' but not their '# vm-topology:' line"
+    printf '# vm-topology: default\n# vm-kernels: 6.12 -- a reason\n# vm-boot-group: g1\n@test "y" { :; }\n' > "$D/a.bats"
+    run vm_headers "$D/a.bats" "$D/b.bats"
+    assert_failure 1
+    assert_output --partial "not their '# vm-kernels:' line"
+    printf '# vm-topology: default\n# vm-boot-group: G 1\n@test "y" { :; }\n' > "$D/a.bats"
+    run vm_headers "$D/a.bats"
+    assert_failure 1
+    assert_output --partial "a group is named with a-z, 0-9 and -"
+}
+
 @test "skips: a skip allowed in the ASan tier is not allowed in the plain tier" {
     printf 'asan | scale | - | * | valgrind cannot run ASan binaries\n' > "$D/e2"
     meson_log "$D/a.json" scale "ok 1 counts # skip no valgrind for ASan"

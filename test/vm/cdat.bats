@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: default
+# vm-boot-group: inspect
 # `cxltier cdat` on QEMU's built-in CDAT, read by the real kernel.
 load helper
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: default
+# vm-boot-group: inspect
 # vm-test-timeout: 600 -- a few mailbox commands; generous for TCG on a loaded host
 # `cxltier health` against the real kernel and QEMU 10's Type-3 device, which
 # implements neither Get Health Info nor the alert configuration commands:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: default
+# vm-boot-group: inspect
 # `cxltier list` against the real kernel: checked against sysfs and ndctl.
 load helper
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: default
+# vm-boot-group: inject
 # `cxltier metrics` on the real drivers: health where the device has it, the
 # kernel's AER counts rising with a CXL correctable error injected over QMP,
 # nothing left behind in tracefs, --output as the timer runs it. The AER

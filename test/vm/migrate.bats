@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: default
+# vm-boot-group: ram-node
 # vm-args: --ram-node 512M
 # vm-test-timeout: 600 -- filling a 512 MiB node under TCG on a loaded host (a full-target run took 262 s once)
 # vm-asan-tests: migrate --pid P --to N|a process that exits mid-run|--cold refuses|SIGHUP, SIGQUIT, SIGPIPE|--jobs 2 on one process|DAMON left behind by a killed -- the paths the sanitizers must see: move_pages batches, pidfds, DAMON set up, torn down and refused, signals, jobs (the whole file runs on the plain build; --cold's precision, a matter of DAMON's sampling in time, is not asked of a build several times slower)
@@ -491,7 +492,7 @@ kdamond_stopped() { [[ $(cat $DAMON/0/state) == off ]]; }
     ( while :; do cat $DAMON/0/pid $DAMON/0/state; done ) > /dev/null 2>&1 3>&- &
     READER=$!
     local i
-    for i in $(seq 20); do
+    for i in $(seq 12); do
         run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --cold --interval 0.3 -j
         # either torn down, or (when it could not be) the record kept and the run failed saying so
         if [[ $(cat $DAMON/nr_kdamonds) != 0 ]]; then

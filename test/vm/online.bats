@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: default
+# vm-asan-tests: online REGION: every block|--dry-run changes nothing|memdev, node, block and range targets|--rollback returns the blocks|online --convert MEMDEV|a rollback that cannot return -- the plan, the state writes, rollback and its failure, conversion (the whole file runs on the plain build; the host ASan tier runs every online test on the fixture trees)
 # `cxltier online` / `offline` against the real kernel's memory hotplug.
 # The tests run in order and share the region; each starts from all-offline.
 load helper

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: default
+# vm-boot-group: inject
 # vm-test-timeout: 900 -- a poison read under TCG on a loaded host takes tens of seconds; every wait says what it waits for
 # `cxltier poison` against the real kernel: poison put into QEMU's Type-3
 # device over QMP (cxl-inject-poison) or through the kernel's debugfs, read

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: two-devices
+# vm-boot-group: two-devices
 # Two Type-3 devices on two root ports of one host bridge: `cxltier region
 # create mem0 mem1` makes a working 2-way region and destroy undoes it;
 # `offline --remove` of a memdev with two regions, and of one whose devdax

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: default
+# vm-boot-group: inject
 # `cxltier region create/destroy` against the kernel's region driver: one
 # memdev, a 1-way RAM region. The tests run in order; each leaves no region.
 load helper

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: default
+# vm-boot-group: inspect
 # `cxltier tiers` against the real kernel: the CXL node's tier and figures.
 load helper
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: two-devices
+# vm-boot-group: two-devices
 # Two Type-3 devices on two root ports of one host bridge: what the kernel
 # enumerates, and a 2-way region over both, created and onlined.
 load topology

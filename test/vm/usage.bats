@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: default
+# vm-boot-group: ram-node
 # vm-args: --ram-node 512M
 # `cxltier usage` on the live kernel: a process's memory per node as
 # numa_maps has it, before and after `cxltier migrate`; a cgroup's from its

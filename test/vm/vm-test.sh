@@ -6,9 +6,13 @@
 #
 # usage: vm-test.sh BUILDDIR [FILE.bats...]
 #
-# One boot per .bats file and kernel (a boot costs 4-7 s under TCG, a file
-# 20-200 s: sharing boots saved little and let one file's leftovers and one
-# hang take the others down). Header lines of a .bats file:
+# One boot per .bats file and kernel, except for the files that name the same
+# boot group: those share one boot per kernel, one file after the other in
+# the order of their names. (A boot costs 10-20 s before the first test
+# under TCG, 25-50 s on a host whose CPUs are mostly taken; but a shared
+# boot lets one file's leftovers and one hang take the others down: only
+# files that leave the machine as they found it share one, a few at a time.)
+# Header lines of a .bats file:
 #   # vm-topology: NAME          the machine (run.sh --topology; default: default)
 #   # vm-args: ARGS              more run.sh options (@BUILD@: the build directory)
 #                                (--append cxltier.init=systemd: Debian's systemd as PID 1)
@@ -16,6 +20,10 @@
 #   # vm-test-timeout: SECS -- WHY  per-test limit (default $CXLTIER_VM_TEST_TIMEOUT)
 #   # vm-asan-tests: REGEX -- WHY   the ASan/UBSan boot of this file runs only
 #                                the tests whose names match (bats --filter)
+#   # vm-boot-group: NAME        share a boot with the other files of group
+#                                NAME (same topology, args, kernels and build,
+#                                or vm-test.sh refuses; an ASan boot with a
+#                                filter boots alone)
 #   # vm-build: crash-points -- WHY  the file needs the test-only build
 #                                (meson -Dcrash_points=true: CXLTIER_CRASH_AT):
 #                                it boots only with CXLTIER_VM_CRASH_BUILD (or,
@@ -77,6 +85,8 @@ shift
 FILES=()
 for f in "$@"; do FILES+=("$(realpath "$f")"); done
 [[ ${#FILES[@]} -gt 0 ]] || FILES=("$HERE"/*.bats)
+# in the order of their names (a boot group's files run in this order)
+mapfile -t FILES < <(for f in "${FILES[@]}"; do printf '%s\t%s\n' "$(basename "$f")" "$f"; done | sort -t $'\t' -k1,1 | cut -f2-)
 T0=$(date +%s)
 
 header() { sed -n "s/^# $1: *//p" "$2" | head -1; }
@@ -117,6 +127,22 @@ for f in "${FILES[@]}"; do
     [[ $x == *--* && -n ${why// } ]] ||
         { echo "vm-test: $f: '# vm-build: $x' gives no reason ('-- WHY')" >&2; exit 1; }
 done
+# the files of a boot group share its machine: a file whose topology, args,
+# kernels or build differ from the group's first would be run on a machine
+# it did not ask for
+declare -A GROUP_FIRST=()
+for f in "${FILES[@]}"; do
+    g=$(header vm-boot-group "$f")
+    [[ -n $g ]] || continue
+    [[ $g =~ ^[a-z0-9][a-z0-9-]*$ ]] ||
+        { echo "vm-test: $f: '# vm-boot-group: $g': a group is named with a-z, 0-9 and -" >&2; exit 1; }
+    first=${GROUP_FIRST[$g]:-}
+    [[ -n $first ]] || { GROUP_FIRST[$g]=$f; continue; }
+    for h in vm-topology vm-args vm-kernels vm-build; do
+        [[ $(header $h "$f") == "$(header $h "$first")" ]] ||
+            { echo "vm-test: $f and $first share boot group '$g' but not their '# $h:' line" >&2; exit 1; }
+    done
+done
 # CXLTIER_VM_CHECK_HEADERS=1: only this check (test/cli/skips.bats)
 [[ ${CXLTIER_VM_CHECK_HEADERS:-0} == 1 ]] && exit 0
 
@@ -136,9 +162,11 @@ for f in "${FILES[@]}"; do
 done
 
 CACHE=${CXLTIER_VM_CACHE:-/var/cache/cxltier-vm}
+# CXLTIER_VM_LIST_BOOTS=1: print the boots ("LABEL: FILE..."), boot none
+LIST_BOOTS=${CXLTIER_VM_LIST_BOOTS:-0}
+rc=0
 # shellcheck disable=SC2086
-"$HERE/fetch.sh" ${CXLTIER_VM_KERNELS:-}
-rc=$?
+[[ $LIST_BOOTS == 1 ]] || "$HERE/fetch.sh" ${CXLTIER_VM_KERNELS:-} || rc=$?
 if [[ $rc == 77 ]]; then
     echo "vm-test: SKIPPED: the VM tier cannot run on this machine (kernel or QEMU not available)" >&2
     exit 77
@@ -149,7 +177,7 @@ fi
 read -ra KERNELS <<< "${CXLTIER_VM_KERNELS:-$(tr '\n' ' ' < "$CACHE/kernels" 2>/dev/null || echo 6.12)}"
 TEST_TIMEOUT=${CXLTIER_VM_TEST_TIMEOUT:-300}
 WORK=${CXLTIER_VM_WORK:-$BUILD/vm}
-rm -rf "$WORK"; mkdir -p "$WORK"
+[[ $LIST_BOOTS == 1 ]] || { rm -rf "$WORK"; mkdir -p "$WORK"; }
 
 # the bats filter of LABEL's boot of FILE: its "# vm-asan-tests:" on an ASan
 # boot, none otherwise; and the number of tests that boot runs
@@ -208,6 +236,31 @@ if [[ -n $CRASH_BUILD ]]; then
     done
 fi
 [[ ${#JOBS[@]} -gt 0 ]] || { echo "vm-test: no test file runs on kernels ${KERNELS[*]}" >&2; exit 1; }
+# the files of a boot group (# vm-boot-group:) with the same label (kernel
+# and build) become one boot, "LABEL|KERNEL|BUILD|FILE|FILE...", in the
+# order of their names; a boot with a bats filter (an ASan one) stays alone
+declare -A GROUP_JOB=()
+MERGED=()
+for j in "${JOBS[@]}"; do
+    IFS='|' read -r label k b f <<< "$j"
+    g=$(header vm-boot-group "$f")
+    if [[ -z $g || -n $(filter_of "$label" "$f") ]]; then MERGED+=("$j"); continue; fi
+    if [[ -n ${GROUP_JOB[$label|$g]:-} ]]; then
+        MERGED[${GROUP_JOB[$label|$g]}]+="|$f"
+    else
+        GROUP_JOB[$label|$g]=${#MERGED[@]}; MERGED+=("$j")
+    fi
+done
+JOBS=("${MERGED[@]}")
+if [[ $LIST_BOOTS == 1 ]]; then
+    for j in "${JOBS[@]}"; do
+        IFS='|' read -r label _ _ rest <<< "$j"
+        IFS='|' read -ra files <<< "$rest"
+        names=(); for f in "${files[@]}"; do names+=("$(basename "$f")"); done
+        echo "$label: ${names[*]}"
+    done
+    exit 0
+fi
 
 # CXLTIER_VM_DEB=cxltier_*.deb: the guests (not the ASan ones) get cxltier as
 # that package installs it -- binary, udev rule, units, man pages -- instead of
@@ -323,18 +376,32 @@ run_guest() {
     return $rc
 }
 
-# one boot: runs FILE's tests in a guest, checks the outputs they kept, and
-# leaves in SHARE: report (the lines to print), counts ("ok nok bad notrun
-# skipped booted-twice")
-# and time (a line of the table at the end). With STREAM=1 the TAP is
-# printed as the guest writes it (one boot at a time).
-boot() { # n label kernel build file share backstop stream test-limit
-    local n=$1 label=$2 k=$3 b=$4 f=$5 share=$6 backstop=$7 stream=$8 tt=$9
-    local name topo args t0 secs ok nok ran planned line log rc nj bad=0 notrun=0 boot again= why
-    name=$(basename "$f" .bats)
-    topo=$(header vm-topology "$f")
-    args=$(header vm-args "$f"); args=${args//@BUILD@/$b}
-    planned=$(count_tests "$label" "$f")
+# a boot's name in messages: its file, or its group with its files
+boot_name() { # file...
+    if (( $# == 1 )); then basename "$1"; return; fi
+    local f names=()
+    for f; do names+=("$(basename "$f")"); done
+    echo "boot group $(header vm-boot-group "$1") (${names[*]})"
+}
+# the TAP lines of one file's tests in a boot's TAP: "ok N [LABEL] NAME: ...",
+# "not ok N ...", "not ok - [LABEL] NAME: ..." (bats-format-vm's names)
+file_tap() { # tap label name
+    awk -v p="[$2] $3: " '{ s = $0; if (sub(/^(not )?ok ([0-9]+|-) /, "", s) && substr(s, 1, length(p)) == p) print }' "$1"
+}
+
+# one boot: runs the tests of its FILEs (one, or a boot group's, in order)
+# in a guest, checks the outputs they kept, and leaves in SHARE: report (the
+# lines to print), counts ("ok nok bad notrun skipped booted-twice") and
+# time (the lines of the table at the end, one per file). With STREAM=1 the
+# TAP is printed as the guest writes it (one boot at a time).
+boot() { # n label kernel build share backstop stream test-limit file...
+    local n=$1 label=$2 k=$3 b=$4 share=$5 backstop=$6 stream=$7 tt=$8
+    shift 8
+    local files=("$@")
+    local bname topo args t0 secs rc boot again= why f
+    bname=$(boot_name "${files[@]}")
+    topo=$(header vm-topology "${files[0]}")
+    args=$(header vm-args "${files[0]}"); args=${args//@BUILD@/$b}
     # stopped (vm-test.sh interrupted or ended): the guest stops too (run.sh
     # stops its QEMU); jobs -p, not a saved $!, so that a signal between
     # starting run.sh and saving its pid misses nothing
@@ -368,7 +435,7 @@ boot() { # n label kernel build file share backstop stream test-limit
         fi
         [[ $try == 1 && -n $note ]] || break
         note+=" during: $(cat "$share/state/current" 2>/dev/null || echo "its boot")"
-        echo "# [$label] $name.bats: $note; booting it again (the first boot's files: $share.first-boot)"
+        echo "# [$label] $bname: $note; booting it again (the first boot's files: $share.first-boot)"
         again=" (booted twice: in the first boot $why)"
         mv "$share" "$share.first-boot"
         mkdir -p "$share/state"; cp "$share.first-boot/run.sh" "$share/"; : > "$share/tap.txt"
@@ -384,38 +451,14 @@ boot() { # n label kernel build file share backstop stream test-limit
         tee -a "$share/tap.txt" < "$share.first-failed"
     fi
     secs=$(( $(date +%s) - t0 ))
-    # a skip is no pass: counted apart (test/skips.py holds it to test/expected-skips)
-    ok=$(grep '^ok ' "$share/tap.txt" | grep -vc ' # skip')
-    sk=$(grep -c '^ok .* # skip' "$share/tap.txt")
-    nok=$(grep -c '^not ok ' "$share/tap.txt")
-    ran=$(grep -cE '^(not )?ok [0-9]+ ' "$share/tap.txt")
-    line= log=0
-    if ! grep -q "^# kernel .*, file $name.bats: .* bats status" "$share/tap.txt"; then
-        log=1
-        # the boot ended before the file did: say where
-        local what waiting
-        what=$(cat "$share/state/current" 2>/dev/null || echo "before the tests started")
-        waiting=$(cut -f3 "$share/state/waiting" 2>/dev/null)
-        line="not ok - [$label] $name: the boot ended (run.sh status $rc after $secs s) during: $what"
-        [[ -n $waiting ]] && line+="; wait_for was waiting for: $waiting"
-        [[ -f $share/stalled ]] &&
-            line+="; stopped by the host: no progress for $(cat "$share/stalled") s (limit $tt s + ${margin} s for a test, ${margin} s for the boot, $LOST_TIMER_BOOT_LIMIT s once its kernel lost a timer): the guest stalled"
-    elif [[ $rc != 0 && $nok == 0 ]]; then
-        line="not ok - [$label] $name: bats failed (status $rc) without a failing test"
-    fi
-    if (( ran < planned )); then
-        notrun=$((planned - ran))
-        # (a file the guest stopped has its "not ok -" line already)
-        [[ -n $line || $nok != 0 ]] || line="not ok - [$label] $name: only $ran of $planned tests reported"
-        [[ -z $line ]] || line+="; $((planned - ran)) of $planned tests did not run"
-    fi
+    boot=$(cat "$share/boot-seconds" 2>/dev/null || echo '?')
     # the output contract: every -j output the tests read (kept by
-    # helper.bash with its command line) is valid against its schema in
-    # docs/schema, and metrics' Prometheus text passes promtool
+    # helper.bash with its command line, named FILE-TEST-XXXXXX) is valid
+    # against its schema in docs/schema, and metrics' Prometheus text passes
+    # promtool; a broken one is a "not ok - [LABEL] FILE: test N: ..." line
     # (the JSON ones in one validate-json run: a python start per output
     # was seconds of every boot on a loaded host)
-    nj=0
-    local a o msg t argv bad_json=()
+    local nj=0 a o msg t argv bad_json=() bad=0
     : > "$share/json-kept"
     for a in "$share"/json/*.argv; do
         [[ -f $a ]] || continue
@@ -443,19 +486,80 @@ boot() { # n label kernel build file share backstop stream test-limit
     fi
     for a in "${bad_json[@]}"; do
         o=${a%%$'\t'*} msg=${a#*$'\t'}
-        t=${o##*/}; t=${t#"$name"-}; t=${t%%-*}
-        echo "not ok - [$label] $name: test $t: $msg" | tee -a "$share/tap.txt"
-        nok=$((nok + 1)); bad=1
+        t=${o##*/}
+        if [[ $t =~ ^(.*)-([0-9]+)-[A-Za-z0-9]+$ ]]; then
+            echo "not ok - [$label] ${BASH_REMATCH[1]}: test ${BASH_REMATCH[2]}: $msg"
+        else
+            echo "not ok - [$label] $(basename "${files[0]}" .bats): $msg"
+        fi | tee -a "$share/tap.txt"
+        bad=1
     done
-    (( nj == 0 )) || echo "# [$label] $name.bats: $nj outputs checked (-j against docs/schema, metrics with promtool)"
-    if [[ -n $line ]]; then
-        echo "$line" | tee -a "$share/tap.txt"
-        [[ $log == 0 ]] || sed 's/^/#   /' "$share/run.log"
+    (( nj == 0 )) || echo "# [$label] $bname: $nj outputs checked (-j against docs/schema, metrics with promtool)"
+    # each file's tests and verdict, in the order they ran; a file after the
+    # one the boot ended in did not run
+    local ok=0 nok=0 sk=0 notrun=0 fok fnok fsk fran fstatus planned line log name
+    local ended= fsecs used=0 rows=()
+    for f in "${files[@]}"; do
+        name=$(basename "$f" .bats)
+        planned=$(count_tests "$label" "$f")
+        file_tap "$share/tap.txt" "$label" "$name" > "$share/tap-$name.txt"
+        fok=$(grep '^ok ' "$share/tap-$name.txt" | grep -vc ' # skip')
+        fsk=$(grep -c '^ok .* # skip' "$share/tap-$name.txt")
+        fnok=$(grep -c '^not ok ' "$share/tap-$name.txt")
+        fran=$(grep -cE '^(not )?ok [0-9]+ ' "$share/tap-$name.txt")
+        line= log=0 fsecs= fstatus=
+        if read -r fsecs fstatus < <(sed -n "s/^# kernel .*, file $name\.bats: \([0-9]*\) s, bats status \([0-9]*\)\$/\1 \2/p" "$share/tap.txt" | tail -1); then :; fi
+        if [[ -n $ended ]]; then
+            line="not ok - [$label] $name: did not run: the boot ended in $ended"
+        elif [[ -z $fsecs ]]; then
+            log=1 ended=$name.bats
+            # the boot ended before the file did: say where
+            local what waiting
+            what=$(cat "$share/state/current" 2>/dev/null || echo "before the tests started")
+            waiting=$(cut -f3 "$share/state/waiting" 2>/dev/null)
+            line="not ok - [$label] $name: the boot ended (run.sh status $rc after $secs s) during: $what"
+            [[ -n $waiting ]] && line+="; wait_for was waiting for: $waiting"
+            [[ -f $share/stalled ]] &&
+                line+="; stopped by the host: no progress for $(cat "$share/stalled") s (limit $tt s + ${margin} s for a test, ${margin} s for the boot, $LOST_TIMER_BOOT_LIMIT s once its kernel lost a timer): the guest stalled"
+        elif [[ $fstatus != 0 && $fnok == 0 ]]; then
+            line="not ok - [$label] $name: bats failed (status $fstatus) without a failing test"
+        fi
+        if (( fran < planned )); then
+            notrun=$((notrun + planned - fran))
+            # (a file the guest stopped has its "not ok -" line already)
+            [[ -n $line || $fnok != 0 ]] || line="not ok - [$label] $name: only $fran of $planned tests reported"
+            [[ -z $line ]] || line+="; $((planned - fran)) of $planned tests did not run"
+        fi
+        if [[ -n $line ]]; then
+            echo "$line" | tee -a "$share/tap.txt"
+            [[ $log == 0 ]] || sed 's/^/#   /' "$share/run.log"
+            fnok=$((fnok + 1)); bad=1
+        fi
+        (( ${#files[@]} == 1 )) ||
+            echo "# [$label] $name.bats: $fok passed, $fnok failed, $fsk skipped; ${fsecs:-?} s of the boot"
+        ok=$((ok + fok)) nok=$((nok + fnok)) sk=$((sk + fsk))
+        used=$((used + ${fsecs:-0}))
+        rows+=("$name|${fsecs:-0}")
+    done
+    # run.sh failed with every file passed (the guest's own script)
+    if [[ $rc != 0 && $nok == 0 ]]; then
+        echo "not ok - [$label] $bname: the boot failed (run.sh status $rc) without a failing test" | tee -a "$share/tap.txt"
+        sed 's/^/#   /' "$share/run.log"
         nok=$((nok + 1)); bad=1
     fi
-    boot=$(cat "$share/boot-seconds" 2>/dev/null || echo '?')
-    echo "# [$label] $name.bats: $ok passed, $nok failed, $sk skipped; boot $boot s, wall $secs s$again"
-    printf '%-10s %-18s %6s %6s\n' "$label" "$name" "$boot" "$secs" > "$share/time"
+    echo "# [$label] $bname: $ok passed, $nok failed, $sk skipped; boot $boot s, wall $secs s$again"
+    # the table's rows: one per file, its own seconds; the first also has
+    # what the boot cost besides the files (the boot itself, the checks)
+    : > "$share/time"
+    local i
+    for i in "${!rows[@]}"; do
+        IFS='|' read -r name fsecs <<< "${rows[$i]}"
+        if (( i == 0 )); then
+            printf '%-10s %-18s %6s %6s\n' "$label" "$name" "$boot" "$((fsecs + secs - used))"
+        else
+            printf '%-10s %-18s %6s %6s\n' "$label" "$name" "+" "$fsecs"
+        fi >> "$share/time"
+    done
     echo "$ok $nok $bad $notrun $sk $([[ -n $again ]] && echo 1 || echo 0)" > "$share/counts"
 }
 
@@ -477,8 +581,11 @@ expected_seconds() { # label file
     echo "${s:-$(( $(count_tests "$1" "$2") * 10 ))}"
 }
 mapfile -t JOBS < <(for j in "${JOBS[@]}"; do
-    IFS='|' read -r label _ _ f <<< "$j"
-    printf '%s\t%s\n' "$(expected_seconds "$label" "$f")" "$j"
+    IFS='|' read -r label _ _ rest <<< "$j"
+    IFS='|' read -ra files <<< "$rest"
+    secs=0
+    for f in "${files[@]}"; do secs=$(( secs + $(expected_seconds "$label" "$f") )); done
+    printf '%s\t%s\n' "$secs" "$j"
 done | sort -t $'\t' -k1,1nr -s | cut -f2-)
 (( ${#JOBS[@]} > 1 )) || VMJOBS=1
 stream=0; (( VMJOBS == 1 )) && stream=1
@@ -501,28 +608,37 @@ reap() {
     [[ $stream == 1 ]] || cat "${SHARE_OF[$ended]}.report" 2>/dev/null
 }
 for j in "${JOBS[@]}"; do
-    IFS='|' read -r label k b f <<< "$j"
+    IFS='|' read -r label k b rest <<< "$j"
+    IFS='|' read -ra files <<< "$rest"
     n=$(( ${#SHARES[@]} + 1 ))
-    name=$(basename "$f" .bats)
-    tt=$(header vm-test-timeout "$f"); tt=${tt%%--*}; tt=${tt// /}; tt=${tt:-$TEST_TIMEOUT}
-    planned=$(count_tests "$label" "$f")
-    backstop=${CXLTIER_VM_TIMEOUT:-$(( planned * tt + 600 ))}
+    # a group's boot: the longest per-test limit of its files (the host's
+    # stall watch), the sum of their budgets (the backstop)
+    tt=0 budget=0 names=()
+    for f in "${files[@]}"; do
+        t=$(header vm-test-timeout "$f"); t=${t%%--*}; t=${t// /}; t=${t:-$TEST_TIMEOUT}
+        (( t > tt )) && tt=$t
+        budget=$(( budget + $(count_tests "$label" "$f") * t ))
+        names+=("$(basename "$f")")
+    done
+    backstop=${CXLTIER_VM_TIMEOUT:-$(( budget + 300 * ${#files[@]} + 300 ))}
+    name=$(basename "${files[0]}" .bats)
+    (( ${#files[@]} == 1 )) || name=$(header vm-boot-group "${files[0]}")
     share=$WORK/$(printf '%02d' $n)-${label// /-}-$name
     mkdir -p "$share/state"
     san=0; [[ $label == *asan* ]] && san=1
     cat > "$share/run.sh" <<RUN
 export CXLTIER_VM_KERNEL='$label' CXLTIER_VM_TEST_TIMEOUT=$TEST_TIMEOUT CXLTIER_VM_SANITIZE=$san CXLTIER_VM_FILE_MARGIN=${CXLTIER_VM_FILE_MARGIN:-300}
-export CXLTIER_VM_FILTER=$(printf '%q' "$(filter_of "$label" "$f")")
-exec bash /usr/share/cxltier-vm/run-bats.sh $(basename "$f")
+export CXLTIER_VM_FILTER=$(printf '%q' "$(filter_of "$label" "${files[0]}")")
+exec bash /usr/share/cxltier-vm/run-bats.sh ${names[*]}
 RUN
     : > "$share/tap.txt"
     while (( ${#ACTIVE[@]} >= VMJOBS )); do reap; done
-    topo=$(header vm-topology "$f"); args=$(header vm-args "$f"); args=${args//@BUILD@/$b}
-    echo "# boot $n/${#JOBS[@]}: [$label] $name.bats (topology ${topo:-default}${args:+, $args}; backstop ${backstop} s)"
+    topo=$(header vm-topology "${files[0]}"); args=$(header vm-args "${files[0]}"); args=${args//@BUILD@/$b}
+    echo "# boot $n/${#JOBS[@]}: [$label] $(boot_name "${files[@]}") (topology ${topo:-default}${args:+, $args}; backstop ${backstop} s)"
     if [[ $stream == 1 ]]; then
-        boot "$n" "$label" "$k" "$b" "$f" "$share" "$backstop" 1 "$tt" &
+        boot "$n" "$label" "$k" "$b" "$share" "$backstop" 1 "$tt" "${files[@]}" &
     else
-        boot "$n" "$label" "$k" "$b" "$f" "$share" "$backstop" 0 "$tt" > "$share.report" 2>&1 &
+        boot "$n" "$label" "$k" "$b" "$share" "$backstop" 0 "$tt" "${files[@]}" > "$share.report" 2>&1 &
     fi
     ACTIVE+=($!)
     SHARE_OF[$!]=$share
@@ -550,7 +666,9 @@ done
 
 echo "# boot and wall seconds per boot:"
 printf '#   %-10s %-18s %6s %6s\n' kernel file boot wall
-for t in "${TIMES[@]}"; do echo "#   $t"; done
+# (a file of a boot group after its first: "+" for boot, its own seconds;
+# the first's wall has the boot's cost besides the files)
+for t in "${TIMES[@]}"; do sed 's/^/#   /' <<< "$t"; done
 echo "# vm-test: wall time $(( $(date +%s) - T0 )) s$( (( notrun )) && echo ", $notrun tests did not run")"
 per=
 for l in "${LABELS[@]}"; do
