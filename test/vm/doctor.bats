@@ -10,6 +10,10 @@ setup_file() {
     ensure_region > "$BATS_FILE_TMPDIR/region"
 }
 
+teardown_file() {
+    vm_forget_dax_ids
+}
+
 setup() {
     R=$(cat "$BATS_FILE_TMPDIR/region")
     D=$(vm_dax_of "$R")
@@ -24,7 +28,7 @@ setup() {
 
 @test "devdax mode: doctor says --convert; online --convert switches it through libdaxctl and onlines movable" {
     offline_all "$D"
-    daxctl reconfigure-device --mode=devdax "$D" >/dev/null 2>&1
+    vm_to_devdax "$D"
     [[ $(basename "$(readlink /sys/bus/dax/devices/$D/driver)") == device_dax ]]
     run --separate-stderr cxltier doctor -j
     assert_failure 1

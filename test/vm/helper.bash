@@ -41,6 +41,25 @@ cxltier() {
     return $rc
 }
 
+# vm_to_devdax DAX: DAX to devdax mode through daxctl, as a user would.
+# daxctl binds it by adding its name to device_dax's match list (new_id),
+# where the name stays: the next device of that name (a later region's)
+# would come up devdax, not system-ram. The name is kept for
+# vm_forget_dax_ids, which a file's teardown_file calls, so that the file
+# leaves the machine as it found it (files share boots: # vm-boot-group).
+vm_to_devdax() {
+    daxctl reconfigure-device --mode=devdax "$1" >/dev/null 2>&1
+    echo "$1" >> "$BATS_FILE_TMPDIR/devdax-ids"
+}
+vm_forget_dax_ids() {
+    local d
+    [[ -f $BATS_FILE_TMPDIR/devdax-ids ]] || return 0
+    for d in $(sort -u "$BATS_FILE_TMPDIR/devdax-ids"); do
+        echo "$d" > /sys/bus/dax/drivers/device_dax/remove_id 2>/dev/null || true
+    done
+    rm -f "$BATS_FILE_TMPDIR/devdax-ids"
+}
+
 # the region the tests share: created once per boot
 ensure_region() {
     local r

@@ -11,6 +11,10 @@ setup_file() {
     echo "$r" > "$BATS_FILE_TMPDIR/region"
 }
 
+teardown_file() {
+    vm_forget_dax_ids
+}
+
 setup() {
     R=$(cat "$BATS_FILE_TMPDIR/region")
     D=$(vm_dax_of "$R")
@@ -180,7 +184,7 @@ anchor_movable() {
 }
 
 @test "online --convert MEMDEV: the device switches to system-ram, the memdev is found again, every block movable" {
-    daxctl reconfigure-device --mode=devdax "$D" >/dev/null 2>&1
+    vm_to_devdax "$D"
     [[ $(basename "$(readlink /sys/bus/dax/devices/$D/driver)") == device_dax ]]
     # a dry run converts nothing
     run --separate-stderr cxltier online mem0 --convert --dry-run
@@ -196,7 +200,7 @@ anchor_movable() {
 }
 
 @test "online --convert with the kernel onlining new memory itself: refused without --force; with it held off, every block movable, the setting put back" {
-    daxctl reconfigure-device --mode=devdax "$D" >/dev/null 2>&1
+    vm_to_devdax "$D"
     [[ $(basename "$(readlink /sys/bus/dax/devices/$D/driver)") == device_dax ]]
     AUTO=$(cat $MEMSYS/auto_online_blocks)
     echo online > $MEMSYS/auto_online_blocks

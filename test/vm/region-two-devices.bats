@@ -26,6 +26,10 @@ teardown() {
     done
 }
 
+teardown_file() {
+    vm_forget_dax_ids
+}
+
 # the memdevs in root-port order (the host bridge's dport ids)
 port_order() {
     local m ep pd d
@@ -178,7 +182,7 @@ is_comm() { [[ $(cat "/proc/$1/comm" 2>/dev/null) == "$2" ]]; }
     d=$(vm_dax_of "$r")
     if [[ $(dax_driver "$d") != device_dax ]]; then
         offline_all "$d"
-        daxctl reconfigure-device --mode=devdax "$d" >/dev/null 2>&1
+        vm_to_devdax "$d"
     fi
     assert_equal "$(dax_driver "$d")" device_dax
     # mapped through a node of another name: found by its device number

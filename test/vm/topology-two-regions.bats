@@ -49,6 +49,10 @@ teardown() {
     done
 }
 
+teardown_file() {
+    vm_forget_dax_ids
+}
+
 # has file $1 at least $2 lines?
 has_lines() { (( $(wc -l < "$1") >= $2 )); }
 
@@ -144,7 +148,7 @@ lock_held() {
     d0=$(vm_dax_of "$r0"); d1=$(vm_dax_of "$r1")
     for d in $d0 $d1; do
         for b in $(vm_blocks_of "$d"); do echo offline > $MEMSYS/$b/state; done
-        daxctl reconfigure-device --mode=devdax "$d" >/dev/null 2>&1
+        vm_to_devdax "$d"
         [[ $(basename "$(readlink /sys/bus/dax/devices/$d/driver)") == device_dax ]]
     done
     # the second one cannot go to system-ram: no memory left in it (and a
