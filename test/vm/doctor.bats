@@ -1,7 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: default
-# vm-boot-group: inspect
 # `cxltier doctor` on deliberately broken setups, and `online --convert` and
 # `online --policy` against the real kernel and libdaxctl.
 load helper
