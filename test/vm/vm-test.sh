@@ -66,6 +66,8 @@
 #                             run.sh says); a test that failed before still
 #                             counts, and the last line says how many files
 #                             booted twice
+#   CXLTIER_VM_LIST_BOOTS=1   print the boots ("LABEL: FILE..."), a line each,
+#                             and boot none
 #   CXLTIER_VM_JOBS           boots side by side (default 2; 1 streams the TAP
 #                             as it comes)
 #
