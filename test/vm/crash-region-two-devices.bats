@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: two-devices
+# vm-boot-group: crash
 # vm-build: crash-points -- CXLTIER_CRASH_AT kills cxltier at its Nth kernel write (meson -Dcrash_points=true)
 # vm-test-timeout: 1200 -- every kill point of a command walked, each with its recovery, under TCG on a loaded host
 # Crash tests of a 2-way region over two memdevs: `cxltier region create

@@ -1,10 +1,12 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
-# vm-topology: default
+# vm-topology: two-devices
+# vm-boot-group: crash
 # vm-build: crash-points -- CXLTIER_CRASH_AT kills cxltier at its Nth kernel write (meson -Dcrash_points=true)
 # vm-test-timeout: 1200 -- every kill point of a command walked, each with its recovery, under TCG on a loaded host
 # Crash tests of one memdev's region: `cxltier region destroy --offline`
-# of a region whose memory is online, killed at each of its kernel writes,
+# of a region over mem0 whose memory is online (on the two-device machine,
+# mem1 idle: the boot is shared with crash-region-two-devices.bats), killed at each of its kernel writes,
 # the user's recovery run, the machine checked (crash.bash says how): its
 # offlines are kill points too, and its region steps are those of a destroy
 # of offline memory (which the two-device file walks). A create is walked
