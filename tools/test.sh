@@ -19,16 +19,23 @@ passed=0 failed=0 skipped=0 status=0
 # host whose cores were not ours is told apart from one that grew
 TIER_NAMES=() TIER_SECS=() TIER_STEAL=() tier_t0= tier_cpu0=
 cpu_jiffies() { awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i; print t, $9; exit }' /proc/stat 2>/dev/null; }
-tier_done() {
-    [[ -n $tier_t0 ]] || return 0
+# tier_time START CPU: a tier's seconds and steal since START (date +%s)
+# and CPU (cpu_jiffies), added to the table (its name is added apart)
+tier_time() {
     local t0 s0 t1 s1
-    TIER_SECS+=($(( $(date +%s) - tier_t0 )))
-    read -r t0 s0 <<< "$tier_cpu0"; read -r t1 s1 <<< "$(cpu_jiffies)"
+    TIER_SECS+=($(( $(date +%s) - $1 )))
+    read -r t0 s0 <<< "$2"; read -r t1 s1 <<< "$(cpu_jiffies)"
     if [[ -n ${t0:-} && -n ${t1:-} ]] && (( t1 > t0 )); then
         TIER_STEAL+=($(( (s1 - s0) * 100 / (t1 - t0) )))
     else
         TIER_STEAL+=("?")
     fi
+}
+# the running tier ends (a new one, or the VM tier's wait, starts)
+tier_done() {
+    [[ -n $tier_t0 ]] || return 0
+    tier_time "$tier_t0" "$tier_cpu0"
+    tier_t0=
 }
 tier() { tier_done; TIER_NAMES+=("$1"); tier_t0=$(date +%s); tier_cpu0=$(cpu_jiffies); echo; echo "==== $*"; }
 # the meson logs the skips are read from (test/skips.py, at the end)
@@ -167,7 +174,7 @@ if [[ -n $left ]]; then
 fi
 unset TMPDIR
 
-tier_done; tier_t0=
+tier_done
 echo
 echo "==== VM tier: the kernels' CXL drivers under QEMU (and the ASan/UBSan build on some files)"
 [[ -z $VM_NOTE ]] || echo "$VM_NOTE"
@@ -176,10 +183,7 @@ vrc=$?
 trap 'rm -rf "$RUN_TMP" "$RUN_LOGS"' EXIT
 cat build/vm-tap.txt
 TIER_NAMES+=("VM tier (from its start, beside the host tiers above)")
-TIER_SECS+=($(( $(date +%s) - vm_t0 )))
-read -r t0 s0 <<< "$vm_cpu0"; read -r t1 s1 <<< "$(cpu_jiffies)"
-if [[ -n ${t0:-} && -n ${t1:-} ]] && (( t1 > t0 )); then TIER_STEAL+=($(( (s1 - s0) * 100 / (t1 - t0) )))
-else TIER_STEAL+=("?"); fi
+tier_time "$vm_t0" "$vm_cpu0"
 vok=$(grep '^ok ' build/vm-tap.txt | grep -vc ' # skip'); vfail=$(grep -c '^not ok ' build/vm-tap.txt)
 vskip=$(grep -c '^ok .* # skip' build/vm-tap.txt)
 # files booted twice after a fault of the emulation (QEMU aborted, a guest
@@ -194,7 +198,6 @@ elif [[ $vrc != 0 ]]; then
     status=1
 fi
 
-tier_done
 
 echo
 echo "==== skips: each named, held to test/expected-skips"
