@@ -44,7 +44,8 @@ static const struct out_table table = {
 
 static void usage(void)
 {
-	printf("usage: cxltier list [-m MEMDEV] [-s SERIAL] [-r REGION] [-d DAX] [-N NODE] [-j] [-u] [-v...] [-o COLS] [-n] [-b]\n"
+	printf("usage: cxltier list [-m MEMDEV] [-s SERIAL] [-r REGION] [-d DAX] [-N NODE] [-p PORT] [-e ENDPOINT]\n"
+	       "                    [--bus BUS] [-j] [-u] [-v...] [-o COLS] [-n] [-b]\n"
 	       "       cxltier list --summary [-j] [-u]\n\n"
 	       "Show the CXL memory chain: region -> memdevs (interleave positions) and\n"
 	       "dax devices -> memory blocks -> NUMA node -> memory tier; memdevs in no\n"
@@ -55,6 +56,11 @@ static void usage(void)
 	       "  -r, --region LIST   only these regions\n"
 	       "  -d, --dax LIST      only these dax devices\n"
 	       "  -N, --node LIST     only memory that landed in these NUMA nodes\n"
+	       "  -p, --port LIST     only memdevs below these CXL ports (as cxl list -p: rootN, portN, a switch's\n"
+	       "                      or host bridge's port, endpointN, an id, root, all) and their regions\n"
+	       "  -e, --endpoint LIST only memdevs behind these endpoints (endpointN, its id, or the memdev)\n"
+	       "      --bus LIST      only memdevs on these CXL buses (rootN, its id, or the provider: ACPI.CXL);\n"
+	       "                      cxl list's -b: here -b is --bytes, as in every cxltier command\n"
 	       "  -j, --json          JSON: {\"memdevs\":[...], \"regions\":[{..., \"targets\":[...], \"dax_devices\":[...]}]}\n"
 	       "  -u, --human         JSON sizes and addresses as strings (\"1G\", \"0x110000000\")\n"
 	       "  -v, --verbose       JSON: -v root decoders, endpoint decoders, port paths; -vvv partition, firmware\n"
@@ -84,13 +90,16 @@ static json_object *build(struct cmd_env *env, const struct ct_topology *t, cons
 
 int cmd_list(int argc, char **argv, struct cmd_env *env)
 {
-	enum { OPT_SUMMARY = 0x2001 };
+	enum { OPT_SUMMARY = 0x2001, OPT_BUS };
 	static const struct option opts[] = {
 		{ "memdev", required_argument, NULL, 'm' },
 		{ "serial", required_argument, NULL, 's' },
 		{ "region", required_argument, NULL, 'r' },
 		{ "dax", required_argument, NULL, 'd' },
 		{ "node", required_argument, NULL, 'N' },
+		{ "port", required_argument, NULL, 'p' },
+		{ "endpoint", required_argument, NULL, 'e' },
+		{ "bus", required_argument, NULL, OPT_BUS },
 		{ "human", no_argument, NULL, 'u' },
 		{ "summary", no_argument, NULL, OPT_SUMMARY },
 		COMMON_LONG_OPTS,
@@ -99,17 +108,19 @@ int cmd_list(int argc, char **argv, struct cmd_env *env)
 	struct list_filters f = { 0 };
 	struct list_style style = { 0 };
 	struct list_sel sel = { 0 };
+	struct ct_fabric fab = { 0 };
 	struct ct_topology t;
-	bool summary = false;
+	bool summary = false, bytes = false;
 	json_object *root;
 	char err[256];
 	int c, rc;
 
 	env->opts = opts;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "m:s:r:d:N:u" COMMON_SHORT_OPTS, opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:s:r:d:N:p:e:u" COMMON_SHORT_OPTS, opts, NULL)) != -1) {
 		struct name_filter *nf = c == 'm' ? &f.memdev : c == 's' ? &f.serial : c == 'r' ? &f.region :
-					 c == 'd' ? &f.dax : c == 'N' ? &f.node : NULL;
+					 c == 'd' ? &f.dax : c == 'N' ? &f.node : c == 'p' ? &f.port :
+					 c == 'e' ? &f.endpoint : c == OPT_BUS ? &f.bus : NULL;
 		if (nf) {
 			if (filter_add(nf, optarg)) {
 				cmd_err(env, "out of memory");
@@ -123,6 +134,7 @@ int cmd_list(int argc, char **argv, struct cmd_env *env)
 			summary |= c == OPT_SUMMARY;
 			continue;
 		}
+		bytes |= c == 'b';
 		rc = cmd_common_opt(env, c, optarg, argc, argv, usage);
 		if (rc) {
 			rc = cmd_exit_code(rc);
@@ -131,7 +143,8 @@ int cmd_list(int argc, char **argv, struct cmd_env *env)
 	}
 	style.verbose = env->verbose;
 	if (optind < argc) {
-		cmd_err(env, "unexpected argument '%s' (filters take -m/-s/-r/-d/-N)", argv[optind]);
+		cmd_err(env, "unexpected argument '%s' (filters take -m/-s/-r/-d/-N/-p/-e/--bus%s)", argv[optind],
+			bytes ? "; -b is --bytes here: a bus is --bus" : "");
 		rc = EXIT_USAGE;
 		goto out_filters;
 	}
@@ -153,11 +166,25 @@ int cmd_list(int argc, char **argv, struct cmd_env *env)
 		goto out;
 	if (!t.have_cxl_bus && !env->out.json)
 		fprintf(stderr, "cxltier list: no CXL bus on this system (no cxl_acpi, or no CXL hardware)\n");
-	if (list_select(&t, &f, &sel)) {
+	if (list_filters_need_fabric(&f) && ct_fabric_load(env->ctx, &fab)) {
+		cmd_err(env, "%s", ct_context_message(env->ctx));
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	if (list_select(&env->ctx->sys, &t, &fab, &f, &sel)) {
 		cmd_err(env, "out of memory");
 		rc = EXIT_FAIL;
 		goto out;
 	}
+	for (size_t i = 0; i < f.bus.count; i++)
+		if (!f.bus.matched[i] && !ct_fabric_port_exists(&env->ctx->sys, f.bus.names[i],
+								 (const char *const[]){ "root", NULL })) {
+			cmd_err(env, "no CXL bus '%s' with memdevs on this system (rootN, its id, or ACPI.CXL)",
+				f.bus.names[i]);
+			rc = EXIT_FAIL;
+		}
+	if (rc)
+		goto out;
 	root = env->out.json ? build(env, &t, &sel, &style) : list_table_rows(&t, &sel);
 	if (out_print(&env->out, &table, root, err, sizeof(err))) {
 		cmd_err(env, "%s", err);
@@ -165,6 +192,7 @@ int cmd_list(int argc, char **argv, struct cmd_env *env)
 	}
 	json_object_put(root);
 out:
+	ct_fabric_free(&fab);
 	list_sel_free(&t, &sel);
 	ct_topology_free(&t);
 out_filters:

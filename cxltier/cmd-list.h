@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "filter.h"
 #include "list-json.h"
+#include "cxl/fabric.h"
 #include "cxl/topology.h"
 
 /* which objects the filters keep, by index into the topology's arrays */
@@ -17,15 +18,20 @@ struct list_sel {
 	bool **dax;		/* [nregions][ndax] */
 };
 
-/* -m, -s, -r, -d, -N: OR within one, AND across them */
+/* -m, -s, -r, -d, -N, -p, -e, --bus: OR within one, AND across them */
 struct list_filters {
 	struct name_filter memdev, serial, region, dax, node;
+	struct name_filter port, endpoint, bus;	/* ndctl's -p, -e, -b: through the fabric */
 };
+
+/* a port, endpoint or bus filter is given: list_select needs the fabric */
+bool list_filters_need_fabric(const struct list_filters *f);
 
 /* names that exist nowhere: an exit code, each named on stderr */
 int list_check_names(struct cmd_env *env, const struct ct_topology *t, struct list_filters *f);
-/* 0, or -1 out of memory */
-int list_select(const struct ct_topology *t, struct list_filters *f, struct list_sel *sel);
+/* 0, or -1 out of memory; fab: the fabric when list_filters_need_fabric() */
+int list_select(struct ct_sysfs *s, const struct ct_topology *t, const struct ct_fabric *fab, struct list_filters *f,
+		struct list_sel *sel);
 void list_sel_free(const struct ct_topology *t, struct list_sel *sel);
 void list_filters_free(struct list_filters *f);
 

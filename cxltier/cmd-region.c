@@ -65,6 +65,7 @@ int region_destroy(int argc, char **argv, struct cmd_env *env)
 	enum { OPT_OFFLINE = 0x2001, OPT_DRY, OPT_TIMEOUT };
 	static const struct option opts[] = {
 		{ "offline", no_argument, NULL, OPT_OFFLINE },
+		{ "force", no_argument, NULL, 'f' },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "dry-run", no_argument, NULL, OPT_DRY },
 		COMMON_LONG_OPTS,
@@ -78,8 +79,8 @@ int region_destroy(int argc, char **argv, struct cmd_env *env)
 	env->opts = opts;
 	opterr = 0;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTS, opts, NULL)) != -1) {
-		if (c == OPT_OFFLINE)
+	while ((c = getopt_long(argc, argv, "f" COMMON_SHORT_OPTS, opts, NULL)) != -1) {
+		if (c == OPT_OFFLINE || c == 'f')	/* -f: cxl destroy-region's habit (see region_usage) */
 			offline = true;
 		else if (c == OPT_DRY)
 			co.dry_run = true;

@@ -26,8 +26,39 @@ static bool spec_matches(const struct ct_memdev *m, const char *name, const char
 	return m ? ct_memdev_matches(m, spec) : !strcmp(name, spec);
 }
 
-/* -m (memN, N, serial, PCI device, "all") and -s (serials) */
-static bool memdev_passes(struct list_filters *f, const struct ct_topology *t, const char *name)
+bool list_filters_need_fabric(const struct list_filters *f)
+{
+	return filter_active(&f->port) || filter_active(&f->endpoint) || filter_active(&f->bus);
+}
+
+/* what the filters need to see of the fabric */
+struct fabric_view {
+	struct ct_sysfs *s;
+	const struct ct_fabric *fab;
+};
+
+/* -p (the memdev's endpoint is below the port), -e (is the endpoint),
+ * --bus (is on the bus): each passes when not given */
+static bool port_filters_pass(struct list_filters *f, const struct fabric_view *fv, const char *name)
+{
+	const struct ct_endpoint_info *e = fv->fab ? ct_fabric_endpoint(fv->fab, name) : NULL;
+	bool port = !filter_active(&f->port), ep = !filter_active(&f->endpoint), bus = !filter_active(&f->bus);
+
+	for (size_t i = 0; e && i < f->port.count; i++)
+		if (ct_endpoint_below_port(e, f->port.names[i]))
+			port = f->port.matched[i] = true;
+	for (size_t i = 0; e && i < f->endpoint.count; i++)
+		if (ct_endpoint_is(e, f->endpoint.names[i]))
+			ep = f->endpoint.matched[i] = true;
+	for (size_t i = 0; e && i < f->bus.count; i++)
+		if (ct_endpoint_on_bus(fv->s, e, f->bus.names[i]))
+			bus = f->bus.matched[i] = true;
+	return port && ep && bus;
+}
+
+/* -m (memN, N, serial, PCI device, "all"), -s (serials), and the port filters */
+static bool memdev_passes(struct list_filters *f, const struct fabric_view *fv, const struct ct_topology *t,
+			  const char *name)
 {
 	const struct ct_memdev *m = ct_topology_memdev(t, name);
 	bool by_spec = !filter_active(&f->memdev), by_serial = !filter_active(&f->serial);
@@ -39,7 +70,7 @@ static bool memdev_passes(struct list_filters *f, const struct ct_topology *t, c
 	for (size_t i = 0; i < f->serial.count; i++)
 		if (m && m->has_serial && parse_serial(f->serial.names[i], &v) && v == m->serial)
 			by_serial = f->serial.matched[i] = true;
-	return by_spec && by_serial;
+	return by_spec && by_serial && port_filters_pass(f, fv, name);
 }
 
 static bool dax_passes(struct list_filters *f, const struct ct_dax *d)
@@ -57,10 +88,12 @@ static bool dax_passes(struct list_filters *f, const struct ct_dax *d)
 /* a region is kept when it passes its own filter, is backed by a chosen
  * memdev and holds a chosen dax device; a memdev when it passes its
  * filters and, under region/dax/node filters, backs a kept region */
-int list_select(const struct ct_topology *t, struct list_filters *f, struct list_sel *sel)
+int list_select(struct ct_sysfs *s, const struct ct_topology *t, const struct ct_fabric *fab, struct list_filters *f,
+		struct list_sel *sel)
 {
 	bool below = filter_active(&f->region) || filter_active(&f->dax) || filter_active(&f->node);
-	bool by_memdev = filter_active(&f->memdev) || filter_active(&f->serial);
+	bool by_memdev = filter_active(&f->memdev) || filter_active(&f->serial) || list_filters_need_fabric(f);
+	struct fabric_view fv = { s, fab };
 
 	sel->memdev = calloc(t->nmemdevs + 1, sizeof(bool));
 	sel->region = calloc(t->nregions + 1, sizeof(bool));
@@ -76,7 +109,7 @@ int list_select(const struct ct_topology *t, struct list_filters *f, struct list
 		for (size_t k = 0; k < r->ndax; k++)
 			any_dax |= sel->dax[i][k] = dax_passes(f, &r->dax[k]);
 		for (unsigned k = 0; k < r->ntargets && by_memdev; k++)
-			any_memdev |= memdev_passes(f, t, r->memdevs[k]);
+			any_memdev |= memdev_passes(f, &fv, t, r->memdevs[k]);
 		sel->region[i] = filter_match(&f->region, r->name) && any_memdev &&
 				 (any_dax || !(filter_active(&f->dax) || filter_active(&f->node)));
 	}
@@ -86,7 +119,7 @@ int list_select(const struct ct_topology *t, struct list_filters *f, struct list
 
 		for (size_t j = 0; j < t->nregions && !backs; j++)
 			backs = sel->region[j] && ct_region_has_memdev(&t->regions[j], name);
-		sel->memdev[i] = memdev_passes(f, t, name) && backs;
+		sel->memdev[i] = memdev_passes(f, &fv, t, name) && backs;
 	}
 	return 0;
 }
@@ -160,6 +193,20 @@ int list_check_names(struct cmd_env *env, const struct ct_topology *t, struct li
 			return EXIT_USAGE;
 		}
 	}
+	for (size_t i = 0; i < f->port.count; i++)
+		if (strcmp(f->port.names[i], "all") && strcmp(f->port.names[i], "root") &&
+		    !ct_fabric_port_exists(&env->ctx->sys, f->port.names[i], NULL)) {
+			cmd_err(env, "no CXL port '%s' on this system (rootN, portN, endpointN or an id; see "
+				"'cxltier list -v')", f->port.names[i]);
+			bad = 1;
+		}
+	for (size_t i = 0; i < f->endpoint.count; i++)
+		if (strcmp(f->endpoint.names[i], "all") && !ct_topology_memdev(t, f->endpoint.names[i]) &&
+		    !ct_fabric_port_exists(&env->ctx->sys, f->endpoint.names[i], (const char *const[]){ "endpoint", NULL })) {
+			cmd_err(env, "no CXL endpoint '%s' on this system (endpointN, its id or its memdev; see 'cxltier list')",
+				f->endpoint.names[i]);
+			bad = 1;
+		}
 	return bad ? EXIT_FAIL : EXIT_OK;
 }
 
@@ -170,4 +217,7 @@ void list_filters_free(struct list_filters *f)
 	filter_free(&f->region);
 	filter_free(&f->dax);
 	filter_free(&f->node);
+	filter_free(&f->port);
+	filter_free(&f->endpoint);
+	filter_free(&f->bus);
 }

@@ -228,8 +228,15 @@ static bool remove_one(struct cmd_env *env, struct ct_topology *t, const struct 
 					 r->memdevs[k], r->memdevs[k], r->memdevs[k]);
 			}
 		json_object_array_add(regs, jr);
-		if (co->dry_run) {
-			jb_str(jr, "state", "planned");
+		if (co->dry_run) {	/* (what the real run would refuse before any change) */
+			if (ct_region_check_dax_owned(env->ctx, r)) {
+				cmd_err(env, "%s", ct_context_message(env->ctx));
+				jb_str(jr, "error", ct_context_message(env->ctx));
+				ct_error_clear(&env->ctx->err);
+				jb_str(jr, "state", "failed");
+				all = false;
+			} else
+				jb_str(jr, "state", "planned");
 			continue;
 		}
 		if (*eo.stop) {
@@ -257,6 +264,12 @@ static bool remove_one(struct cmd_env *env, struct ct_topology *t, const struct 
 		all &= !strcmp(state, "destroyed");
 	}
 	free(order);
+	if (co->dry_run && !all) {
+		cmd_err(env, "dry run: %s: a region would be refused (see above), the card not safe to remove; "
+			"nothing was changed", m->name);
+		tl->failed++;
+		return false;
+	}
 	if (co->dry_run) {
 		fprintf(stderr, "cxltier offline: dry run: %s: would offline and destroy %zu region%s, then disable it; "
 			"nothing was changed\n", m->name, json_object_array_length(regs),

@@ -39,7 +39,7 @@ static const struct out_table table = {
 void region_usage(void)
 {
 	printf("usage: cxltier region create MEMDEV... [-d ROOT] [-w WAYS] [-g GRANULARITY] [-s SIZE] [--dry-run] [-j]\n"
-	       "       cxltier region destroy REGION... [--offline] [--timeout SEC] [--dry-run] [-j]\n\n"
+	       "       cxltier region destroy REGION... [--offline|-f] [--timeout SEC] [--dry-run] [-j]\n\n"
 	       "Create a CXL RAM region over memdevs (interleaved when several), or destroy one.\n\n"
 	       "create:\n"
 	       "  MEMDEV              memN, N, a serial (0x... or decimal) or the PCI device\n"
@@ -49,6 +49,9 @@ void region_usage(void)
 	       "  -s, --size SIZE     total size (K/M/G/T suffix; default: all they share)\n"
 	       "destroy:\n"
 	       "      --offline       offline the region's memory first (refused while online otherwise)\n"
+	       "  -f, --force         the same, as 'cxl destroy-region -f' users type it; a block that cannot\n"
+	       "                      go offline stops the destroy and the memory is put back online (ndctl's\n"
+	       "                      -f goes on and leaks the address space)\n"
 	       "      --timeout SEC   per-block limit when offlining\n"
 	       "both:\n"
 	       "      --dry-run       show the plan; change nothing\n"

@@ -63,6 +63,12 @@ static int to_ram(struct ct_context *ctx, const char *name, struct ct_daxmode_re
 		res->bound_by_kmem = true;
 		return 0;
 	}
+	/* another driver's device (fsdev_dax: a famfs file system's memory) is
+	 * not cxltier's to take */
+	if (driver[0] && strcmp(driver, "device_dax"))
+		return ct_fail(&ctx->err, EMEDIUMTYPE, "%s is bound to %s%s: cxltier does not switch it to system-ram "
+			       "(release it there first, then 'daxctl reconfigure-device --mode=devdax %s')", name, driver,
+			       !strcmp(driver, "fsdev_dax") ? " (famfs)" : "", name);
 	/* unbinding device_dax revokes what processes have mapped */
 	if (!strcmp(driver, "device_dax") && (rc = ct_dax_users_check_unused(ctx, name, "switching it to system-ram")))
 		return rc;

@@ -228,6 +228,9 @@ static int add_dax(struct ct_sysfs *s, uint64_t bs, struct ct_hotplug_plan *p, c
 	unsigned count;
 	int rc;
 
+	if (!strcmp(d->mode, "famfs"))	/* (no *devdax: --convert must not take it) */
+		return ct_fail(s->err, EMEDIUMTYPE, "%s holds a famfs file system (bound to fsdev_dax): its memory is "
+			       "never onlined or converted by cxltier", d->name);
 	if (strcmp(d->mode, "system-ram")) {
 		if (devdax)
 			*devdax = d;

@@ -46,6 +46,8 @@ int ct_region_plan_destroy(struct ct_context *ctx, const struct ct_topology *t, 
 	ct_fabric_free(&f);
 	/* a dax device in devdax mode goes with the region: whoever maps it
 	 * would be killed by SIGBUS */
+	if (!rc)
+		rc = ct_region_check_dax_owned(ctx, r);
 	for (size_t i = 0; i < r->ndax && !rc; i++)
 		if (!strcmp(r->dax[i].mode, "devdax")) {
 			char doing[64];
@@ -53,6 +55,21 @@ int ct_region_plan_destroy(struct ct_context *ctx, const struct ct_topology *t, 
 			rc = ct_dax_users_check_unused(ctx, r->dax[i].name, doing);
 		}
 	return rc;
+}
+
+int ct_region_check_dax_owned(struct ct_context *ctx, const struct ct_region *r)
+{
+	for (size_t i = 0; i < r->ndax; i++) {
+		const char *mode = r->dax[i].mode;
+		bool famfs = !strcmp(mode, "famfs");
+		if (!strcmp(mode, "devdax") || !strcmp(mode, "system-ram") || !strcmp(mode, "unbound"))
+			continue;
+		return ct_fail(&ctx->err, EBUSY, "%s: its dax device %s is %s%s: cxltier does not take it away "
+			       "(unmount what uses it, then 'daxctl reconfigure-device --mode=devdax %s')", r->name,
+			       r->dax[i].name, famfs ? "" : "bound to ",
+			       famfs ? "a famfs device (bound to fsdev_dax)" : mode, r->dax[i].name);
+	}
+	return 0;
 }
 
 /* offline every block of the region's dax devices; on failure they are put back */

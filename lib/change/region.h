@@ -82,6 +82,11 @@ struct ct_region_teardown {
 	const char *method;
 };
 
+/* 0, or -EBUSY when a dax device of r is another driver's (famfs's
+ * fsdev_dax, or one cxltier does not know): its memory is not cxltier's to
+ * take away. Part of ct_region_plan_destroy; a dry run that plans several
+ * destroys at once asks it alone. */
+int ct_region_check_dax_owned(struct ct_context *ctx, const struct ct_region *r);
 /* what destroying `region` involves; -ENOENT when there is no such region */
 int ct_region_plan_destroy(struct ct_context *ctx, const struct ct_topology *t, const char *region,
 			   struct ct_region_teardown *td);

@@ -298,3 +298,72 @@ const struct ct_root_decoder *ct_fabric_root(const struct ct_fabric *f, const ch
 			return &f->roots[i];
 	return NULL;
 }
+
+/* "port3" and "3" name port 3 when prefix is "port"; a bare id any kind */
+static bool names_port(const char *port, const char *spec)
+{
+	size_t n = strcspn(port, "0123456789");
+	char *end;
+
+	if (!strcmp(port, spec))
+		return true;
+	if (!port[n] || spec[0] < '0' || spec[0] > '9')
+		return false;
+	(void)strtoul(spec, &end, 10);
+	return !*end && !strcmp(port + n, spec);
+}
+
+bool ct_endpoint_below_port(const struct ct_endpoint_info *e, const char *spec)
+{
+	if (!strcmp(spec, "all"))
+		return true;
+	for (unsigned i = 0; i < e->depth; i++)
+		if (names_port(e->path[i].port, spec) || (i == 0 && !strcmp(spec, "root")))
+			return true;
+	return names_port(e->endpoint, spec);
+}
+
+bool ct_endpoint_is(const struct ct_endpoint_info *e, const char *spec)
+{
+	return !strcmp(spec, "all") || names_port(e->endpoint, spec) || !strcmp(e->memdev, spec);
+}
+
+bool ct_endpoint_on_bus(struct ct_sysfs *s, const struct ct_endpoint_info *e, const char *spec)
+{
+	char path[256], uport[CT_NAME];
+
+	if (!strcmp(spec, "all"))
+		return true;
+	if (!e->depth)
+		return false;
+	if (names_port(e->path[0].port, spec))
+		return true;
+	if (ct_sysfs_link_name(s, ct_path(path, sizeof(path), CXLDEV "/%s/uport", e->path[0].port), uport,
+			       sizeof(uport))) {
+		ct_error_clear(s->err);
+		return false;
+	}
+	return !strcmp(spec, !strncmp(uport, "ACPI0017:", 9) ? "ACPI.CXL" : uport);
+}
+
+bool ct_fabric_port_exists(struct ct_sysfs *s, const char *spec, const char *const *kinds)
+{
+	static const char *const all[] = { "root", "port", "endpoint", NULL };
+	char path[256], *end;
+
+	if (!spec[0] || strchr(spec, '/') || spec[0] == '.')
+		return false;
+	if (spec[0] >= '0' && spec[0] <= '9') {
+		(void)strtoul(spec, &end, 10);
+		if (*end)
+			return false;
+		for (const char *const *k = kinds ? kinds : all; *k; k++)
+			if (ct_sysfs_exists(s, ct_path(path, sizeof(path), CXLDEV "/%s%s", *k, spec)))
+				return true;
+		return false;
+	}
+	for (const char *const *k = kinds ? kinds : all; *k; k++)
+		if (!strncmp(spec, *k, strlen(*k)) && spec[strlen(*k)] >= '0' && spec[strlen(*k)] <= '9')
+			return ct_sysfs_exists(s, ct_path(path, sizeof(path), CXLDEV "/%s", spec));
+	return false;
+}

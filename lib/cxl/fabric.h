@@ -73,5 +73,19 @@ int ct_fabric_load(struct ct_context *ctx, struct ct_fabric *f);
 void ct_fabric_free(struct ct_fabric *f);
 const struct ct_endpoint_info *ct_fabric_endpoint(const struct ct_fabric *f, const char *memdev);
 const struct ct_root_decoder *ct_fabric_root(const struct ct_fabric *f, const char *name);
+/* is the endpoint below the port that spec names, as ndctl's `cxl list -p`
+ * (a port's descendants with it): "root0", "port3", "endpoint5", a bare id
+ * ("3": any of those kinds), "root" (any root port) or "all" */
+bool ct_endpoint_below_port(const struct ct_endpoint_info *e, const char *spec);
+/* does a port of that kind exist: spec "root0", "port3", "endpoint5", or a
+ * bare id of any of them (kinds: "root", "port", "endpoint"; NULL: all three) */
+bool ct_fabric_port_exists(struct ct_sysfs *s, const char *spec, const char *const *kinds);
+/* is spec the endpoint's own port ("endpoint5", its id "5") or its memdev
+ * ("mem0"), as ndctl's `cxl list -e` */
+bool ct_endpoint_is(const struct ct_endpoint_info *e, const char *spec);
+/* does spec name the CXL bus the endpoint is on, as ndctl's `cxl list -b`:
+ * its root port ("root0", "0") or the bus provider ("ACPI.CXL" for an
+ * ACPI0017 root, else the root's uport device: "cxl_acpi.0" on cxl_test) */
+bool ct_endpoint_on_bus(struct ct_sysfs *s, const struct ct_endpoint_info *e, const char *spec);
 
 #endif

@@ -69,8 +69,10 @@ int ct_topology_load_dax_libdaxctl(struct ct_context *ctx, struct ct_topology *t
 			d = &r->dax[r->ndax++];
 			memset(d, 0, sizeof(*d));
 			ct_strlcpy(d->name, daxctl_dev_get_devname(dev), sizeof(d->name));
-			ct_strlcpy(d->mode, daxctl_dev_get_memory(dev) ? "system-ram" :
-				   daxctl_dev_is_enabled(dev) ? "devdax" : "unbound", sizeof(d->mode));
+			if (daxctl_dev_get_memory(dev))	/* kmem's; else the driver link (fsdev_dax: famfs) */
+				ct_strlcpy(d->mode, "system-ram", sizeof(d->mode));
+			else
+				ct_dax_mode_read(&ctx->sys, d->name, d->mode, sizeof(d->mode));
 			d->size = daxctl_dev_get_size(dev);
 			d->resource = daxctl_dev_get_resource(dev);
 			d->target_node = daxctl_dev_get_target_node(dev);

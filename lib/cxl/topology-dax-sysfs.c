@@ -30,19 +30,6 @@ static bool cxl_region_of(const char *path, char *out, size_t len)
 	return true;
 }
 
-static const char *mode_of(struct ct_sysfs *s, const char *name)
-{
-	char path[128], driver[CT_NAME];
-
-	if (ct_sysfs_link_name(s, ct_path(path, sizeof(path), DAXDEV "/%s/driver", name), driver, sizeof(driver)))
-		return "unbound";
-	if (!strcmp(driver, "kmem"))
-		return "system-ram";
-	if (!strcmp(driver, "device_dax"))
-		return "devdax";
-	return "unbound";
-}
-
 static struct ct_region *region_named(struct ct_context *ctx, struct ct_topology *t, const char *name)
 {
 	struct ct_region *r;
@@ -79,7 +66,7 @@ static int load_one(struct ct_context *ctx, struct ct_topology *t, const char *n
 	    ct_sysfs_read_u64(s, ct_path(path, sizeof(path), DAXDEV "/%s/resource", name), 0, &d.resource))
 		return 0;	/* a seed device without capacity */
 	ct_strlcpy(d.name, name, sizeof(d.name));
-	ct_strlcpy(d.mode, mode_of(s, name), sizeof(d.mode));
+	ct_dax_mode_read(s, name, d.mode, sizeof(d.mode));
 	d.target_node = ct_sysfs_read_s64(s, ct_path(path, sizeof(path), DAXDEV "/%s/target_node", name), &node) ? -1 :
 			(int)node;
 	d.memory_tier = -1;

@@ -43,11 +43,14 @@ static void fill_memdev(struct cxl_memdev *m, struct ct_memdev *out)
 		ct_strlcpy(out->endpoint, cxl_endpoint_get_devname(ep), sizeof(out->endpoint));
 }
 
-static const char *dax_mode(struct daxctl_dev *dev)
+/* kmem's, as libdaxctl sees it; else the driver link (libdaxctl calls
+ * every driver but kmem devdax: a famfs device's fsdev_dax too) */
+static void dax_mode(struct ct_context *ctx, struct daxctl_dev *dev, char *mode, size_t len)
 {
 	if (daxctl_dev_get_memory(dev))
-		return "system-ram";	/* bound to kmem */
-	return daxctl_dev_is_enabled(dev) ? "devdax" : "unbound";
+		ct_strlcpy(mode, "system-ram", len);
+	else
+		ct_dax_mode_read(&ctx->sys, daxctl_dev_get_devname(dev), mode, len);
 }
 
 /* libdaxctl regions of CXL regions live below .../regionN/dax_regionM */
@@ -74,7 +77,7 @@ static int fill_dax(struct ct_context *ctx, struct ct_region *r)
 				return rc;
 			d = &r->dax[r->ndax++];
 			ct_strlcpy(d->name, daxctl_dev_get_devname(dev), sizeof(d->name));
-			ct_strlcpy(d->mode, dax_mode(dev), sizeof(d->mode));
+			dax_mode(ctx, dev, d->mode, sizeof(d->mode));
 			d->size = daxctl_dev_get_size(dev);
 			d->resource = daxctl_dev_get_resource(dev);
 			d->target_node = daxctl_dev_get_target_node(dev);

@@ -78,21 +78,10 @@ static int load_memdev(struct ct_context *ctx, const char *name, char **endpoint
 	return 0;
 }
 
-static const char *dax_mode_from_driver(const char *driver)
-{
-	if (!driver)
-		return "unbound";
-	if (strcmp(driver, "kmem") == 0)
-		return "system-ram";
-	if (strcmp(driver, "device_dax") == 0)
-		return "devdax";
-	return driver;
-}
-
 static int load_dax(struct ct_context *ctx, const char *name, struct ct_dax *d)
 {
 	struct ct_sysfs *s = &ctx->sys;
-	char path[256], driver[CT_NAME];
+	char path[256];
 	int64_t node;
 	int rc;
 
@@ -105,9 +94,7 @@ static int load_dax(struct ct_context *ctx, const char *name, struct ct_dax *d)
 		return rc;
 	if (ct_sysfs_read_s64(s, ct_path(path, sizeof(path), DAXDEV "/%s/target_node", name), &node) == 0)
 		d->target_node = (int)node;
-	rc = ct_sysfs_link_name(s, ct_path(path, sizeof(path), DAXDEV "/%s/driver", name), driver, sizeof(driver));
-	ct_strlcpy(d->mode, dax_mode_from_driver(rc ? NULL : driver), sizeof(d->mode));
-	ct_error_clear(&ctx->err);
+	ct_dax_mode_read(s, name, d->mode, sizeof(d->mode));
 	return 0;
 }
 

@@ -18,7 +18,7 @@
 
 struct ct_dax {
 	char name[CT_NAME];
-	char mode[16];		/* "system-ram", "devdax", "unbound" */
+	char mode[16];		/* ct_dax_mode_of_driver(): "system-ram", "devdax", "famfs", "unbound", or the driver */
 	uint64_t size, resource;
 	int target_node;	/* -1 when unknown */
 	int memory_tier;	/* -1 when the node has no tier (yet) */
@@ -87,6 +87,13 @@ bool ct_region_has_memdev(const struct ct_region *r, const char *memdev);
 /* does spec name this memdev: "memN", "N" (its id), a serial ("0x..." or
  * decimal) or its PCI host ("0000:0d:00.0"), as ndctl's memdev filters */
 bool ct_memdev_matches(const struct ct_memdev *m, const char *spec);
+/* a dax device's mode from the driver it is bound to (NULL or "": none):
+ * kmem "system-ram", device_dax "devdax", fsdev_dax "famfs" (a famfs file
+ * system's memory: never converted, never onlined), none "unbound", any
+ * other driver its own name */
+const char *ct_dax_mode_of_driver(const char *driver);
+/* the same, read from /sys/bus/dax/devices/DAX/driver into mode[len] */
+void ct_dax_mode_read(struct ct_sysfs *s, const char *dax, char *mode, size_t len);
 /* the region of that name, or NULL */
 const struct ct_region *ct_topology_region(const struct ct_topology *t, const char *name);
 

@@ -37,6 +37,11 @@ static void check_dax(const struct ct_dax *x, struct ct_findings *f)
 {
 	char fix[256], node[32];
 
+	if (!strcmp(x->mode, "famfs")) {	/* its memory is a file system's, on purpose */
+		ct_finding_add(f, "dax", x->name, CT_FINDING_OK, "",
+			       "a famfs device (bound to fsdev_dax): its memory is a file system's, not system RAM");
+		return;
+	}
 	if (strcmp(x->mode, "system-ram")) {
 		snprintf(fix, sizeof(fix), "cxltier online %s --convert", x->name);
 		ct_finding_add(f, "dax", x->name, CT_FINDING_PROBLEM, fix,

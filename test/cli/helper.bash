@@ -11,12 +11,15 @@ export CXLTIER_NO_MAN=1
 . "$CXLTIER_SRC/test/tools/cxltier-args.bash"
 . "$CXLTIER_SRC/test/tools/udev-check.bash"     # rules_parsed_clean
 
-# fixture NAME: unpack test/fixtures/NAME.tar.gz once per file; prints its root
+. "$CXLTIER_SRC/test/tools/fixture-unpack.bash"
+
+# fixture NAME: unpack fixture NAME (captured, or edited: fixture-unpack.bash)
+# once per file; prints its root
 fixture() {
     local dir=$BATS_FILE_TMPDIR/fixture-$1
     if [[ ! -d $dir ]]; then
-        mkdir -p "$dir"
-        tar -xzf "$FIXTURES/$1.tar.gz" -C "$dir"
+        fixture_unpack "$1" "$dir.new" || return 1
+        mv "$dir.new" "$dir"
     fi
     echo "$dir"
 }

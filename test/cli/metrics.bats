@@ -46,9 +46,8 @@ aer_fixture() {
 }
 
 @test "every fixture: promtool check metrics passes, text and JSON list the same families" {
-    local t fx names
-    for t in "$FIXTURES"/*.tar.gz; do
-        fx=$(basename "$t" .tar.gz)
+    local fx names
+    for fx in $(fixture_names); do
         run --separate-stderr cxltier metrics --sysroot "$(fixture "$fx")"
         assert_success
         [[ -z $stderr ]] || fail "$fx: $stderr"

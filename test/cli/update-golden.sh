@@ -7,10 +7,11 @@ set -euo pipefail
 CXLTIER_SRC=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=$(realpath "${1:-$CXLTIER_SRC/build/cxltier}")
 . "$CXLTIER_SRC/test/cli/golden.bash"
+. "$CXLTIER_SRC/test/tools/fixture-unpack.bash"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export CXLTIER_NO_MAN=1
 golden_cases | while read -r fx args; do
-    [[ -d $tmp/$fx ]] || { mkdir -p "$tmp/$fx"; tar -xzf "$CXLTIER_SRC/test/fixtures/$fx.tar.gz" -C "$tmp/$fx"; }
+    [[ -d $tmp/$fx ]] || fixture_unpack "$fx" "$tmp/$fx"
     slug=$(golden_slug "$fx" $args)
     mkdir -p "$GOLDEN/$fx"
     rc=0
