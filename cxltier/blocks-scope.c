@@ -36,8 +36,8 @@ int scope_refuse_interleaved(struct cmd_env *env, const struct ct_topology *t, c
 		memdev_list(r, list, sizeof(list));
 		cmd_err(env, "%s is one of the %u memdevs interleaved in %s (%s): %s %s takes the whole region, %s "
 			"(%s of each device); give --whole-region to do that, or name %s", targets[i], r->ntargets,
-			r->name, list, verb(env), targets[i], out_human_size(r->size, all, sizeof(all)),
-			out_human_size(r->size / r->ntargets, each, sizeof(each)), r->name);
+			r->name, list, verb(env), targets[i], out_human_size(r->size - r->cache_size, all, sizeof(all)),
+			out_human_size((r->size - r->cache_size) / r->ntargets, each, sizeof(each)), r->name);
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;

@@ -252,6 +252,8 @@ json_object *events_json(const struct ct_event *e)
 		module_keys(e, o);
 	if (e->has_hpa)
 		jb_u64(o, "hpa", e->hpa);
+	if (e->has_hpa_alias)
+		jb_u64(o, "hpa_alias0", e->hpa_alias);
 	jb_str(o, "region", e->region);
 	if (e->has_region_uuid)
 		uuid(o, "region_uuid", e->region_uuid);

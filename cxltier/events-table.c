@@ -19,6 +19,7 @@ static const struct out_column columns[] = {
 	{ "SEVERITY", "severity", OUT_STR, 0.1, 0, "informational, warning, failure, fatal (see the manual)", NULL },
 	{ "DPA", "dpa", OUT_HEX, 0.1, 0, "device physical address", NULL },
 	{ "HPA", "hpa", OUT_HEX, 0.1, 0, "host physical address (when in a region)", NULL },
+	{ "HPA_ALIAS", "hpa_alias0", OUT_HEX, 0.1, 0, "the same memory's address in an extended linear cache's alias range", NULL },
 	{ "REGION", "region", OUT_STR, 0.1, 0, "region", NULL },
 	{ "DETAIL", "type", OUT_STR, 0.1, 0, "what happened", fmt_detail },
 };

@@ -64,9 +64,13 @@ json_object *list_region_json(const struct ct_region *r, const bool *keep_dax, c
 
 	jb_str(o, "name", r->name);
 	jb_str(o, "mode", r->mode);
-	list_add_size(o, "size", r->size, st);
+	list_add_size(o, "size", r->size - r->cache_size, st);	/* the CXL capacity */
 	if (r->resource)
 		list_add_hex(o, "resource", r->resource, st);
+	if (r->cache_size) {	/* ndctl's key; its size counts the cache, hpa_size here */
+		list_add_size(o, "extended_linear_cache_size", r->cache_size, st);
+		list_add_size(o, "hpa_size", r->size, st);
+	}
 	jb_int(o, "interleave_ways", r->ways);
 	if (r->granularity)
 		jb_int(o, "interleave_granularity", r->granularity);

@@ -20,7 +20,9 @@ static const struct { const char *name, *type, *help; } families[] = {
 	{ "cxltier_memdev_memory_bytes", "gauge",
 	  "the memdev's share of its regions' memory by node, state (online, offline, unplugged: not system RAM) and zone" },
 	{ "cxltier_region_info", "gauge", "a CXL region (value 1) and its state: active, committed, disabled" },
-	{ "cxltier_region_size_bytes", "gauge", "capacity of the region" },
+	{ "cxltier_region_size_bytes", "gauge", "CXL capacity of the region (an extended linear cache not counted)" },
+	{ "cxltier_region_extended_linear_cache_bytes", "gauge",
+	  "the DRAM cache in front of the region's CXL memory (extended linear cache; regions that have one)" },
 	{ "cxltier_region_memory_bytes", "gauge",
 	  "the region's memory by node, state (online, offline, unplugged: not system RAM) and zone" },
 	{ "cxltier_memory_block_size_bytes", "gauge", "size of a memory block (the unit of onlining)" },
@@ -163,7 +165,10 @@ void metrics_topology(json_object *root, const struct ct_topology *t)
 		const char *state = r->enabled ? "active" : r->committed ? "committed" : "disabled";
 		unsigned ways = r->ways ? r->ways : r->ntargets ? r->ntargets : 1;
 		metrics_add(root, "cxltier_region_info", 1, "region", r->name, "state", state, NULL);
-		metrics_add(root, "cxltier_region_size_bytes", (int64_t)r->size, "region", r->name, NULL);
+		metrics_add(root, "cxltier_region_size_bytes", (int64_t)(r->size - r->cache_size), "region", r->name, NULL);
+		if (r->cache_size)
+			metrics_add(root, "cxltier_region_extended_linear_cache_bytes", (int64_t)r->cache_size, "region",
+				    r->name, NULL);
 		region_memory(root, "cxltier_region_memory_bytes", r, t->block_size, NULL, 1);
 		for (unsigned k = 0; k < r->ntargets; k++)
 			if (r->memdevs[k][0])

@@ -13,6 +13,7 @@ static const struct out_column columns[] = {
 	{ "NAME", "name", OUT_STR, 0.1, 0, "memdev; under it each poisoned DPA range (first-last)", NULL },
 	{ "LENGTH", "length", OUT_SIZE, 0.1, 0, "bytes poisoned (a memdev: all its ranges)", NULL },
 	{ "HPA", "hpa", OUT_HEX, 0.1, 0, "host physical address of the range's first byte (when a region maps it)", NULL },
+	{ "HPA_ALIAS", "hpa_alias0", OUT_HEX, 0.1, 0, "its address in an extended linear cache's alias range", NULL },
 	{ "REGION", "region", OUT_STR, 0.1, 0, "region mapping the range", NULL },
 	{ "OFFSET", "region_offset", OUT_HEX, 0.1, 0, "that address's offset in its region", NULL },
 	{ "SOURCE", "source", OUT_STR, 0.1, 0, "unknown, external, internal, injected, vendor", NULL },
@@ -62,6 +63,8 @@ json_object *poison_record_json(const struct ct_poison_list *l, const struct ct_
 	jb_u64(o, "length", p->length);
 	if (p->has_hpa)
 		jb_u64(o, "hpa", p->hpa);
+	if (p->has_hpa_alias)
+		jb_u64(o, "hpa_alias0", p->hpa_alias);
 	jb_str(o, "region", p->region);
 	if (r && p->has_hpa && r->resource && p->hpa >= r->resource && p->hpa - r->resource < r->size)
 		jb_u64(o, "region_offset", p->hpa - r->resource);

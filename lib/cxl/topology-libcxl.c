@@ -101,6 +101,10 @@ static int fill_region(struct ct_context *ctx, struct cxl_decoder *root, struct 
 	r->granularity = cxl_region_get_interleave_granularity(reg);
 	r->committed = cxl_region_decode_is_committed(reg) > 0;
 	r->enabled = cxl_region_is_enabled(reg) > 0;
+	/* libcxl 81 has no call for the extended linear cache (6.19+) */
+	if (ct_sysfs_read_u64(&ctx->sys, ct_path(path, sizeof(path), "/sys/bus/cxl/devices/%s/extended_linear_cache_size",
+						 r->name), 0, &r->cache_size) || r->cache_size >= r->size)
+		r->cache_size = 0;
 	/* cxl_region_get_mode() arrived in libcxl 77 */
 	ct_sysfs_read_str(&ctx->sys, ct_path(path, sizeof(path), "/sys/bus/cxl/devices/%s/mode", r->name),
 			  r->mode, sizeof(r->mode));

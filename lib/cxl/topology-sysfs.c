@@ -155,6 +155,10 @@ static int load_region(struct ct_context *ctx, const char *name, struct ct_regio
 		r->resource = v;
 	if (ct_sysfs_read_u64(s, ct_path(path, sizeof(path), CXLDEV "/%s/commit", name), 0, &v) == 0)
 		r->committed = v != 0;
+	/* (absent without a cache, and before 6.19) */
+	if (ct_sysfs_read_u64(s, ct_path(path, sizeof(path), CXLDEV "/%s/extended_linear_cache_size", name), 0, &v) == 0 &&
+	    v < r->size)
+		r->cache_size = v;
 	r->enabled = ct_sysfs_exists(s, ct_path(path, sizeof(path), CXLDEV "/%s/driver", name));
 	if (ct_sysfs_realpath(s, ct_path(path, sizeof(path), CXLDEV "/%s", name), real, sizeof(real)) == 0) {
 		if ((slash = strrchr(real, '/')))

@@ -29,7 +29,9 @@ struct ct_region {
 	char name[CT_NAME];
 	char mode[16];		/* "ram", "pmem", ... as sysfs says */
 	char root_decoder[CT_NAME];
-	uint64_t size, resource;
+	uint64_t size, resource;	/* the kernel's: the whole HPA range, an extended linear cache's alias included */
+	uint64_t cache_size;		/* extended_linear_cache_size (6.19+): the DRAM cache in front, 0 none;
+					 * the CXL capacity is size - cache_size, from resource + cache_size */
 	unsigned ways, granularity;
 	bool committed, enabled;
 	unsigned ntargets;	/* positions read: the last set one + 1 (one between may be empty: "") */

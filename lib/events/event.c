@@ -377,6 +377,10 @@ void ct_event_decode_fields(struct ct_event *e)
 		e->hpa = v;
 		e->has_hpa = true;
 	}
+	if (num(e, "hpa_alias0", &v) && v != ~0ULL) {	/* ULLONG_MAX: no cache, or no region */
+		e->hpa_alias = v;
+		e->has_hpa_alias = true;
+	}
 	str(e, "region_name", e->region, sizeof(e->region));
 	if (!e->region[0])
 		str(e, "region", e->region, sizeof(e->region));

@@ -101,6 +101,8 @@ struct ct_event {
 	/* filled by the kernel (tracepoints) when the DPA maps into a region */
 	bool has_hpa;
 	uint64_t hpa;
+	bool has_hpa_alias;	/* hpa_alias0 (6.15+): with an extended linear cache, the */
+	uint64_t hpa_alias;	/* same memory's address in the cache's alias range */
 	char region[32];
 	bool has_region_uuid;
 	uint8_t region_uuid[16];

@@ -55,6 +55,8 @@ int ct_poison_list_add(struct ct_poison_list *l, const struct ct_event *e)
 	p->length = e->dpa_length;
 	p->has_hpa = e->has_hpa;
 	p->hpa = e->hpa;
+	p->has_hpa_alias = e->has_hpa_alias;
+	p->hpa_alias = e->hpa_alias;
 	snprintf(p->region, sizeof(p->region), "%s", e->region);
 	p->has_region_uuid = e->has_region_uuid;
 	memcpy(p->region_uuid, e->region_uuid, sizeof(p->region_uuid));

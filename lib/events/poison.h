@@ -40,6 +40,8 @@ struct ct_poison {
 	uint64_t dpa, length;		/* device physical address and bytes */
 	bool has_hpa;			/* the DPA is mapped by a region: */
 	uint64_t hpa;			/* the host address of its first byte */
+	bool has_hpa_alias;		/* with an extended linear cache: the address */
+	uint64_t hpa_alias;		/* of the same byte in the cache's alias range */
 	char region[32];
 	bool has_region_uuid;
 	uint8_t region_uuid[16];

@@ -30,7 +30,7 @@ record() {
 # kernel knows (memdev, host, log, serial, region), not the test-only field
 record_fields() {
     grep -o 'field:[^;]*;' "$1" | sed 's/;$//; s/\[[0-9]*\]$//; s/.* //' |
-        grep -vxE 'common_.*|memdev|host|log|serial|hpa|region_uuid|region_name|field_no_kernel_has'
+        grep -vxE 'common_.*|memdev|host|log|serial|hpa|hpa_alias0|region_uuid|region_name|field_no_kernel_has'
 }
 
 # every name given on stdin is a key of .events[0].fields in $output

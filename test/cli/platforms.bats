@@ -137,3 +137,40 @@ load helper
     assert_failure 1
     [[ $stderr == *"has 16 memory blocks online: destroy would refuse without --offline"* ]] || fail "$stderr"
 }
+
+# --- an extended linear cache ---
+
+@test "extended linear cache: a region's size is its CXL capacity, the cache and the whole HPA range shown apart" {
+    root=$(fixture elc-region)
+    run --separate-stderr cxltier list --sysroot "$root" -j
+    assert_success
+    assert_equal "$(jq -c '.regions[0] | [.size, .extended_linear_cache_size, .hpa_size, .resource, ([.targets[].dpa_size] | add)]' <<<"$output")" \
+        '[1073741824,1073741824,2147483648,4563402752,1073741824]'
+    assert_equal "$(jq -c '.regions[0].dax_devices[0] | [.size, .memory_blocks.total, .memory_blocks.movable]' <<<"$output")" '[2147483648,16,16]'
+    run --separate-stderr cxltier list --sysroot "$(fixture lab-region-online)" -j
+    assert_success
+    assert_equal "$(jq -c '.regions[0] | [.size, has("extended_linear_cache_size"), has("hpa_size")]' <<<"$output")" '[1073741824,false,false]'
+    run cxltier list --sysroot "$root" -o NAME,SIZE -n
+    assert_success
+    assert_line --regexp '^region0 +1G$'
+    assert_line --regexp '^`-dax0.0 +2G$'
+}
+
+@test "extended linear cache: metrics give the capacity and the cache apart; every block of the range is counted once" {
+    root=$(fixture elc-region)
+    run --separate-stderr cxltier metrics --sysroot "$root"
+    assert_success
+    assert_line 'cxltier_region_size_bytes{region="region0"} 1073741824'
+    assert_line 'cxltier_region_extended_linear_cache_bytes{region="region0"} 1073741824'
+    assert_line 'cxltier_region_memory_bytes{region="region0",node="1",state="online",zone="movable"} 2147483648'
+    run --separate-stderr cxltier metrics --sysroot "$(fixture lab-region-online)"
+    assert_success
+    refute_line --partial cxltier_region_extended_linear_cache_bytes
+}
+
+@test "extended linear cache: offline plans the blocks of the whole range, the cache's alias included" {
+    root=$(fixture elc-region)
+    run --separate-stderr cxltier offline region0 --dry-run --sysroot "$root" -j
+    assert_success
+    assert_equal "$(jq -c '[.blocks[].id] | [length, min, max]' <<<"$output")" '[16,34,49]'
+}

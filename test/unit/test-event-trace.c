@@ -322,6 +322,33 @@ static void poison(void)
 	ok(ct_event_time(&e) == e.trace_time, "its time is when the kernel emitted it");
 }
 
+/* an extended linear cache: hpa is the CXL memory's, hpa_alias0 the cache's;
+ * ULLONG_MAX (no cache, no region) is no address */
+static void poison_alias(void)
+{
+	struct tep_event *ev = load("synthetic-newer", "cxl_poison");
+	struct ct_event e;
+	struct rec r;
+
+	ok(ev != NULL, "cxl_poison with hpa_alias0 parses");
+	if (!ev)
+		return;
+	rec_init(&r, ev);
+	put_str(&r, "memdev", "mem0");
+	put_str(&r, "host", "0000:0d:00.0");
+	put_str(&r, "region", "region0");
+	put(&r, "dpa", 0x40000);
+	put(&r, "hpa", 0x150040000ULL);
+	put(&r, "hpa_alias0", 0x110040000ULL);
+	is_int(decode(&r, &e, 0), 0, "decoded");
+	ok(all_fields(ev, &e), "every field");
+	ok(e.has_hpa && e.hpa == 0x150040000ULL && e.dpa == 0x40000, "hpa and dpa where they are after hpa_alias0");
+	ok(e.has_hpa_alias && e.hpa_alias == 0x110040000ULL, "hpa_alias0");
+	put(&r, "hpa_alias0", ~0ULL);
+	is_int(decode(&r, &e, 0), 0, "decoded without a cache");
+	ok(!e.has_hpa_alias && e.has_hpa, "ULLONG_MAX: no alias, the hpa still");
+}
+
 static void aer(void)
 {
 	struct tep_event *ev = load("linux-6.12", "cxl_aer_uncorrectable_error");
@@ -450,7 +477,7 @@ static void generic_and_overflow(void)
 static void record_names(void)
 {
 	struct tep_event *ev = load("synthetic-newer", "cxl_general_media");
-	static const char *const trace_only[] = { "memdev", "host", "log", "serial", "hpa", "region_uuid",
+	static const char *const trace_only[] = { "memdev", "host", "log", "serial", "hpa", "hpa_alias0", "region_uuid",
 						  "region_name", "field_no_kernel_has" };
 	uint8_t rec[128] = { 0 };
 	struct ct_event e;
@@ -481,6 +508,7 @@ int main(void)
 	dram();
 	memory_module();
 	poison();
+	poison_alias();
 	aer();
 	aer_correctable();
 	port_aer();
