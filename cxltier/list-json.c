@@ -114,6 +114,7 @@ json_object *list_memdev_json(const struct ct_topology *t, const struct ct_memde
 	list_add_size(o, "ram_size", m->ram_size, st);
 	list_add_size(o, "pmem_size", m->pmem_size, st);
 	jb_str(o, "firmware_version", m->firmware);
+	jb_int_known(o, "ram_qos_class", m->ram_qos_class);
 	jb_int_known(o, "numa_node", m->numa_node);
 	jb_str(o, "endpoint", m->endpoint);
 	jb_bool(o, "enabled", m->enabled);

@@ -11,6 +11,7 @@
 #include "core/context.h"
 #include "cxl/region-members.h"
 #include "cxl/topology.h"
+#include "mm/access.h"
 
 static int grow(struct ct_context *ctx, void **arr, size_t n, size_t size)
 {
@@ -150,10 +151,13 @@ int ct_topology_load_libcxl(struct ct_context *ctx, struct ct_topology *t)
 	cxl_memdev_foreach(cctx, m) {
 		struct ct_memdev *md;
 		char path[256];
+		int64_t qos;
 		if ((rc = grow(ctx, (void **)&t->memdevs, t->nmemdevs, sizeof(*t->memdevs))))
 			return rc;
 		md = &t->memdevs[t->nmemdevs++];
 		fill_memdev(m, md);
+		/* (libcxl 76 has no accessor) */
+		md->ram_qos_class = ct_memdev_qos_class(&ctx->sys, md->name, "ram", &qos) ? -1 : (int)qos;
 		/* firmware upload state: libcxl 76 has no accessor */
 		ct_sysfs_read_str(&ctx->sys, ct_path(path, sizeof(path), "/sys/bus/cxl/devices/%s/firmware/%s/status",
 						     md->name, md->name), md->fw_update, sizeof(md->fw_update));

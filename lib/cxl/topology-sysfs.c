@@ -7,6 +7,7 @@
 #include <string.h>
 #include "core/context.h"
 #include "cxl/topology.h"
+#include "mm/access.h"
 
 #define CXLDEV "/sys/bus/cxl/devices"
 #define DAXDEV "/sys/bus/dax/devices"
@@ -60,6 +61,8 @@ static int load_memdev(struct ct_context *ctx, const char *name, char **endpoint
 	if (rc && rc != -ENOENT)
 		return rc;
 	m->enabled = ct_sysfs_exists(s, ct_path(path, sizeof(path), CXLDEV "/%s/driver", name));
+	m->ram_qos_class = ct_memdev_qos_class(s, name, "ram", &node) ? -1 : (int)node;
+	ct_error_clear(s->err);
 	/* host: the parent device of memX */
 	rc = ct_sysfs_realpath(s, ct_path(path, sizeof(path), CXLDEV "/%s", name), real, sizeof(real));
 	if (rc)

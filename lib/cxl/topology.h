@@ -52,6 +52,7 @@ struct ct_memdev {
 	uint64_t serial, ram_size, pmem_size;
 	bool has_serial, enabled;
 	int numa_node;		/* the PCI device's CPU affinity; -1 none */
+	int ram_qos_class;	/* ram/qos_class (6.8+): the QTG id the platform gave; -1 none */
 	char fw_update[16];	/* firmware upload state (firmware/memN/status), "" unknown */
 };
 

@@ -12,6 +12,7 @@
 #         .ko.xz modules under usr/lib/modules/<ver>; linux-base-<ver>-amd64:
 #         modules.builtin, modules.order)
 #   QEMU 10 and SeaBIOS from bookworm-backports (it boots both kernels)
+#   ndctl 81  trixie's cxl and daxctl, the oracle the VM tests compare with
 #
 #   $CACHE/debs/               the downloaded .deb files
 #   $CACHE/kernel/             the 6.12 kernel's files;  $CACHE/kernel-7.x/ the 7.x one's
@@ -21,6 +22,8 @@
 #   $CACHE/kernel-LABEL.env    per kernel: KVER VMLINUZ MODDIR KROOT (the tree
 #                              holding lib/modules/KVER)
 #   $CACHE/kernels             the labels fetched, one a line
+#   $CACHE/ndctl81/root        trixie's ndctl 81 (cxl, daxctl) with its own
+#                              glibc and libraries, and the wrappers cxl81, daxctl81
 #
 # usage: fetch.sh [LABEL...]    (default: 6.12 7.x; QEMU always)
 # Exit 77 when the archive cannot be reached (the VM tier is then skipped).
@@ -154,6 +157,41 @@ if [[ " ${WANT[*]} " == *" 7.x "* && ! -f $CACHE/.complete-7.x ]]; then
     kernel_env 7.x "$K7" "$CACHE/kernel-7.x/usr/lib/modules/$K7/vmlinuz.unsigned" "$CACHE/kernel-7.x"
     touch "$CACHE/.complete-7.x"
     echo "fetch: kernel $K7 ($SUITE7)" >&2
+fi
+
+# --- ndctl 81 of Debian 13 (trixie), the differential oracle ---
+# cxl and daxctl with trixie's own libraries and loader in $CACHE/ndctl81/root
+# (wrappers cxl81, daxctl81 run them from /opt/ndctl81, where the guest
+# mounts it: run.sh exports it read-only as 9p tag ndctl81). Bookworm's 76.1
+# cannot create RAM regions and its `cxl monitor` crashes on 6.12's events.
+NDCTL81_PKGS=(cxl daxctl libcxl1 libdaxctl1 libndctl6 libc6 libjson-c5 libkmod2 libssl3t64 libtraceevent1
+              libtracefs1 libudev1 libuuid1 libzstd1 liblzma5 libiniparser4 libkeyutils1 libcap2 libgcc-s1 zlib1g)
+if [[ ! -f $CACHE/.complete-ndctl81 ]]; then
+    apt_setup "$CACHE/apt-trixie" trixie
+    download trixie "${NDCTL81_PKGS[@]}"
+    debs=()
+    for p in "${NDCTL81_PKGS[@]}"; do
+        v=$(apt-cache "${APTO[@]}" madison "$p" | awk '$0 ~ /trixie/ {print $3; exit}')
+        debs+=("$(ls "$CACHE/debs/${p}_${v//:/%3a}_"*.deb | head -1)")
+    done
+    unpack "$CACHE/ndctl81" "${debs[@]}"
+    N=$CACHE/ndctl81
+    mkdir -p "$N/root"
+    mv "$N/usr" "$N/root/"
+    rm -rf "$N"/{etc,lib,lib64,sbin,bin,var} "$N/root/usr/share"/{doc,man,locale,lintian,bash-completion}
+    L=/opt/ndctl81/usr/lib/x86_64-linux-gnu
+    for t in cxl daxctl; do
+        printf '#!/bin/sh\n# trixie'"'"'s %s (ndctl 81) with its own loader and libraries\nexec %s/ld-linux-x86-64.so.2 --library-path %s /opt/ndctl81/usr/bin/%s "$@"\n' \
+            "$t" "$L" "$L" "$t" > "$N/root/${t}81"
+        chmod 755 "$N/root/${t}81"
+    done
+    HL=$N/root/usr/lib/x86_64-linux-gnu
+    if "$HL/ld-linux-x86-64.so.2" --library-path "$HL" --list "$N/root/usr/bin/cxl" | grep 'not found' >&2 ||
+       [[ $("$HL/ld-linux-x86-64.so.2" --library-path "$HL" "$N/root/usr/bin/cxl" version) != 81 ]]; then
+        echo "fetch: trixie's cxl does not run as ndctl 81 with its own libraries" >&2; exit 77
+    fi
+    touch "$CACHE/.complete-ndctl81"
+    echo "fetch: ndctl 81 (trixie) in $N/root" >&2
 fi
 
 labels=()

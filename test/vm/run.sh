@@ -32,6 +32,8 @@
 #   --timeout S    stop QEMU after S seconds (default 600)
 #   -v             echo the console while it runs (it is always in SHAREDIR/console.log)
 # SHAREDIR/boot-seconds: seconds from starting QEMU to the guest script.
+# $CXLTIER_VM_CACHE/ndctl81/root, when fetched, is exported read-only as the
+# 9p tag ndctl81 (trixie's ndctl 81, the oracle the tests compare with).
 # Exit: the guest script's status; 125 when QEMU died or timed out.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -202,6 +204,12 @@ CXLDEV+=(-M "$(IFS=,; echo "${FMW[*]}")")
 # hot-added memory by default, 6.12 does not); --memhp-default drops it
 KAPPEND="console=ttyS0,115200 panic=-1 quiet loglevel=4 no_timer_check lpj=9781740 tsc=reliable clocksource=hpet$MEMHP$APPEND"
 Q=$CACHE/qemu
+# trixie's ndctl 81 (fetch.sh), read-only: the guest mounts tag ndctl81 on
+# /opt/ndctl81 when a test compares with it (helper.bash: vm_ndctl81). On the
+# root bus, before the CXL devices (after them it would land on a pxb-cxl).
+NDCTL81=()
+[[ -d $CACHE/ndctl81/root ]] &&
+    NDCTL81=(-virtfs "local,path=$CACHE/ndctl81/root,mount_tag=ndctl81,security_model=none,readonly=on,id=ndctl81")
 CMD=(env QEMU_MODULE_DIR="$QEMU_MODULE_DIR" "$QEMU"
      -L "$Q/usr/share/qemu" -L "$Q/usr/share/seabios" -L /usr/lib/ipxe/qemu
      -machine q35,cxl=on,hmat=on "${ACC[@]}" -smp 2 -m "${TOTAL}M" "${NUMA[@]}"
@@ -210,7 +218,7 @@ CMD=(env QEMU_MODULE_DIR="$QEMU_MODULE_DIR" "$QEMU"
      -kernel "$BOOTKERNEL" -initrd "$INITRD" -append "$KAPPEND"
      -qmp "unix:$SHARE/qmp.sock,server=on,wait=off"
      -virtfs "local,path=$SHARE,mount_tag=share,security_model=none,id=share"
-     "${CXLDEV[@]}")
+     "${NDCTL81[@]}" "${CXLDEV[@]}")
 printf '%q ' "${CMD[@]}" > "$SHARE/cmdline"
 
 python3 "$HERE/qmp.py" "$SHARE/qmp.sock" --serve "$SHARE/qmp" 2>"$SHARE/qmp-agent.err" &
