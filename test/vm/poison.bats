@@ -11,6 +11,7 @@
 # then poison.
 load helper
 load events
+load ndctl-oracle
 
 DEV=/machine/peripheral/cxl-mem0
 T=/sys/kernel/tracing/instances
@@ -91,6 +92,12 @@ region_base() { echo $(( $(cat $CXL/$(ensure_region)/resource) )); }
     assert_success
     assert_line --regexp "0x40000-0x4007f +128 +0x$(printf %x $((base + 262144))) +$r +internal *$"
     no_instance_left
+}
+
+@test "ndctl 81's cxl list -L shows the same records: DPA, length, source" {
+    oracle_ready
+    oracle_poison mem0
+    [[ $(cxltier poison mem0 -j | jq '.poison | length') -ge 1 ]] || fail "no poison to compare: the test before put it there"
 }
 
 @test "poison REGION: its memdevs, the ranges inside it" {

@@ -50,6 +50,10 @@ pci_root_of() { echo "/sys/devices/$(readlink -f "$CXL/$1" | cut -d/ -f4)"; }
     topo_list_shows "$r" "$m"
 }
 
+@test "ndctl 81 agrees: the memdevs, the boot one and the hot-added one, and the region over it" {
+    topo_oracle
+}
+
 @test "offline, region deleted, device_del: the memdev goes away" {
     m=$(cat "$BATS_FILE_TMPDIR/memdev") r=$(cat "$BATS_FILE_TMPDIR/region")
     d=$(vm_dax_of "$r")

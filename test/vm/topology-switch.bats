@@ -42,3 +42,7 @@ switch_port_of() {
 @test "cxltier list shows the region across the switch under both memdevs" {
     topo_list_shows "$(cat "$BATS_FILE_TMPDIR/region")" mem0 mem1
 }
+
+@test "ndctl 81 agrees: the memdevs, the region, and a region across the switch made by cxl create-region and by cxltier" {
+    topo_oracle --both-ways mem0 mem1
+}

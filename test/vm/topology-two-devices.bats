@@ -26,3 +26,7 @@ load topology
 @test "cxltier list shows the 2-way region under both memdevs" {
     topo_list_shows "$(cat "$BATS_FILE_TMPDIR/region")" mem0 mem1
 }
+
+@test "ndctl 81 agrees: the memdevs, the region, and a 2-way region made by cxl create-region and by cxltier" {
+    topo_oracle --both-ways mem0 mem1
+}

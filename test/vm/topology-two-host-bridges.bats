@@ -37,3 +37,7 @@ load topology
 @test "cxltier list shows the cross-host-bridge region under both memdevs" {
     topo_list_shows "$(cat "$BATS_FILE_TMPDIR/region")" mem0 mem1
 }
+
+@test "ndctl 81 agrees: the memdevs, the region, and a cross-host-bridge region made by cxl create-region and by cxltier" {
+    topo_oracle --both-ways mem0 mem1
+}

@@ -35,6 +35,10 @@ load topology
     topo_list_shows "$r1" mem1
 }
 
+@test "ndctl 81 agrees: the memdevs and each region in its own window" {
+    topo_oracle
+}
+
 # A memory block's state write waits while another writer holds the
 # kernel's device_hotplug_lock: lock_device_hotplug_sysfs() answers with
 # restart_syscall(), a restart no signal handler stops. The other writer here

@@ -3,6 +3,7 @@
 # the kernel enumerated, and a region over the devices created and onlined
 # through the guest helpers (lib.sh).
 load helper
+load ndctl-oracle
 
 # memdevs present, sorted: "mem0 mem1"
 topo_memdevs() { ls $CXL | grep '^mem[0-9]' | sort -V | tr '\n' ' ' | sed 's/ $//'; }
@@ -66,4 +67,23 @@ topo_list_shows() {
         got=$(jq -c --arg m "$m" --arg r "$r" '[.memdevs[] | select(.name == $m) | .regions[]? | select(. == $r)] | length' <<<"$json")
         [[ $got == 1 ]] || { echo "cxltier list: $m does not name $r" >&2; return 1; }
     done
+}
+
+# topo_oracle [--both-ways MEMDEV...]: ndctl 81 agrees with cxltier on this
+# topology (ndctl-oracle.bash): every memdev, every region there now (made by
+# the lab's sysfs steps); with --both-ways, those regions are taken down
+# (cxltier region destroy --offline) and a region over MEMDEV... is made by
+# cxl create-region, then by cxltier region create, each compared and
+# destroyed: the file leaves no region behind then
+topo_oracle() {
+    local r
+    oracle_ready || return 1
+    oracle_memdevs || return 1
+    for r in $(ls $CXL | grep '^region[0-9]'); do oracle_region "$r" || return 1; done
+    [[ ${1:-} == --both-ways ]] || return 0
+    shift
+    for r in $(ls $CXL | grep '^region[0-9]'); do
+        cxltier region destroy "$r" --offline >/dev/null || { echo "topo_oracle: cannot take $r down" >&2; return 1; }
+    done
+    oracle_regions_both_ways "$@"
 }

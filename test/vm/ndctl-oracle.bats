@@ -1,0 +1,50 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# vm-topology: default
+# vm-boot-group: inspect
+# ndctl 81 (Debian 13's cxl, with its own libraries) as the oracle of
+# cxltier's views on the real kernel, one memdev: the memdevs, a region made
+# by `cxl create-region` read by cxltier, one made by `cxltier region create`
+# read by `cxl list` (ndctl-oracle.bash says what is compared). The other
+# topologies run the same comparison in their own files (topology.bash).
+load helper
+load ndctl-oracle
+
+setup_file() {
+    # the files of this boot before it may have made a region (ensure_region)
+    ls $CXL | grep -q '^region[0-9]' && touch "$BATS_FILE_TMPDIR/had-region"
+    for r in $(ls $CXL | grep '^region[0-9]'); do cxltier region destroy "$r" --offline >/dev/null; done
+}
+
+teardown_file() {
+    # as found: the next file of the boot may expect its region
+    [[ ! -e $BATS_FILE_TMPDIR/had-region ]] || ensure_region >/dev/null
+}
+
+@test "ndctl 81 is there, and its cxl list works on this kernel" {
+    oracle_ready
+    run $CXL81 list -M
+    assert_success
+    [[ $(jq length <<<"$output") -ge 1 ]] || fail "cxl list -M shows no memdev: $output"
+}
+
+@test "every memdev: serial, host, sizes, firmware and QoS class as cxl list -M has them" {
+    oracle_ready
+    oracle_memdevs
+}
+
+@test "a region made by cxl create-region is listed by cxltier as cxl list has it, and one cxltier makes as cxltier said" {
+    oracle_ready
+    oracle_regions_both_ways mem0
+}
+
+@test "the oracle catches a difference: a region object with a wrong size and target decoder is named, field by field" {
+    oracle_ready
+    r=$(cxltier region create mem0 -j | jq -c '.regions[0]')
+    name=$(jq -r .name <<<"$r")
+    run --separate-stderr oracle_region "$name" "$(jq -c '.size += 268435456 | .targets[0].decoder = "decoder9.9"' <<<"$r")"
+    cxltier region destroy "$name" >/dev/null
+    assert_failure 1
+    [[ $stderr == *"$name: size: cxltier $(( $(jq .size <<<"$r") + 268435456 )), ndctl 81 $(jq .size <<<"$r")"* ]] || fail "$stderr"
+    [[ $stderr == *"$name: targets: cxltier "*'"decoder9.9"'* ]] || fail "$stderr"
+}
