@@ -12,6 +12,8 @@ PKGS=(
     asciidoctor
     # Debian package (tools/build-deb.sh, test/install/deb.sh)
     debhelper dpkg-dev lintian systemd
+    # the Debian 13 tier: a trixie root (tools/trixie-root.sh)
+    debootstrap
     # tests
     bats bats-assert bats-support jq valgrind bash-completion bc
     # the JSON contract (tools/validate-json) and the metrics (promtool, a

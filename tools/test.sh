@@ -3,8 +3,9 @@
 # test.sh - install what is needed, build, and run every test tier:
 #   unit + CLI (-Werror build), the same under ASan/UBSan, the unit tests and
 #   every command on every fixture under valgrind, the fuzz targets for a
-#   short run, and the VM tier (the real
-#   kernel's CXL drivers under QEMU).
+#   short run, the same tree built, tested and packaged in a Debian 13 root
+#   (tools/trixie-test.sh), and the VM tier (the real kernel's CXL drivers
+#   under QEMU).
 # Exit 0 only when every tier passed. The VM tier is skipped (loudly) where no
 # VM can start, unless CXLTIER_REQUIRE_VM=1 (CI sets it), which makes that a failure.
 set -uo pipefail
@@ -168,6 +169,23 @@ elif CC=clang BUILD_TARGETS=build.ninja build build-fuzz -Dfuzz=true -Db_sanitiz
      [[ -n $fuzzers ]] && { ninja -C build-fuzz $fuzzers > /dev/null || ninja -C build-fuzz $fuzzers; } &&
      ./test/fuzz/run.sh build-fuzz "${CXLTIER_FUZZ_SECONDS:-20}"; then :; else status=1; fi
 
+# Debian 13: the same tree built and tested with trixie's toolchain and
+# libraries, and packaged for it, in a trixie root (cached outside the tree:
+# tools/trixie-root.sh); counted apart on the closing line
+tier "Debian 13 (trixie root): build (-Werror, gcc 14), unit + CLI tests, the package and lintian (beside the VM tier)"
+trixie_rc=0
+env -u TMPDIR ./tools/trixie-test.sh build/trixie || trixie_rc=$?
+t_log=build/trixie/testlog.txt
+t_ok=$(grep '^ok ' "$t_log" 2>/dev/null | grep -vc ' # skip'); t_fail=$(grep -c '^not ok ' "$t_log" 2>/dev/null)
+t_skip=$(grep -c '^ok .* # skip' "$t_log" 2>/dev/null)
+passed=$((passed + ${t_ok:-0})); failed=$((failed + ${t_fail:-0})); skipped=$((skipped + ${t_skip:-0}))
+[[ -f build/trixie/testlog.json ]] && SKIP_LOGS+=("trixie=$SRC/build/trixie/testlog.json")
+if [[ $trixie_rc == 77 ]]; then
+    echo "Debian 13: no trixie root could be made (the archive unreachable): the tier is required"; status=1; failed=$((failed + 1))
+elif [[ $trixie_rc != 0 ]]; then
+    status=1; (( ${t_fail:-0} )) || failed=$((failed + 1))   # (the build or the package failed, outside any test)
+fi
+
 left=$(cd "$RUN_TMP" && ls -A)
 if [[ -n $left ]]; then
     echo "the host tiers' tests left behind in $RUN_TMP: ${left//$'\n'/ }"; status=1; failed=$((failed + 1))
@@ -210,5 +228,5 @@ for i in "${!TIER_NAMES[@]}"; do
 done
 echo
 [[ $status != 0 && $failed == 0 ]] && failed=1   # a tier failed outside any single test
-echo "$passed passed, $failed failed, $skipped skipped$( (( ${vtwice:-0} )) && echo "; $vtwice VM boots repeated after a fault of the emulation (named in the VM tier)")"
+echo "$passed passed, $failed failed, $skipped skipped (of which Debian 13: ${t_ok:-0} passed, ${t_fail:-0} failed, ${t_skip:-0} skipped; VM tier: ${vok:-0} passed, ${vfail:-0} failed, ${vskip:-0} skipped)$( (( ${vtwice:-0} )) && echo "; $vtwice VM boots repeated after a fault of the emulation (named in the VM tier)")"
 exit $status

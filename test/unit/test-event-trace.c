@@ -279,20 +279,31 @@ static void memory_module(void)
 	ok(e.health.dirty_shutdowns == 4 && e.device_event_type == 3, "counts and event type");
 }
 
+/* a cxl_poison record of mem0 in region0 from the format in DIR; NULL when
+ * the format does not parse (said) */
+static struct tep_event *poison_record(const char *dir, struct rec *r)
+{
+	struct tep_event *ev = load(dir, "cxl_poison");
+
+	ok(ev != NULL, "%s's cxl_poison format parses", dir);
+	if (!ev)
+		return NULL;
+	rec_init(r, ev);
+	put_str(r, "memdev", "mem0");
+	put_str(r, "host", "0000:0d:00.0");
+	put_str(r, "region", "region0");
+	return ev;
+}
+
 static void poison(void)
 {
-	struct tep_event *ev = load("linux-6.12", "cxl_poison");
 	const struct ct_event_field *f;
 	struct ct_event e;
 	struct rec r;
+	struct tep_event *ev = poison_record("linux-6.12", &r);
 
-	ok(ev != NULL, "cxl_poison format parses");
 	if (!ev)
 		return;
-	rec_init(&r, ev);
-	put_str(&r, "memdev", "mem0");
-	put_str(&r, "host", "0000:0d:00.0");
-	put_str(&r, "region", "region0");
 	put(&r, "trace_type", 0);
 	put(&r, "dpa", 0x40000);
 	put(&r, "dpa_length", 64);
@@ -326,17 +337,12 @@ static void poison(void)
  * ULLONG_MAX (no cache, no region) is no address */
 static void poison_alias(void)
 {
-	struct tep_event *ev = load("synthetic-newer", "cxl_poison");
 	struct ct_event e;
 	struct rec r;
+	struct tep_event *ev = poison_record("synthetic-newer", &r);
 
-	ok(ev != NULL, "cxl_poison with hpa_alias0 parses");
 	if (!ev)
 		return;
-	rec_init(&r, ev);
-	put_str(&r, "memdev", "mem0");
-	put_str(&r, "host", "0000:0d:00.0");
-	put_str(&r, "region", "region0");
 	put(&r, "dpa", 0x40000);
 	put(&r, "hpa", 0x150040000ULL);
 	put(&r, "hpa_alias0", 0x110040000ULL);

@@ -6,6 +6,7 @@
 # into QEMU's Type-3 device over QMP, drained by the kernel, read back.
 load helper
 load events
+load ndctl-oracle
 
 DEV=/machine/peripheral/cxl-mem0
 BATS_TEST_TIMEOUT=900   # per test; every wait inside says what it waits for
@@ -108,6 +109,49 @@ events_of() {
     all_fields cxl_memory_module <<<"$e"
     assert_equal "$(jq -c '[.severity, .device_event_type, .health.maintenance_needed, .health.performance_degraded, .health.media_status, .health.life_used_state, .health.life_used_percent, .health.temperature_celsius, .health.dirty_shutdowns, .health.corrected_volatile_errors, .fields.device_temp]' <<<"$e")" \
         '["fatal","temperature_change",true,true,"all_data_loss_on_power_loss","warning",30,-15,4,3,-15]'
+}
+
+# the cxl_monitor instance of ndctl 81's `cxl monitor` records cxl events
+monitor_recording() { [[ $(cat $T/cxl_monitor/events/cxl/enable 2>/dev/null) == 1 ]]; }
+# FILE holds N lines or more
+lines_at_least() { [[ -f $1 && $(wc -l < "$1") -ge $2 ]]; }
+
+@test "ndctl 81's cxl monitor and cxltier events -j see the same records: every field both show agrees" {
+    oracle_ready
+    mon=$BATS_TEST_TMPDIR/monitor.jsonl
+    $CXL81 monitor > "$mon" 2> "$BATS_TEST_TMPDIR/monitor.err" 3>&- &
+    mpid=$!
+    wait_for 60 "cxl monitor's instance cxl_monitor recording cxl events" monitor_recording
+    inject cxl-inject-general-media-event "{\"path\":\"$DEV\",\"log\":\"warning\",\"flags\":1,\"dpa\":12288,\"descriptor\":1,\"type\":1,\"transaction-type\":2,\"channel\":3,\"rank\":2,\"device\":7,\"component-id\":\"oracle-comp\"}"
+    inject cxl-inject-dram-event "{\"path\":\"$DEV\",\"log\":\"informational\",\"flags\":1,\"dpa\":16384,\"descriptor\":1,\"type\":2,\"transaction-type\":1,\"channel\":2,\"rank\":1,\"nibble-mask\":3,\"bank-group\":1,\"bank\":2,\"row\":9,\"column\":8,\"correction-mask\":[5,6,7,8]}"
+    inject cxl-inject-memory-module-event "{\"path\":\"$DEV\",\"log\":\"warning\",\"flags\":1,\"type\":1,\"health-status\":1,\"media-status\":0,\"additional-status\":0,\"life-used\":12,\"temperature\":41,\"dirty-shutdown-count\":2,\"corrected-volatile-error-count\":6,\"corrected-persistent-error-count\":0}"
+    wait_for 120 "cxl monitor to write the three records" lines_at_least "$mon" 3
+    for k in general_media dram memory_module; do events_of "$k" >/dev/null || fail "cxltier saw no $k record"; done
+    kill -INT "$mpid"; wait "$mpid" 2>/dev/null || true
+    [[ ! -d $T/cxl_monitor ]] || rmdir $T/cxl_monitor
+    ours=$BATS_TEST_TMPDIR/seen.json
+    # every monitor line: the cxltier event of the same tracepoint and device
+    # timestamp, each field both have, byte arrays and UUIDs as hex
+    run jq -rn --slurpfile mon "$mon" --slurpfile ours "$ours" '
+        def hex2: "0123456789abcdef" as $h | $h[(./16|floor):(./16|floor)+1] + $h[(.%16):(.%16)+1];
+        def norm: if type == "array" then (map(hex2) | join(""))
+                  elif type == "string" and test("^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$") then gsub("-"; "")
+                  else . end;
+        $mon[] as $m | ($m | del(.system, .event, .timestamp)) as $mf
+        | [$ours[0][] | select(.event == $m.event and .fields.hdr_timestamp == $m.hdr_timestamp)] as $hit
+        | if ($hit | length) != 1 then "\($m.event) of device time \($m.hdr_timestamp): cxltier has \($hit | length) such records"
+          else ($hit[0].fields) as $f
+               | ($mf | keys[] | select($f | has(.))) as $k
+               | select(($mf[$k] | norm) != ($f[$k] | norm))
+               | "\($m.event): \($k): cxltier \($f[$k] | tojson), cxl monitor \($mf[$k] | tojson)" end'
+    assert_success
+    [[ -z $output ]] || fail "$output"
+    # and something was compared: each record shares its fields with cxltier's
+    assert_equal "$(jq -s 'length' "$mon")" 3
+    n=$(jq -rn --slurpfile mon "$mon" --slurpfile ours "$ours" \
+        '[$mon[] as $m | [$ours[0][] | select(.event == $m.event and .fields.hdr_timestamp == $m.hdr_timestamp)][0].fields as $f
+          | $m | del(.system, .event, .timestamp) | keys[] | select(. as $k | $f | has($k))] | length')
+    (( n >= 40 )) || fail "only $n fields compared"
 }
 
 @test "poison: injected over QMP, listed by the kernel, with DPA and HPA" {
