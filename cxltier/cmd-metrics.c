@@ -152,8 +152,7 @@ static char *render(const struct cmd_env *env, json_object *root, size_t *len)
 	if (!f)
 		return NULL;
 	if (env->out.json)
-		fprintf(f, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-								  JSON_C_TO_STRING_NOSLASHESCAPE));
+		out_json_fprint(f, root);
 	else
 		metrics_prom(f, root);
 	if (fclose(f)) {

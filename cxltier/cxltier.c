@@ -133,8 +133,6 @@ int main(int argc, char **argv)
 	const struct cmd *c;
 	int i, rc;
 
-	/* JSON numbers as people write them: 46.1, not 46.100000000000001 */
-	json_c_set_serialization_double_format("%.10g", JSON_C_OPTION_GLOBAL);
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];

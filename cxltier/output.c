@@ -197,6 +197,52 @@ int out_check_columns(const struct out_opts *o, const struct out_table *t, char 
 	return o->json ? 0 : resolve_columns(o, t, sel, &nsel, err, errlen);
 }
 
+/* LEN bytes of json-c's pretty text at S, written to F with PAD spaces after
+ * each newline (a value serialized at the top level, printed PAD deep) and
+ * its empty arrays and objects as [] and {}: json-c before 0.17 (Debian 12's
+ * 0.16) writes them over two lines, 0.17 and later on one; cxltier's JSON is
+ * the same bytes whichever json-c it runs with. (A raw newline is never
+ * inside a JSON string: one after a bracket is the layout's.) */
+static void put_json_text(FILE *f, const char *s, size_t len, int pad)
+{
+	const char *end = s + len;
+
+	while (s < end) {
+		size_t n = strcspn(s, "[{\n");
+		if (n > (size_t)(end - s))
+			n = (size_t)(end - s);
+		fwrite(s, 1, n, f);
+		s += n;
+		if (s >= end)
+			break;
+		if (*s == '\n') {
+			fprintf(f, "\n%*s", pad, "");
+			s++;
+			continue;
+		}
+		n = 1 + strspn(s + 1, "\n ");
+		if (s + n < end && s[1] == '\n' && s[n] == (s[0] == '[' ? ']' : '}')) {
+			fputc(s[0], f);
+			s += n;	/* the closing one is next */
+		} else {
+			fputc(*s++, f);
+		}
+	}
+}
+
+#define JSON_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
+
+int out_json_fprint(FILE *f, json_object *o)
+{
+	const char *s = json_object_to_json_string_ext(o, JSON_FLAGS);
+
+	if (!s)
+		return -1;
+	put_json_text(f, s, strlen(s), 0);
+	fputc('\n', f);
+	return 0;
+}
+
 int out_print(const struct out_opts *o, const struct out_table *t, json_object *root, char *err, size_t errlen)
 {
 	const struct out_column *sel[64];
@@ -205,11 +251,8 @@ int out_print(const struct out_opts *o, const struct out_table *t, json_object *
 	bool tree = t->levels[1] != NULL;
 	int rc;
 
-	if (o->json) {
-		printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-				JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
-		return 0;
-	}
+	if (o->json)
+		return out_json_fprint(stdout, root) ? -ENOMEM : 0;
 	if ((rc = resolve_columns(o, t, sel, &nsel, err, errlen)))
 		return rc;
 	arr = lookup(root, t->levels[0]);
@@ -264,29 +307,16 @@ static int print_rows(const struct out_opts *o, const struct out_table *t, const
 /* the text that stands for the streamed array in the serialized root */
 #define ROWS_MARK "\\u0001cxltier-rows\\u0001"
 
-/* fputs S with PAD spaces after each newline (a value serialized at the top
- * level, printed where it would stand IND deep) */
-static void put_indented(const char *s, int pad)
-{
-	const char *nl;
-
-	while ((nl = strchr(s, '\n'))) {
-		fwrite(s, 1, nl - s + 1, stdout);
-		printf("%*s", pad, "");
-		s = nl + 1;
-	}
-	fputs(s, stdout);
-}
-
+/* the array at KEY streamed: the document around it, then each record as
+ * it is made */
 static int print_json_rows(json_object *root, const char *key, size_t n, out_row_fn row, void *ctx,
 			   char *err, size_t errlen)
 {
-	const int flags = JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE;
-	const char *doc, *mark, *line;
+	const char *doc, *mark, *line, *rest;
 	int ind;
 
 	json_object_object_add(root, key, json_object_new_string("\001cxltier-rows\001"));
-	doc = json_object_to_json_string_ext(root, flags);
+	doc = json_object_to_json_string_ext(root, JSON_FLAGS);
 	mark = strstr(doc, "\"" ROWS_MARK "\"");
 	if (!mark) {
 		snprintf(err, errlen, "internal error: the array '%s' has no place in the document", key);
@@ -295,19 +325,24 @@ static int print_json_rows(json_object *root, const char *key, size_t n, out_row
 	for (line = mark; line > doc && line[-1] != '\n'; line--)
 		;
 	ind = (int)strspn(line, " ");
-	fwrite(doc, 1, mark - doc, stdout);
-	fputs("[\n", stdout);
+	put_json_text(stdout, doc, (size_t)(mark - doc), 0);
+	fputs(n ? "[\n" : "[", stdout);
 	for (size_t i = 0; i < n; i++) {
 		json_object *rec = row(ctx, i);
+		const char *text = json_object_to_json_string_ext(rec, JSON_FLAGS);
 
 		if (i)
 			fputs(",\n", stdout);
 		printf("%*s", ind + 2, "");
-		put_indented(json_object_to_json_string_ext(rec, flags), ind + 2);
+		put_json_text(stdout, text, strlen(text), ind + 2);
 		json_object_put(rec);
 	}
-	printf("%s%*s]", n ? "\n" : "", ind, "");
-	puts(mark + strlen("\"" ROWS_MARK "\""));
+	if (n)
+		printf("\n%*s", ind, "");
+	fputc(']', stdout);
+	rest = mark + strlen("\"" ROWS_MARK "\"");
+	put_json_text(stdout, rest, strlen(rest), 0);
+	fputc('\n', stdout);
 	json_object_object_add(root, key, json_object_new_array());
 	return 0;
 }

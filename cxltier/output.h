@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <json-c/json.h>
 
 enum out_type {
@@ -48,6 +49,9 @@ struct out_opts {
 };
 
 /* 0, or -EINVAL with a message in err (an unknown column: a usage error) */
+/* o's JSON as every cxltier command prints it (pretty; [] and {} for empty
+ * ones, whatever json-c's version), and a newline; -1 out of memory */
+int out_json_fprint(FILE *f, json_object *o);
 int out_print(const struct out_opts *o, const struct out_table *t, json_object *root,
 	      char *err, size_t errlen);
 /* out_print for a document whose array at KEY (a key of root, an empty

@@ -83,7 +83,12 @@ rm -rf build/deb
 if DEB_BUILD_OPTIONS=nocheck CXLTIER_DEB_OUT=$SRC/build/deb meson test -C build --suite install --print-errorlogs; then :; else status=1; fi
 count_meson build install
 
-tier "builds for the tiers that follow: ASan/UBSan, crash points"
+tier "builds for the tiers that follow: ASan/UBSan, crash points, Debian 13"
+# the Debian 13 build (tools/trixie-test.sh build, in a trixie root) beside
+# the two below: its binary goes into the VM tier's guests, its tests run
+# later (the Debian 13 tier)
+env -u TMPDIR ./tools/trixie-test.sh build build/trixie > build/trixie-build.log 2>&1 &
+trixie_build_pid=$!
 # (-Dcrash_points=true: the CLI's crash tests, test/cli/crash-points.bats,
 # run under the sanitizers too)
 asan_built=0
@@ -103,6 +108,9 @@ fi
 # the two cores idle (waiting on their timers and devices), which those
 # fill. Its output is printed whole after them; the guests run cxltier as
 # the package built above installs it (the ASan boots, the ASan build).
+trixie_build_rc=0
+wait $trixie_build_pid || trixie_build_rc=$?
+cat build/trixie-build.log
 deb=$(ls build/deb/cxltier_*.deb 2>/dev/null | head -1)
 VM_NOTE=
 if [[ -z $deb ]]; then
@@ -113,7 +121,10 @@ if [[ -z $deb ]]; then
 fi
 vm_t0=$(date +%s) vm_cpu0=$(cpu_jiffies)
 # (not in this run's TMPDIR, which must be empty when the host tiers end)
+trixie_bin=
+[[ $trixie_build_rc == 0 && -x build/trixie/cxltier ]] && trixie_bin=$SRC/build/trixie/cxltier
 env -u TMPDIR CXLTIER_VM_DEB=${deb:+$SRC/$deb} CXLTIER_VM_ASAN_BUILD=build-asan CXLTIER_VM_CRASH_BUILD=build-crash \
+    CXLTIER_VM_TRIXIE_BIN=$trixie_bin \
     ./test/vm/vm-test.sh build > build/vm-tap.txt 2>&1 &
 VM_PID=$!
 echo "VM tier: started beside the host tiers (pid $VM_PID; its TAP in build/vm-tap.txt, printed when it ends)"
@@ -173,8 +184,8 @@ elif CC=clang BUILD_TARGETS=build.ninja build build-fuzz -Dfuzz=true -Db_sanitiz
 # libraries, and packaged for it, in a trixie root (cached outside the tree:
 # tools/trixie-root.sh); counted apart on the closing line
 tier "Debian 13 (trixie root): build (-Werror, gcc 14), unit + CLI tests, the package and lintian (beside the VM tier)"
-trixie_rc=0
-env -u TMPDIR ./tools/trixie-test.sh build/trixie || trixie_rc=$?
+trixie_rc=$trixie_build_rc
+[[ $trixie_rc != 0 ]] || env -u TMPDIR ./tools/trixie-test.sh test build/trixie || trixie_rc=$?
 t_log=build/trixie/testlog.txt
 t_ok=$(grep '^ok ' "$t_log" 2>/dev/null | grep -vc ' # skip'); t_fail=$(grep -c '^not ok ' "$t_log" 2>/dev/null)
 t_skip=$(grep -c '^ok .* # skip' "$t_log" 2>/dev/null)

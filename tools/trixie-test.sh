@@ -4,50 +4,67 @@
 # (tools/trixie-root.sh: debootstrap, cached outside the tree), on a copy of
 # this tree's files, with trixie's own toolchain and libraries (gcc 14,
 # libcxl/libdaxctl 81, json-c 0.18, meson 1.7, systemd 257):
-#   1. meson setup -Dwerror=true, the build, the unit and CLI tests;
-#   2. the Debian package built from the same debian/ for trixie, lintian
-#      clean (tools/build-deb.sh; its tests were step 1's: nocheck).
+#   build  meson setup -Dwerror=true and the build; the binary is copied to
+#          OUT/cxltier (the VM tier runs it in its guests with trixie's
+#          libraries: CXLTIER_VM_TRIXIE_BIN), the build kept for `test`;
+#   test   the unit and CLI tests of that build, then the Debian package
+#          built from the same debian/ for trixie, lintian clean
+#          (tools/build-deb.sh; its tests were these: nocheck); the build
+#          is removed;
+#   all    both (the default).
 # Run in a mount namespace of its own, chrooted: nothing is mounted on or
-# installed into the host. The meson log of step 1 is copied to OUT (default
-# build/trixie) as testlog.json and testlog.txt, for the run's counts and
-# the skip list; the package to OUT too.
+# installed into the host. `test` copies meson's log to OUT (default
+# build/trixie) as testlog.json and testlog.txt, for the run's counts and the
+# skip list, and the package.
 #
-#   tools/trixie-test.sh [OUT]     exit 0 when every step passed; 77 when no
-#                                  trixie root can be made (no archive)
+#   tools/trixie-test.sh [build|test|all] [OUT]
+# Exit 0 when every step passed; 77 when no trixie root can be made.
 set -uo pipefail
 SRC=$(cd "$(dirname "$0")/.." && pwd)
+phase=all
+[[ ${1:-} == build || ${1:-} == test || ${1:-} == all ]] && { phase=$1; shift; }
 OUT=${1:-$SRC/build/trixie}
 root=$("$SRC/tools/trixie-root.sh") || exit $?
 mkdir -p "$OUT"; OUT=$(cd "$OUT" && pwd)
-rm -rf "$OUT"/testlog.* "$OUT"/cxltier_*.deb
 work=$root/tmp/cxltier-trixie
-rm -rf "$work"; mkdir -p "$work/src" "$work/out"
-# the tree's files as tools/build-deb.sh takes them (git: tracked and
-# untracked-but-not-ignored; no build directories)
-if git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-    git -C "$SRC" ls-files -z --cached --others --exclude-standard |
-        while IFS= read -r -d '' f; do [[ -e $SRC/$f || -L $SRC/$f ]] && printf '%s\0' "$f"; done |
-        tar -C "$SRC" --null -T - -cf - | tar -C "$work/src" -xf -
-else
-    tar -C "$SRC" --exclude='./build*' -cf - . | tar -C "$work/src" -xf -
+
+# in_root SCRIPT: SCRIPT run by bash in the trixie root, in /tmp/cxltier-trixie/src
+in_root() {
+    unshare -m --propagation private bash -uo pipefail -c '
+        r=$1 script=$2
+        mount -t proc proc "$r/proc" && mount --rbind /sys "$r/sys" && mount --rbind /dev "$r/dev" || exit 1
+        mount -t tmpfs -o mode=1777 tmpfs "$r/dev/shm" 2>/dev/null || true
+        exec chroot "$r" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 TERM=dumb \
+            bash -uo pipefail -c "cd /tmp/cxltier-trixie/src || exit 1; $script"' _ "$root" "$1"
+}
+
+if [[ $phase != test ]]; then
+    rm -rf "$work" "$OUT"/cxltier "$OUT"/testlog.* "$OUT"/cxltier_*.deb
+    mkdir -p "$work/src" "$work/out"
+    # the tree's files as tools/build-deb.sh takes them (git: tracked and
+    # untracked-but-not-ignored; no build directories)
+    if git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+        git -C "$SRC" ls-files -z --cached --others --exclude-standard |
+            while IFS= read -r -d '' f; do [[ -e $SRC/$f || -L $SRC/$f ]] && printf '%s\0' "$f"; done |
+            tar -C "$SRC" --null -T - -cf - | tar -C "$work/src" -xf -
+    else
+        tar -C "$SRC" --exclude='./build*' -cf - . | tar -C "$work/src" -xf -
+    fi
+    in_root 'echo "trixie: $(. /etc/os-release; echo $PRETTY_NAME), $(gcc --version | head -1), libcxl $(pkg-config --modversion libcxl), meson $(meson --version)"
+             meson setup build -Dwerror=true >/dev/null && ninja -C build >/dev/null || ninja -C build' ||
+        { echo "trixie: the build failed"; exit 1; }
+    cp "$work/src/build/cxltier" "$OUT/cxltier" && echo "trixie: built $OUT/cxltier"
 fi
-unshare -m --propagation private bash -uo pipefail -c '
-    r=$1
-    mount -t proc proc "$r/proc" && mount --rbind /sys "$r/sys" && mount --rbind /dev "$r/dev" || exit 1
-    mount -t tmpfs -o mode=1777 tmpfs "$r/dev/shm" 2>/dev/null || true
-    exec chroot "$r" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 TERM=dumb bash -uo pipefail -c "
-        cd /tmp/cxltier-trixie/src || exit 1
-        echo \"trixie: \$(. /etc/os-release; echo \$PRETTY_NAME), \$(gcc --version | head -1), libcxl \$(pkg-config --modversion libcxl), meson \$(meson --version)\"
-        rc=0
-        echo \"==== trixie: build (-Werror) and unit + CLI tests\"
-        if meson setup build -Dwerror=true >/dev/null && ninja -C build >/dev/null &&
-           meson test -C build --suite unit --suite cli --print-errorlogs; then :; else rc=1; fi
-        echo \"==== trixie: the Debian package (tools/build-deb.sh: built, lintian clean)\"
-        DEB_BUILD_OPTIONS=nocheck tools/build-deb.sh -q /tmp/cxltier-trixie/out >/dev/null || rc=1
-        exit \$rc"' _ "$root"
+[[ $phase != build ]] || exit 0
+[[ -x $work/src/build/cxltier ]] || { echo "trixie: no build to test (tools/trixie-test.sh build first)"; exit 1; }
+in_root 'rc=0
+    echo "==== trixie: unit + CLI tests"
+    meson test -C build --no-rebuild --suite unit --suite cli --print-errorlogs || rc=1
+    echo "==== trixie: the Debian package (tools/build-deb.sh: built, lintian clean)"
+    DEB_BUILD_OPTIONS=nocheck tools/build-deb.sh -q /tmp/cxltier-trixie/out >/dev/null || rc=1
+    exit $rc'
 rc=$?
 cp "$work/src/build/meson-logs/testlog.json" "$work/src/build/meson-logs/testlog.txt" "$OUT/" 2>/dev/null
-cp "$work"/out/cxltier_*.deb "$OUT/" 2>/dev/null
-ls "$OUT"/cxltier_*.deb >/dev/null 2>&1 && echo "trixie: built $(basename "$(ls "$OUT"/cxltier_*.deb)")"
+cp "$work"/out/cxltier_*.deb "$OUT/" 2>/dev/null && echo "trixie: built $(basename "$(ls "$OUT"/cxltier_*.deb)")"
 rm -rf "$work"
 exit $rc

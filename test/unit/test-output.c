@@ -97,6 +97,34 @@ static void streamed_as_whole(void)
 }
 
 
+static int print_empties(void *arg)
+{
+	json_object *root = json_object_new_object(), *list = json_object_new_array();
+
+	(void)arg;
+	json_object_object_add(root, "none", json_object_new_array());
+	json_object_object_add(root, "nothing", json_object_new_object());
+	json_object_array_add(list, json_object_new_array());
+	json_object_array_add(list, json_object_new_object());
+	json_object_object_add(root, "list", list);
+	json_object_object_add(root, "text", json_object_new_string("[\n  ] {\n}"));
+	out_json_fprint(stdout, root);
+	json_object_put(root);
+	return 0;
+}
+
+/* empty arrays and objects are [] and {} whatever json-c writes (0.16: over
+ * two lines; 0.17+: on one), nested too; a string's "[\n ]" is left alone */
+static void empties_on_one_line(void)
+{
+	int rc;
+	char *a = captured(print_empties, NULL, &rc);
+
+	is_str(a, "{\n  \"none\": [],\n  \"nothing\": {},\n  \"list\": [\n    [],\n    {}\n  ],\n"
+		  "  \"text\": \"[\\n  ] {\\n}\"\n}\n", "empty arrays and objects on one line, the same with any json-c");
+	free(a);
+}
+
 int main(void)
 {
 	char b[32];
@@ -110,5 +138,6 @@ int main(void)
 	is_str(out_human_size((1ULL << 30) - 1, b, sizeof(b)), "1024M", "rounding up to the next whole");
 	is_str(out_human_size(~0ULL, b, sizeof(b)), "16E", "the largest value");
 	streamed_as_whole();
+	empties_on_one_line();
 	return tap_done();
 }

@@ -113,22 +113,25 @@ events_of() {
 
 # the cxl_monitor instance of ndctl 81's `cxl monitor` records cxl events
 monitor_recording() { [[ $(cat $T/cxl_monitor/events/cxl/enable 2>/dev/null) == 1 ]]; }
-# FILE holds N lines or more
-lines_at_least() { [[ -f $1 && $(wc -l < "$1") -ge $2 ]]; }
+# FILE holds N JSON lines or more (cxl monitor's log: its records, flushed
+# one by one, and messages of its own that start with a time)
+records_at_least() { [[ -f $1 && $(grep -c '^{' "$1") -ge $2 ]]; }
 
 @test "ndctl 81's cxl monitor and cxltier events -j see the same records: every field both show agrees" {
     oracle_ready
     mon=$BATS_TEST_TMPDIR/monitor.jsonl
-    $CXL81 monitor > "$mon" 2> "$BATS_TEST_TMPDIR/monitor.err" 3>&- &
+    $CXL81 monitor -l "$mon" > "$BATS_TEST_TMPDIR/monitor.out" 2>&1 3>&- &
     mpid=$!
     wait_for 60 "cxl monitor's instance cxl_monitor recording cxl events" monitor_recording
     inject cxl-inject-general-media-event "{\"path\":\"$DEV\",\"log\":\"warning\",\"flags\":1,\"dpa\":12288,\"descriptor\":1,\"type\":1,\"transaction-type\":2,\"channel\":3,\"rank\":2,\"device\":7,\"component-id\":\"oracle-comp\"}"
     inject cxl-inject-dram-event "{\"path\":\"$DEV\",\"log\":\"informational\",\"flags\":1,\"dpa\":16384,\"descriptor\":1,\"type\":2,\"transaction-type\":1,\"channel\":2,\"rank\":1,\"nibble-mask\":3,\"bank-group\":1,\"bank\":2,\"row\":9,\"column\":8,\"correction-mask\":[5,6,7,8]}"
     inject cxl-inject-memory-module-event "{\"path\":\"$DEV\",\"log\":\"warning\",\"flags\":1,\"type\":1,\"health-status\":1,\"media-status\":0,\"additional-status\":0,\"life-used\":12,\"temperature\":41,\"dirty-shutdown-count\":2,\"corrected-volatile-error-count\":6,\"corrected-persistent-error-count\":0}"
-    wait_for 120 "cxl monitor to write the three records" lines_at_least "$mon" 3
+    wait_for 120 "cxl monitor to log the three records" records_at_least "$mon" 3
     for k in general_media dram memory_module; do events_of "$k" >/dev/null || fail "cxltier saw no $k record"; done
     kill -INT "$mpid"; wait "$mpid" 2>/dev/null || true
+    # (cxl monitor leaves its instance behind: it never destroys it)
     [[ ! -d $T/cxl_monitor ]] || rmdir $T/cxl_monitor
+    grep '^{' "$mon" > "$mon.json"; mon=$mon.json
     ours=$BATS_TEST_TMPDIR/seen.json
     # every monitor line: the cxltier event of the same tracepoint and device
     # timestamp, each field both have, byte arrays and UUIDs as hex

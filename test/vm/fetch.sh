@@ -164,9 +164,13 @@ fi
 # (wrappers cxl81, daxctl81 run them from /opt/ndctl81, where the guest
 # mounts it: run.sh exports it read-only as 9p tag ndctl81). Bookworm's 76.1
 # cannot create RAM regions and its `cxl monitor` crashes on 6.12's events.
+# (and the rest of what cxltier built on trixie needs: libsmartcols1,
+# libnuma1; tools/trixie-test.sh's binary runs in the guest with them)
 NDCTL81_PKGS=(cxl daxctl libcxl1 libdaxctl1 libndctl6 libc6 libjson-c5 libkmod2 libssl3t64 libtraceevent1
-              libtracefs1 libudev1 libuuid1 libzstd1 liblzma5 libiniparser4 libkeyutils1 libcap2 libgcc-s1 zlib1g)
-if [[ ! -f $CACHE/.complete-ndctl81 ]]; then
+              libtracefs1 libudev1 libuuid1 libzstd1 liblzma5 libiniparser4 libkeyutils1 libcap2 libgcc-s1 zlib1g
+              libsmartcols1 libnuma1)
+ndctl81_stamp=$(printf '%s\n' "${NDCTL81_PKGS[@]}" | sha256sum | cut -c1-16)
+if [[ $(cat "$CACHE/.complete-ndctl81" 2>/dev/null) != "$ndctl81_stamp" ]]; then
     apt_setup "$CACHE/apt-trixie" trixie
     download trixie "${NDCTL81_PKGS[@]}"
     debs=()
@@ -190,7 +194,7 @@ if [[ ! -f $CACHE/.complete-ndctl81 ]]; then
        [[ $("$HL/ld-linux-x86-64.so.2" --library-path "$HL" "$N/root/usr/bin/cxl" version) != 81 ]]; then
         echo "fetch: trixie's cxl does not run as ndctl 81 with its own libraries" >&2; exit 77
     fi
-    touch "$CACHE/.complete-ndctl81"
+    echo "$ndctl81_stamp" > "$CACHE/.complete-ndctl81"
     echo "fetch: ndctl 81 (trixie) in $N/root" >&2
 fi
 

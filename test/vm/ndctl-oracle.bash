@@ -117,3 +117,20 @@ oracle_regions_both_ways() {
     oracle_region "$r" "$(jq -c '.regions[0]' <<<"$out")" || { cxltier region destroy "$r" >/dev/null 2>&1; return 1; }
     cxltier region destroy "$r" >/dev/null || { echo "oracle: cxltier region destroy $r failed" >&2; return 1; }
 }
+
+# cxltier built on Debian 13 (tools/trixie-test.sh build: gcc 14 against
+# libcxl 81, so `region create` goes through libcxl's create_ram_region),
+# run with trixie's loader and libraries from the ndctl81 export; vm-test.sh
+# puts it in the share when given CXLTIER_VM_TRIXIE_BIN (tools/test.sh does)
+CXLTIER13=/share/cxltier-trixie
+cxltier13() {
+    local l=/opt/ndctl81/usr/lib/x86_64-linux-gnu
+    "$l/ld-linux-x86-64.so.2" --library-path "$l" "$CXLTIER13" "$@"
+}
+# cxltier13_ready: the binary is there and runs (skips the test when the
+# boot was given none: a run of tools/test.sh always gives it)
+cxltier13_ready() {
+    [[ -f $CXLTIER13 ]] || skip "no cxltier built on Debian 13 in this boot (CXLTIER_VM_TRIXIE_BIN; tools/test.sh gives it)"
+    oracle_ready || return 1
+    cxltier13 --version >/dev/null || { echo "cxltier built on Debian 13 does not run with trixie's libraries" >&2; return 1; }
+}

@@ -48,3 +48,26 @@ teardown_file() {
     [[ $stderr == *"$name: size: cxltier $(( $(jq .size <<<"$r") + 268435456 )), ndctl 81 $(jq .size <<<"$r")"* ]] || fail "$stderr"
     [[ $stderr == *"$name: targets: cxltier "*'"decoder9.9"'* ]] || fail "$stderr"
 }
+
+@test "cxltier built on Debian 13 (libcxl 81): region create and destroy go through libcxl; cxl list reports the region as it said; its list is the Debian 12 build's" {
+    cxltier13_ready
+    run --separate-stderr cxltier13 region create mem0 --dry-run
+    assert_success
+    [[ $stderr == *"through libcxl"* ]] || fail "the Debian 13 build does not plan through libcxl: $stderr"
+    run --separate-stderr cxltier region create mem0 --dry-run
+    assert_success
+    [[ $stderr == *"through sysfs"* ]] || fail "the Debian 12 build (libcxl 76.1) does not plan through sysfs: $stderr"
+    run --separate-stderr cxltier13 region create mem0 -j
+    assert_success
+    [[ $stderr == *"through libcxl"* ]] || fail "$stderr"
+    made=$(jq -c '.regions[0]' <<<"$output")
+    r=$(jq -r .name <<<"$made")
+    dec=$(cat $CXL/$r/target0)
+    oracle_region "$r" "$made"
+    assert_equal "$(cxltier13 list -j 2>/dev/null | jq -S -c .)" "$(cxltier list -j 2>/dev/null | jq -S -c .)"
+    run --separate-stderr cxltier13 region destroy "$r"
+    assert_success
+    [[ $stderr == *"destroyed $r (through libcxl)"* ]] || fail "$stderr"
+    [[ ! -e $CXL/$r ]] || fail "$r still there"
+    assert_equal "$(( $(cat $CXL/$dec/dpa_size) ))" 0
+}

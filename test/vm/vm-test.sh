@@ -45,6 +45,10 @@
 #                             files with "# vm-build: crash-points" run with it
 #                             alone, on every kernel, when no CXLTIER_VM_CRASH_BUILD
 #                             is given
+#   CXLTIER_VM_TRIXIE_BIN     cxltier built in a Debian 13 root (tools/trixie-test.sh
+#                             build): in every boot's share as cxltier-trixie, run
+#                             with trixie's libraries (the ndctl81 export); the
+#                             tests that use it skip without it
 #   CXLTIER_VM_CRASH_BUILD    a build directory configured -Dcrash_points=true
 #                             (with or without sanitizers): the files with
 #                             "# vm-build: crash-points" boot with it, on every
@@ -441,6 +445,7 @@ boot() { # n label kernel build share backstop stream test-limit file...
         again=" (booted twice: in the first boot $why)"
         mv "$share" "$share.first-boot"
         mkdir -p "$share/state"; cp "$share.first-boot/run.sh" "$share/"; : > "$share/tap.txt"
+        [[ ! -f $share.first-boot/cxltier-trixie ]] || cp "$share.first-boot/cxltier-trixie" "$share/"
     done
     # a test that failed before the first boot ended failed: the second boot
     # does not wash it out (it is counted, named as such)
@@ -627,6 +632,9 @@ for j in "${JOBS[@]}"; do
     (( ${#files[@]} == 1 )) || name=$(header vm-boot-group "${files[0]}")
     share=$WORK/$(printf '%02d' $n)-${label// /-}-$name
     mkdir -p "$share/state"
+    # cxltier built on Debian 13, run in the guest with trixie's libraries
+    # (ndctl-oracle.bash: cxltier13)
+    [[ -z ${CXLTIER_VM_TRIXIE_BIN:-} ]] || cp "$CXLTIER_VM_TRIXIE_BIN" "$share/cxltier-trixie"
     san=0; [[ $label == *asan* ]] && san=1
     cat > "$share/run.sh" <<RUN
 export CXLTIER_VM_KERNEL='$label' CXLTIER_VM_TEST_TIMEOUT=$TEST_TIMEOUT CXLTIER_VM_SANITIZE=$san CXLTIER_VM_FILE_MARGIN=${CXLTIER_VM_FILE_MARGIN:-300}
