@@ -67,7 +67,8 @@ done < <(list) | tar -C "$SRC" --null -T - -cf - | tar -C "$pkg" -xf -
 
 cd "$pkg"
 if ! dpkg-checkbuilddeps >/dev/null 2>&1; then
-    missing=$(dpkg-checkbuilddeps 2>&1 | sed -n 's/.*Unmet build dependencies: //p')
+    # (dpkg 1.21 says "Unmet", 1.22 "unmet"; the check's own status is 1 here)
+    missing=$(dpkg-checkbuilddeps 2>&1 | sed -n 's/.*[Uu]nmet build dependencies: //p' || true)
     [[ $(id -u) == 0 ]] || die "unmet build dependencies: $missing; as root: apt-get build-dep $SRC"
     say "installing build dependencies: $missing"
     DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -q --no-install-recommends "$pkg" >&2

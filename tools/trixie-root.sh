@@ -15,7 +15,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 # what tools/install-deps.sh installs on Debian 12, less the VM tier's (the
 # Debian 13 tier builds, runs the unit and CLI tests and packages; the VM
 # tier's guests are built on the host)
-PKGS=(gcc clang meson ninja-build pkg-config git
+PKGS=(build-essential gcc clang meson ninja-build pkg-config git
       libcxl-dev libdaxctl-dev libjson-c-dev libkmod-dev libsmartcols-dev
       libtracefs-dev libtraceevent-dev libnuma-dev
       asciidoctor debhelper dpkg-dev lintian systemd udev fakeroot
@@ -30,8 +30,28 @@ mirror() {
     echo "${u%/}"
 }
 
+# apt-get install PKGS in the root DIR, in a mount namespace of its own
+# (proc, sys, dev for the packages' scripts); nothing is mounted on the host
+install_in() {
+    unshare -m --propagation private bash -euo pipefail -c '
+        r=$1; shift
+        mount -t proc proc "$r/proc"; mount --rbind /sys "$r/sys"; mount --rbind /dev "$r/dev"
+        cp /etc/resolv.conf "$r/etc/resolv.conf" 2>/dev/null || true
+        chroot "$r" apt-get update -q
+        DEBIAN_FRONTEND=noninteractive chroot "$r" apt-get install -y -q --no-install-recommends "$@"
+        chroot "$r" apt-get clean' _ "$1" "${PKGS[@]}"
+}
+
 if [[ -f $ROOT/.cxltier-root && $(cat "$ROOT/.cxltier-root") == "$stamp" ]]; then
     echo "$ROOT"; exit 0
+fi
+# a root made from another list: what this one adds is installed in it
+if [[ -f $ROOT/.cxltier-root ]]; then
+    echo "trixie-root: the package list changed: installing it in $ROOT" >&2
+    if install_in "$ROOT" > "$ROOT.log" 2>&1; then
+        echo "$stamp" > "$ROOT/.cxltier-root"; echo "$ROOT"; exit 0
+    fi
+    tail -20 "$ROOT.log" >&2; echo "trixie-root: installing the packages failed; making the root again" >&2
 fi
 command -v debootstrap >/dev/null || { echo "trixie-root: no debootstrap (tools/install-deps.sh installs it)" >&2; exit 1; }
 MIRROR=${MIRROR:-$(mirror)}
@@ -42,15 +62,7 @@ echo "trixie-root: debootstrap trixie from $MIRROR into $new" >&2
 debootstrap --variant=minbase trixie "$new" "$MIRROR" > "$new.log" 2>&1 ||
     { tail -20 "$new.log" >&2; echo "trixie-root: debootstrap failed (the archive unreachable?)" >&2; exit 77; }
 printf 'deb %s trixie main\n' "$MIRROR" > "$new/etc/apt/sources.list"
-# apt inside, in a mount namespace of its own (proc, sys, dev for the
-# packages' scripts); nothing is mounted on the host
-unshare -m --propagation private bash -euo pipefail -c '
-    r=$1; shift
-    mount -t proc proc "$r/proc"; mount --rbind /sys "$r/sys"; mount --rbind /dev "$r/dev"
-    cp /etc/resolv.conf "$r/etc/resolv.conf" 2>/dev/null || true
-    chroot "$r" apt-get update -q
-    DEBIAN_FRONTEND=noninteractive chroot "$r" apt-get install -y -q --no-install-recommends "$@"
-    chroot "$r" apt-get clean' _ "$new" "${PKGS[@]}" >> "$new.log" 2>&1 ||
+install_in "$new" >> "$new.log" 2>&1 ||
     { tail -20 "$new.log" >&2; echo "trixie-root: installing the packages in the trixie root failed" >&2; exit 1; }
 echo "$stamp" > "$new/.cxltier-root"
 rm -rf "$ROOT"; mv "$new" "$ROOT"; mv "$new.log" "$ROOT.log"
