@@ -30,7 +30,7 @@ teardown() {
         done
         rm -f "$f"
     fi
-    for p in $T/cxltier-test-*; do [[ -d $p ]] && rmdir "$p"; done
+    for p in $T/cxltier-test-* $T/cxl_monitor; do [[ -d $p ]] && rmdir "$p"; done
     # the small /run/cxltier of a failed test
     grep -q ' /run/cxltier tmpfs ' /proc/mounts && umount /run/cxltier
     return 0
@@ -122,13 +122,14 @@ records_at_least() { [[ -f $1 && $(grep -c '^{' "$1") -ge $2 ]]; }
     mon=$BATS_TEST_TMPDIR/monitor.jsonl
     $CXL81 monitor -l "$mon" > "$BATS_TEST_TMPDIR/monitor.out" 2>&1 3>&- &
     mpid=$!
+    echo "$mpid" >> "$BATS_FILE_TMPDIR/followers"     # (teardown ends it if this test fails)
     wait_for 60 "cxl monitor's instance cxl_monitor recording cxl events" monitor_recording
     inject cxl-inject-general-media-event "{\"path\":\"$DEV\",\"log\":\"warning\",\"flags\":1,\"dpa\":12288,\"descriptor\":1,\"type\":1,\"transaction-type\":2,\"channel\":3,\"rank\":2,\"device\":7,\"component-id\":\"oracle-comp\"}"
     inject cxl-inject-dram-event "{\"path\":\"$DEV\",\"log\":\"informational\",\"flags\":1,\"dpa\":16384,\"descriptor\":1,\"type\":2,\"transaction-type\":1,\"channel\":2,\"rank\":1,\"nibble-mask\":3,\"bank-group\":1,\"bank\":2,\"row\":9,\"column\":8,\"correction-mask\":[5,6,7,8]}"
     inject cxl-inject-memory-module-event "{\"path\":\"$DEV\",\"log\":\"warning\",\"flags\":1,\"type\":1,\"health-status\":1,\"media-status\":0,\"additional-status\":0,\"life-used\":12,\"temperature\":41,\"dirty-shutdown-count\":2,\"corrected-volatile-error-count\":6,\"corrected-persistent-error-count\":0}"
     wait_for 120 "cxl monitor to log the three records" records_at_least "$mon" 3
     for k in general_media dram memory_module; do events_of "$k" >/dev/null || fail "cxltier saw no $k record"; done
-    kill -INT "$mpid"; wait "$mpid" 2>/dev/null || true
+    kill -TERM "$mpid"; wait "$mpid" 2>/dev/null || true   # (INT: ignored by a job started in the background)
     # (cxl monitor leaves its instance behind: it never destroys it)
     [[ ! -d $T/cxl_monitor ]] || rmdir $T/cxl_monitor
     grep '^{' "$mon" > "$mon.json"; mon=$mon.json
