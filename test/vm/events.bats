@@ -145,7 +145,7 @@ records_at_least() { [[ -f $1 && $(grep -c '^{' "$1") -ge $2 ]]; }
         | [$ours[0][] | select(.event == $m.event and .fields.hdr_timestamp == $m.hdr_timestamp)] as $hit
         | if ($hit | length) != 1 then "\($m.event) of device time \($m.hdr_timestamp): cxltier has \($hit | length) such records"
           else ($hit[0].fields) as $f
-               | ($mf | keys[] | select($f | has(.))) as $k
+               | ($mf | keys[]) as $k | select($f | has($k))
                | select(($mf[$k] | norm) != ($f[$k] | norm))
                | "\($m.event): \($k): cxltier \($f[$k] | tojson), cxl monitor \($mf[$k] | tojson)" end'
     assert_success
