@@ -23,12 +23,7 @@ PKGS=(build-essential gcc clang meson ninja-build pkg-config git
       python3-jsonschema prometheus prometheus-node-exporter curl xxd ndctl daxctl numactl)
 stamp=$(printf '%s\n' "${PKGS[@]}" | sha256sum | cut -c1-16)
 
-mirror() {
-    local u
-    u=$(sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/*.sources 2>/dev/null | grep -m1 '/debian/\?$' || true)
-    [[ -n $u ]] || u=$(awk '$1=="deb" && $2 ~ /\/debian\/?$/ {print $2; exit}' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null || true)
-    echo "${u%/}"
-}
+. "$HERE/debian-mirror.bash"
 
 # apt-get install PKGS in the root DIR, in a mount namespace of its own
 # (proc, sys, dev for the packages' scripts); nothing is mounted on the host

@@ -35,12 +35,7 @@ SUITE7=${SUITE7:-trixie-backports}
 WANT=("$@")
 [[ ${#WANT[@]} -gt 0 ]] || WANT=(6.12 7.x)
 
-mirror() {
-    local u
-    u=$(sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/*.sources 2>/dev/null | grep -m1 '/debian/\?$' || true)
-    [[ -n $u ]] || u=$(awk '$1=="deb" && $2 ~ /\/debian\/?$/ {print $2; exit}' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null || true)
-    echo "${u%/}"
-}
+. "$(cd "$(dirname "$0")/../.." && pwd)/tools/debian-mirror.bash"
 
 # apt_setup DIR SUITE: a private apt state in DIR for SUITE; sets APTO
 apt_setup() {
