@@ -57,7 +57,8 @@ static void usage(void)
 	       "  -d, --dax LIST      only these dax devices\n"
 	       "  -N, --node LIST     only memory that landed in these NUMA nodes\n"
 	       "  -p, --port LIST     only memdevs below these CXL ports (as cxl list -p: rootN, portN, a switch's\n"
-	       "                      or host bridge's port, endpointN, an id, root, all) and their regions\n"
+	       "                      or host bridge's port, endpointN, an id, a port's host, root, all) and\n"
+	       "                      their regions\n"
 	       "  -e, --endpoint LIST only memdevs behind these endpoints (endpointN, its id, or the memdev)\n"
 	       "      --bus LIST      only memdevs on these CXL buses (rootN, its id, or the provider: ACPI.CXL);\n"
 	       "                      cxl list's -b: here -b is --bytes, as in every cxltier command\n"
@@ -176,6 +177,14 @@ int cmd_list(int argc, char **argv, struct cmd_env *env)
 		rc = EXIT_FAIL;
 		goto out;
 	}
+	/* (after the selection: a port is also named by its host) */
+	for (size_t i = 0; i < f.port.count; i++)
+		if (!f.port.matched[i] && strcmp(f.port.names[i], "root") && strcmp(f.port.names[i], "all") &&
+		    !ct_fabric_port_exists(&env->ctx->sys, f.port.names[i], NULL)) {
+			cmd_err(env, "no CXL port '%s' on this system (rootN, portN, endpointN, an id or a port's host; "
+				"see 'cxltier list -v')", f.port.names[i]);
+			rc = EXIT_FAIL;
+		}
 	for (size_t i = 0; i < f.bus.count; i++)
 		if (!f.bus.matched[i] && !ct_fabric_port_exists(&env->ctx->sys, f.bus.names[i],
 								 (const char *const[]){ "root", NULL })) {

@@ -45,7 +45,7 @@ static bool port_filters_pass(struct list_filters *f, const struct fabric_view *
 	bool port = !filter_active(&f->port), ep = !filter_active(&f->endpoint), bus = !filter_active(&f->bus);
 
 	for (size_t i = 0; e && i < f->port.count; i++)
-		if (ct_endpoint_below_port(e, f->port.names[i]))
+		if (ct_endpoint_below_port(fv->s, e, f->port.names[i]))
 			port = f->port.matched[i] = true;
 	for (size_t i = 0; e && i < f->endpoint.count; i++)
 		if (ct_endpoint_is(e, f->endpoint.names[i]))
@@ -193,13 +193,6 @@ int list_check_names(struct cmd_env *env, const struct ct_topology *t, struct li
 			return EXIT_USAGE;
 		}
 	}
-	for (size_t i = 0; i < f->port.count; i++)
-		if (strcmp(f->port.names[i], "all") && strcmp(f->port.names[i], "root") &&
-		    !ct_fabric_port_exists(&env->ctx->sys, f->port.names[i], NULL)) {
-			cmd_err(env, "no CXL port '%s' on this system (rootN, portN, endpointN or an id; see "
-				"'cxltier list -v')", f->port.names[i]);
-			bad = 1;
-		}
 	for (size_t i = 0; i < f->endpoint.count; i++)
 		if (strcmp(f->endpoint.names[i], "all") && !ct_topology_memdev(t, f->endpoint.names[i]) &&
 		    !ct_fabric_port_exists(&env->ctx->sys, f->endpoint.names[i], (const char *const[]){ "endpoint", NULL })) {

@@ -313,14 +313,31 @@ static bool names_port(const char *port, const char *spec)
 	return !*end && !strcmp(port + n, spec);
 }
 
-bool ct_endpoint_below_port(const struct ct_endpoint_info *e, const char *spec)
+/* is spec the host of PORT: the name of its uport device */
+static bool port_host_is(struct ct_sysfs *s, const char *port, const char *spec)
+{
+	char path[256], host[CT_NAME];
+
+	if (ct_sysfs_link_name(s, ct_path(path, sizeof(path), CXLDEV "/%s/uport", port), host, sizeof(host))) {
+		ct_error_clear(s->err);
+		return false;
+	}
+	return !strcmp(host, spec);
+}
+
+bool ct_endpoint_below_port(struct ct_sysfs *s, const struct ct_endpoint_info *e, const char *spec)
 {
 	if (!strcmp(spec, "all"))
 		return true;
 	for (unsigned i = 0; i < e->depth; i++)
 		if (names_port(e->path[i].port, spec) || (i == 0 && !strcmp(spec, "root")))
 			return true;
-	return names_port(e->endpoint, spec);
+	if (names_port(e->endpoint, spec) || !strcmp(e->memdev, spec))
+		return true;
+	for (unsigned i = 0; i < e->depth; i++)
+		if (port_host_is(s, e->path[i].port, spec))
+			return true;
+	return false;
 }
 
 bool ct_endpoint_is(const struct ct_endpoint_info *e, const char *spec)

@@ -75,8 +75,10 @@ const struct ct_endpoint_info *ct_fabric_endpoint(const struct ct_fabric *f, con
 const struct ct_root_decoder *ct_fabric_root(const struct ct_fabric *f, const char *name);
 /* is the endpoint below the port that spec names, as ndctl's `cxl list -p`
  * (a port's descendants with it): "root0", "port3", "endpoint5", a bare id
- * ("3": any of those kinds), "root" (any root port) or "all" */
-bool ct_endpoint_below_port(const struct ct_endpoint_info *e, const char *spec);
+ * ("3": any of those kinds), a port's host (its uport device: "pci0000:0c",
+ * a switch's "0000:0d:00.0", the endpoint's memdev), "root" (any root port)
+ * or "all" */
+bool ct_endpoint_below_port(struct ct_sysfs *s, const struct ct_endpoint_info *e, const char *spec);
 /* does a port of that kind exist: spec "root0", "port3", "endpoint5", or a
  * bare id of any of them (kinds: "root", "port", "endpoint"; NULL: all three) */
 bool ct_fabric_port_exists(struct ct_sysfs *s, const char *spec, const char *const *kinds);

@@ -88,6 +88,9 @@ load helper
     assert_equal "$(names -p 3)" '["mem0","mem1"]'
     assert_equal "$(names -p root)" '["mem0","mem1"]'
     assert_equal "$(names -p endpoint5)" '["mem1"]'
+    assert_equal "$(names -p pci0000:0c)" '["mem0","mem1"]'
+    assert_equal "$(names -p 0000:0f:00.0)" '["mem0","mem1"]'
+    assert_equal "$(names -p mem1)" '["mem1"]'
     assert_equal "$(names -e endpoint4)" '["mem0"]'
     assert_equal "$(names -e 5)" '["mem1"]'
     assert_equal "$(names -e mem1)" '["mem1"]'
@@ -109,7 +112,7 @@ load helper
     root=$(fixture two-level-switch)
     run --separate-stderr cxltier list -p port9 --sysroot "$root"
     assert_failure 1
-    assert_equal "$stderr" "cxltier list: error: no CXL port 'port9' on this system (rootN, portN, endpointN or an id; see 'cxltier list -v')"
+    assert_equal "$stderr" "cxltier list: error: no CXL port 'port9' on this system (rootN, portN, endpointN, an id or a port's host; see 'cxltier list -v')"
     run --separate-stderr cxltier list -e port3 --sysroot "$root"
     assert_failure 1
     assert_equal "$stderr" "cxltier list: error: no CXL endpoint 'port3' on this system (endpointN, its id or its memdev; see 'cxltier list')"
