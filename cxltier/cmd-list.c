@@ -186,7 +186,7 @@ int cmd_list(int argc, char **argv, struct cmd_env *env)
 			rc = EXIT_FAIL;
 		}
 	for (size_t i = 0; i < f.bus.count; i++)
-		if (!f.bus.matched[i] && !ct_fabric_port_exists(&env->ctx->sys, f.bus.names[i],
+		if (!f.bus.matched[i] && strcmp(f.bus.names[i], "all") && !ct_fabric_port_exists(&env->ctx->sys, f.bus.names[i],
 								 (const char *const[]){ "root", NULL })) {
 			cmd_err(env, "no CXL bus '%s' with memdevs on this system (rootN, its id, or ACPI.CXL)",
 				f.bus.names[i]);

@@ -199,6 +199,7 @@ static bool remove_one(struct cmd_env *env, struct ct_topology *t, const struct 
 {
 	json_object *jm = json_object_new_object(), *regs;
 	bool all = true, was = false;
+	char foreign[CT_NAME] = "";	/* a region that is not cxltier's to take away */
 	struct ct_hotplug_opts eo;
 	int rc;
 	size_t busy_before = json_object_array_length(busy), nr;
@@ -212,6 +213,15 @@ static bool remove_one(struct cmd_env *env, struct ct_topology *t, const struct 
 		cmd_err(env, "out of memory");
 		all = false;
 	}
+	/* a region whose dax device is another driver's (famfs) is never taken
+	 * away: then none of the card's regions is, dry run or not (the card
+	 * could not be removed anyway, and the others' memory would be gone) */
+	for (size_t i = 0; order && i < nr && !foreign[0]; i++)
+		if (ct_region_check_dax_owned(env->ctx, order[i])) {
+			ct_strlcpy(foreign, order[i]->name, sizeof(foreign));
+			cmd_err(env, "%s", ct_context_message(env->ctx));
+			ct_error_clear(&env->ctx->err);
+		}
 	for (size_t i = 0; order && i < nr; i++) {
 		const struct ct_region *r = order[i];
 		struct ct_region_teardown td;
@@ -228,15 +238,21 @@ static bool remove_one(struct cmd_env *env, struct ct_topology *t, const struct 
 					 r->memdevs[k], r->memdevs[k], r->memdevs[k]);
 			}
 		json_object_array_add(regs, jr);
-		if (co->dry_run) {	/* (what the real run would refuse before any change) */
-			if (ct_region_check_dax_owned(env->ctx, r)) {
-				cmd_err(env, "%s", ct_context_message(env->ctx));
-				jb_str(jr, "error", ct_context_message(env->ctx));
-				ct_error_clear(&env->ctx->err);
-				jb_str(jr, "state", "failed");
-				all = false;
-			} else
-				jb_str(jr, "state", "planned");
+		if (foreign[0]) {
+			char why[320];
+			if (ct_region_check_dax_owned(env->ctx, r))
+				ct_strlcpy(why, ct_context_message(env->ctx), sizeof(why));
+			else
+				snprintf(why, sizeof(why), "not taken apart: %s of %s is not cxltier's to take away", foreign,
+					 m->name);
+			ct_error_clear(&env->ctx->err);
+			jb_str(jr, "error", why);
+			jb_str(jr, "state", "failed");
+			all = false;
+			continue;
+		}
+		if (co->dry_run) {
+			jb_str(jr, "state", "planned");
 			continue;
 		}
 		if (*eo.stop) {
@@ -264,9 +280,9 @@ static bool remove_one(struct cmd_env *env, struct ct_topology *t, const struct 
 		all &= !strcmp(state, "destroyed");
 	}
 	free(order);
-	if (co->dry_run && !all) {
-		cmd_err(env, "dry run: %s: a region would be refused (see above), the card not safe to remove; "
-			"nothing was changed", m->name);
+	if (foreign[0]) {
+		cmd_err(env, "%s%s: %s is not cxltier's to take away (see above): NOT safe to remove; nothing was "
+			"changed", co->dry_run ? "dry run: " : "", m->name, foreign);
 		tl->failed++;
 		return false;
 	}

@@ -251,8 +251,12 @@ int out_print(const struct out_opts *o, const struct out_table *t, json_object *
 	bool tree = t->levels[1] != NULL;
 	int rc;
 
-	if (o->json)
-		return out_json_fprint(stdout, root) ? -ENOMEM : 0;
+	if (o->json) {
+		if (!out_json_fprint(stdout, root))
+			return 0;
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
 	if ((rc = resolve_columns(o, t, sel, &nsel, err, errlen)))
 		return rc;
 	arr = lookup(root, t->levels[0]);

@@ -32,6 +32,9 @@ install_in() {
         r=$1; shift
         mount -t proc proc "$r/proc"; mount --rbind /sys "$r/sys"; mount --rbind /dev "$r/dev"
         cp /etc/resolv.conf "$r/etc/resolv.conf" 2>/dev/null || true
+        # no package starts a service in the root (prometheus would listen
+        # on the host'"'"'s network)
+        printf "#!/bin/sh\nexit 101\n" > "$r/usr/sbin/policy-rc.d"; chmod 755 "$r/usr/sbin/policy-rc.d"
         chroot "$r" apt-get update -q
         DEBIAN_FRONTEND=noninteractive chroot "$r" apt-get install -y -q --no-install-recommends "$@"
         chroot "$r" apt-get clean' _ "$1" "${PKGS[@]}"

@@ -51,7 +51,8 @@ if [[ $phase != test ]]; then
         tar -C "$SRC" --exclude='./build*' -cf - . | tar -C "$work/src" -xf -
     fi
     in_root 'echo "trixie: $(. /etc/os-release; echo $PRETTY_NAME), $(gcc --version | head -1), libcxl $(pkg-config --modversion libcxl), meson $(meson --version)"
-             meson setup build -Dwerror=true >/dev/null && ninja -C build >/dev/null || ninja -C build' ||
+             meson setup build -Dwerror=true > build-setup.log || { cat build-setup.log; exit 1; }
+             ninja -C build >/dev/null || ninja -C build' ||
         { echo "trixie: the build failed"; exit 1; }
     cp "$work/src/build/cxltier" "$OUT/cxltier" && echo "trixie: built $OUT/cxltier"
 fi

@@ -382,5 +382,20 @@ bool ct_fabric_port_exists(struct ct_sysfs *s, const char *spec, const char *con
 	for (const char *const *k = kinds ? kinds : all; *k; k++)
 		if (!strncmp(spec, *k, strlen(*k)) && spec[strlen(*k)] >= '0' && spec[strlen(*k)] <= '9')
 			return ct_sysfs_exists(s, ct_path(path, sizeof(path), CXLDEV "/%s", spec));
+	/* a port's host (the name of its uport device) */
+	for (const char *const *k = kinds ? kinds : all; *k; k++) {
+		char **names = NULL;
+		size_t n = 0;
+		bool found = false;
+		if (ct_sysfs_list(s, CXLDEV, *k, &names, &n)) {
+			ct_error_clear(s->err);
+			continue;
+		}
+		for (size_t i = 0; i < n && !found; i++)
+			found = port_host_is(s, names[i], spec);
+		ct_strv_free(names, n);
+		if (found)
+			return true;
+	}
 	return false;
 }

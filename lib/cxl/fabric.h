@@ -79,8 +79,9 @@ const struct ct_root_decoder *ct_fabric_root(const struct ct_fabric *f, const ch
  * a switch's "0000:0d:00.0", the endpoint's memdev), "root" (any root port)
  * or "all" */
 bool ct_endpoint_below_port(struct ct_sysfs *s, const struct ct_endpoint_info *e, const char *spec);
-/* does a port of that kind exist: spec "root0", "port3", "endpoint5", or a
- * bare id of any of them (kinds: "root", "port", "endpoint"; NULL: all three) */
+/* does a port of that kind exist: spec "root0", "port3", "endpoint5", a
+ * bare id of any of them, or a port's host (kinds: "root", "port",
+ * "endpoint"; NULL: all three) */
 bool ct_fabric_port_exists(struct ct_sysfs *s, const char *spec, const char *const *kinds);
 /* is spec the endpoint's own port ("endpoint5", its id "5") or its memdev
  * ("mem0"), as ndctl's `cxl list -e` */

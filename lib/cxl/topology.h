@@ -95,7 +95,8 @@ bool ct_memdev_matches(const struct ct_memdev *m, const char *spec);
  * system's memory: never converted, never onlined), none "unbound", any
  * other driver its own name */
 const char *ct_dax_mode_of_driver(const char *driver);
-/* the same, read from /sys/bus/dax/devices/DAX/driver into mode[len] */
+/* the same, read from /sys/bus/dax/devices/DAX/driver into mode[len]; a
+ * link that cannot be read (but is there) gives "unknown" */
 void ct_dax_mode_read(struct ct_sysfs *s, const char *dax, char *mode, size_t len);
 /* the region of that name, or NULL */
 const struct ct_region *ct_topology_region(const struct ct_topology *t, const char *name);

@@ -26,6 +26,17 @@ oracle_ready() {
     [[ $($CXL81 version) == 81 ]] || { echo "oracle: $CXL81 is not ndctl 81: $($CXL81 version 2>&1)" >&2; return 1; }
 }
 
+# oracle_present WHAT JSON KEY...: each KEY of the object JSON has a value (a
+# key both tools lack would compare equal)
+oracle_present() {
+    local what=$1 json=$2 k
+    shift 2
+    for k in "$@"; do
+        jq -e --arg k "$k" '.[$k] != null' <<<"$json" >/dev/null ||
+            { echo "oracle: $what: no $k to compare: $json" >&2; return 1; }
+    done
+}
+
 # oracle_diff WHAT OURS THEIRS: OURS and THEIRS are JSON objects; prints
 # "WHAT: KEY: cxltier V, ndctl 81 W" for each key whose values differ (a key
 # one of them lacks is null there); 1 if any differs
@@ -69,6 +80,7 @@ oracle_region() {
         ours=$(cxltier list -j -r "$r" | jq -c '.regions[0]' | oracle_region_ours); fi
     theirs=$(oracle_region_theirs "$r") || { echo "oracle: cxl list could not report $r" >&2; return 1; }
     [[ $(jq -r '.targets | length' <<<"$theirs") -gt 0 ]] || { echo "oracle: ndctl 81 shows $r with no targets: $theirs" >&2; return 1; }
+    oracle_present "$r (ndctl 81)" "$theirs" size resource interleave_ways interleave_granularity root_decoder || return 1
     oracle_diff "$r" "$ours" "$theirs"
 }
 
@@ -83,6 +95,8 @@ oracle_memdevs() {
         { echo "oracle: memdevs: cxltier $(jq -c 'map(.memdev)' <<<"$ours"), ndctl 81 $(jq -c 'map(.memdev)' <<<"$theirs")" >&2; return 1; }
     [[ $(jq length <<<"$ours") -gt 0 ]] || { echo "oracle: no memdevs to compare" >&2; return 1; }
     for m in $(jq -r '.[].memdev' <<<"$ours"); do
+        oracle_present "$m (ndctl 81)" "$(jq -c --arg m "$m" '.[] | select(.memdev == $m)' <<<"$theirs")" \
+            serial host ram_size firmware_version || bad=1
         oracle_diff "$m" "$(jq -c --arg m "$m" '.[] | select(.memdev == $m)' <<<"$ours")" \
             "$(jq -c --arg m "$m" '.[] | select(.memdev == $m)' <<<"$theirs")" || bad=1
     done

@@ -16,6 +16,11 @@ setup_file() {
     for r in $(ls $CXL | grep '^region[0-9]'); do cxltier region destroy "$r" --offline >/dev/null; done
 }
 
+teardown() {
+    # a failed test's region (each test leaves none)
+    for r in $(ls $CXL | grep '^region[0-9]'); do cxltier region destroy "$r" --offline >/dev/null 2>&1 || true; done
+}
+
 teardown_file() {
     # as found: the next file of the boot may expect its region
     [[ ! -e $BATS_FILE_TMPDIR/had-region ]] || ensure_region >/dev/null

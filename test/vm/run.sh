@@ -205,7 +205,7 @@ CXLDEV+=(-M "$(IFS=,; echo "${FMW[*]}")")
 KAPPEND="console=ttyS0,115200 panic=-1 quiet loglevel=4 no_timer_check lpj=9781740 tsc=reliable clocksource=hpet$MEMHP$APPEND"
 Q=$CACHE/qemu
 # trixie's ndctl 81 (fetch.sh), read-only: the guest mounts tag ndctl81 on
-# /opt/ndctl81 when a test compares with it (helper.bash: vm_ndctl81). On the
+# /opt/ndctl81 when a test compares with it (ndctl-oracle.bash: oracle_ready). On the
 # root bus, before the CXL devices (after them it would land on a pxb-cxl).
 NDCTL81=()
 [[ -d $CACHE/ndctl81/root ]] &&
