@@ -177,3 +177,18 @@ load helper
     assert_success
     assert_equal "$(jq -c '[.blocks[].id] | [length, min, max]' <<<"$output")" '[16,34,49]'
 }
+
+@test "famfs on a card's first region: offline --remove refuses the card before taking the other region apart" {
+    cp -a "$(fixture famfs-second-region)" "$BATS_TEST_TMPDIR/t"
+    root=$BATS_TEST_TMPDIR/t
+    run --separate-stderr cxltier offline mem0 --remove --sysroot "$root" -j
+    assert_failure 1
+    assert_equal "$(jq -c '[.memdevs[0].regions[] | [.name, .state]]' <<<"$output")" '[["region1","failed"],["region0","failed"]]'
+    [[ $stderr == *"mem0: region0 is not cxltier's to take away (see above): NOT safe to remove; nothing was changed"* ]] || fail "$stderr"
+    for r in region0 region1; do
+        assert_equal "$r $(cat "$root/sys/bus/cxl/devices/$r/commit")" "$r 1"
+    done
+    assert_equal "$(cat "$root/sys/bus/cxl/devices/decoder2.1/dpa_size")" 0x20000000
+    assert_equal "$(cat "$root/sys/bus/cxl/devices/decoder2.1/region")" region1
+    [[ -e $root/sys/bus/cxl/devices/mem0/driver ]] || fail "mem0 was disabled"
+}
