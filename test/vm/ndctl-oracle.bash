@@ -117,10 +117,16 @@ oracle_poison() {
 # cxltier region create is what cxl list reports, field by field as cxltier
 # printed it; destroyed by cxltier. No region of theirs is left either way.
 oracle_regions_both_ways() {
-    local root r out n=$#
-    root=$(cxltier region create "$@" --dry-run -j | jq -r '.regions[0].root_decoder') || return 1
-    out=$($CXL81 create-region -m -t ram -d "$root" -w "$n" "$@" 2>/dev/null) ||
-        { echo "oracle: cxl create-region -m -t ram -d $root -w $n $* failed" >&2; return 1; }
+    local root r out plan n=$# order
+    plan=$(cxltier region create "$@" --dry-run -j) || return 1
+    root=$(jq -r '.regions[0].root_decoder' <<<"$plan")
+    # ndctl takes the memdevs in interleave position order, as given (it
+    # refuses them otherwise: "failed to set target0"); cxltier works the
+    # order out: ndctl is given cxltier's
+    order=$(jq -r '.regions[0].targets | sort_by(.position) | .[].memdev' <<<"$plan" | tr '\n' ' ')
+    # shellcheck disable=SC2086
+    out=$($CXL81 create-region -m -t ram -d "$root" -w "$n" $order 2>"$BATS_TEST_TMPDIR/create-region.err") ||
+        { echo "oracle: cxl create-region -m -t ram -d $root -w $n $order failed: $(cat "$BATS_TEST_TMPDIR/create-region.err")" >&2; return 1; }
     r=$(jq -r '.region' <<<"$out")
     [[ $r == region* ]] || { echo "oracle: cxl create-region printed no region: $out" >&2; return 1; }
     oracle_region "$r" || { $CXL81 destroy-region -f "$r" >/dev/null 2>&1; return 1; }
