@@ -13,9 +13,9 @@
 #          is removed;
 #   all    both (the default).
 # Run in a mount namespace of its own, chrooted: nothing is mounted on or
-# installed into the host. `test` copies meson's log to OUT (default
-# build/trixie) as testlog.json and testlog.txt, for the run's counts and the
-# skip list, and the package.
+# installed into the host. `test` copies meson's logs to OUT (default
+# build/trixie) as meson-logs/testlog.json and .txt, where a build directory
+# has them (the run's counts and the skip list), and the package.
 #
 #   tools/trixie-test.sh [build|test|all] [OUT]
 # Exit 0 when every step passed; 77 when no trixie root can be made.
@@ -39,7 +39,7 @@ in_root() {
 }
 
 if [[ $phase != test ]]; then
-    rm -rf "$work" "$OUT"/cxltier "$OUT"/testlog.* "$OUT"/cxltier_*.deb
+    rm -rf "$work" "$OUT"/cxltier "$OUT"/meson-logs "$OUT"/cxltier_*.deb
     mkdir -p "$work/src" "$work/out"
     # the tree's files as tools/build-deb.sh takes them (git: tracked and
     # untracked-but-not-ignored; no build directories)
@@ -71,7 +71,8 @@ in_root 'rc=0
     DEB_BUILD_OPTIONS=nocheck tools/build-deb.sh -q /tmp/cxltier-trixie/out >/dev/null || rc=1
     exit $rc'
 rc=$?
-cp "$work/src/build/meson-logs/testlog.json" "$work/src/build/meson-logs/testlog.txt" "$OUT/" 2>/dev/null
+mkdir -p "$OUT/meson-logs"
+cp "$work/src/build/meson-logs/testlog.json" "$work/src/build/meson-logs/testlog.txt" "$OUT/meson-logs/" 2>/dev/null
 cp "$work"/out/cxltier_*.deb "$OUT/" 2>/dev/null && echo "trixie: built $(basename "$(ls "$OUT"/cxltier_*.deb)")"
 rm -rf "$work"
 exit $rc
