@@ -8,6 +8,11 @@
  * After each pass over the hot set it flushes its own TLB (see flush_tlb):
  * QEMU's emulated TLB holds the whole hot set, a real CPU's does not.
  * hog --thp MiB: the memory in transparent huge pages (MADV_HUGEPAGE).
+ * hog --small MiB: the memory never in transparent huge pages
+ * (MADV_NOHUGEPAGE): khugepaged leaves it alone. Where THP is "always",
+ * khugepaged collapses a 2 MiB range of the buffer's mapping that holds a
+ * few small pages (the allocator's header) into a huge page at any moment,
+ * and the new huge page-table entry is made young: to DAMON, an access.
  * hog --hugetlb MiB: the memory in hugetlb pages (MAP_HUGETLB, 2 MiB).
  * hog --memcpy MiB: time a plain copy of that much memory (the copy limit
  * migration is compared with) and print "memcpy_mbps N". */
@@ -76,6 +81,7 @@ int main(int argc, char **argv)
 	size_t hot = 0;
 	int thp = argc > 2 && !strcmp(argv[1], "--thp");
 	int hugetlb = argc > 2 && !strcmp(argv[1], "--hugetlb");
+	int small = argc > 2 && !strcmp(argv[1], "--small");
 	if (argc > 3 && !strcmp(argv[1], "--hot")) {
 		mib = strtoul(argv[3], NULL, 10);
 		len = mib << 20;
@@ -85,6 +91,11 @@ int main(int argc, char **argv)
 	if (hugetlb) {
 		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
 		if (p == MAP_FAILED)
+			return 1;
+	} else if (small) {
+		/* a mapping of its own: no allocator's header beside it */
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED || madvise(p, len, MADV_NOHUGEPAGE))
 			return 1;
 	} else if (posix_memalign((void **)&p, 2u << 20, len)) {
 		return 1;
