@@ -73,29 +73,36 @@ build() { # dir meson-args... (BUILD_TARGETS: only these ninja targets)
     ninja -C "$dir" ${BUILD_TARGETS:-} >/dev/null || ninja -C "$dir" ${BUILD_TARGETS:-}
 }
 
-tier "build (-Werror) and unit + CLI tests"
-if build build -Dwerror=true && meson test -C build --suite unit --suite cli --print-errorlogs; then :; else status=1; fi
-count_meson build unit+cli
+tier "build (-Werror)"
+build_ok=1
+build build -Dwerror=true || { build_ok=0; status=1; failed=$((failed + 1)); echo "the build failed"; }
 
-tier "installation: meson install tree; the Debian package built, lintian, installed and purged"
-rm -rf build/deb
-# DEB_BUILD_OPTIONS=nocheck: the package's build would run the unit and CLI
-# suites (dh_auto_test) that the tier above has just passed on this same
-# source (a minute of work done twice); the package's own binary, built with
-# Debian's flags, is what the VM tier tests (CXLTIER_VM_DEB below)
-if DEB_BUILD_OPTIONS=nocheck CXLTIER_DEB_OUT=$SRC/build/deb meson test -C build --suite install --print-errorlogs; then :; else status=1; fi
-count_meson build install
-
-tier "builds for the tiers that follow: ASan/UBSan, crash points, Debian 13"
-# the Debian 13 build (tools/trixie-test.sh build, in a trixie root) beside
-# the two below: its binary goes into the VM tier's guests, its tests run
-# later (the Debian 13 tier)
+tier "what the VM tier needs, side by side: installation (meson install tree; the Debian package built, lintian, installed and purged); the ASan/UBSan, crash-points and Debian 13 builds"
+# The VM tier, the longest by far, starts as soon as what it boots with is
+# there: the package (its guests run cxltier as the package installs it),
+# the crash-points and ASan/UBSan builds, the Debian 13 binary. The unit and
+# CLI tests and every other host tier run beside it.
+# the Debian 13 build (tools/trixie-test.sh build, in a trixie root): its
+# binary goes into the VM tier's guests, its tests run later (the Debian 13 tier)
 env -u TMPDIR ./tools/trixie-test.sh build build/trixie > build/trixie-build.log 2>&1 &
 trixie_build_pid=$!
+# (the build directories first: the package's test holds the source tree,
+# ignored files included, to be as it found it)
+asan_opts=(-Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false -Dcrash_points=true)
+[[ -d build-asan ]] || meson setup build-asan "${asan_opts[@]}" > /dev/null
+[[ -d build-crash ]] || meson setup build-crash -Dwerror=true -Dcrash_points=true > /dev/null
+rm -rf build/deb
+# DEB_BUILD_OPTIONS=nocheck: the package's build would run the unit and CLI
+# suites (dh_auto_test), which the tier after the VM tier's start runs on
+# this same source; the package's own binary, built with Debian's flags, is
+# what the VM tier tests (CXLTIER_VM_DEB below)
+( DEB_BUILD_OPTIONS=nocheck CXLTIER_DEB_OUT=$SRC/build/deb meson test -C build --suite install --print-errorlogs ) \
+    > build/install-tier.log 2>&1 &
+install_pid=$!
 # (-Dcrash_points=true: the CLI's crash tests, test/cli/crash-points.bats,
 # run under the sanitizers too)
 asan_built=0
-if build build-asan -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false -Dcrash_points=true; then asan_built=1
+if build build-asan "${asan_opts[@]}"; then asan_built=1
 else echo "the ASan/UBSan build failed"; status=1; failed=$((failed + 1)); fi
 # the crash tests (# vm-build: crash-points) boot with a plain build that has
 # the kill points: a walk runs cxltier a hundred times and more under TCG,
@@ -107,12 +114,19 @@ if { [[ -d build-crash ]] || meson setup build-crash -Dwerror=true -Dcrash_point
 fi
 
 # The VM tier, the longest by far, runs beside the host tiers that follow
-# (ASan/UBSan tests, valgrind, fuzz): its guests leave about a fifth of
+# (unit + CLI, ASan/UBSan tests, valgrind, fuzz, Debian 13): its guests leave about a fifth of
 # the two cores idle (waiting on their timers and devices), which those
 # fill. Its output is printed whole after them; the guests run cxltier as
 # the package built above installs it (the ASan boots, the ASan build).
+install_rc=0
+wait $install_pid || install_rc=$?
+echo "-- installation:"
+cat build/install-tier.log
+(( install_rc == 0 )) || status=1
+count_meson build install
 trixie_build_rc=0
 wait $trixie_build_pid || trixie_build_rc=$?
+echo "-- the Debian 13 build:"
 cat build/trixie-build.log
 deb=$(ls build/deb/cxltier_*.deb 2>/dev/null | head -1)
 VM_NOTE=
@@ -132,6 +146,10 @@ env -u TMPDIR CXLTIER_VM_DEB=${deb:+$SRC/$deb} CXLTIER_VM_ASAN_BUILD=build-asan 
 VM_PID=$!
 echo "VM tier: started beside the host tiers (pid $VM_PID; its TAP in build/vm-tap.txt, printed when it ends)"
 trap 'kill -- $VM_PID 2>/dev/null; wait $VM_PID 2>/dev/null; rm -rf "$RUN_TMP" "$RUN_LOGS"' EXIT
+
+tier "unit + CLI tests (beside the VM tier)"
+if [[ $build_ok == 1 ]] && meson test -C build --suite unit --suite cli --print-errorlogs; then :; else status=1; fi
+count_meson build unit+cli
 
 tier "ASan/UBSan: unit + CLI tests (beside the VM tier)"
 # Every report goes to a file of its own (log_path), whatever the test that
