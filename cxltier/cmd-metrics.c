@@ -9,6 +9,7 @@
 #include <string.h>
 #include "cmd.h"
 #include "cmd-metrics.h"
+#include "events-store.h"
 #include "cxl/aer-stats.h"
 #include "core/context.h"
 #include "cxl/health-read.h"
@@ -24,17 +25,21 @@ struct run {
 
 static void usage(void)
 {
-	printf("usage: cxltier metrics [-o FILE] [-j]\n\n"
+	printf("usage: cxltier metrics [-o FILE] [--store-path P] [--config FILE] [-j]\n\n"
 	       "The figures a fleet watches, as one node_exporter textfile (Prometheus text\n"
 	       "format; metric names cxltier_*): CXL capacity by memdev, region and node, by\n"
 	       "state and zone; each node's memory tier; device health (where the device\n"
 	       "answers); the PCIe AER errors the kernel counted on each memdev since boot,\n"
-	       "by severity and kind. Nothing is left behind in the kernel.\n\n"
+	       "by severity and kind; the CXL event records the follower stored, by memdev,\n"
+	       "kind and severity (counters that only grow). Nothing is left behind in the kernel.\n\n"
 	       "  -o, --output FILE   write FILE atomically (a temporary file in its directory,\n"
 	       "                      then renamed) instead of stdout; node_exporter reads\n"
 	       "                      /var/lib/prometheus/node-exporter/*.prom. The directory:\n"
 	       "                      root's (or yours), no symbolic link on its path\n"
 	       "  -j, --json          the same families as JSON\n"
+	       "      --store-path P  the event store (default: [events] store = of the\n"
+	       "                      configuration, else " CT_EVENT_STORE_PATH ")\n"
+	       "      --config FILE   the [events] section of FILE, not /etc/cxltier.conf\n"
 	       "  -v, --verbose       say what was not collected, and why\n"
 	       "      --sysroot DIR   as for every command (a captured tree: no health)\n"
 	       "Exit: 0 written, 64 written but a collector failed (named on stderr and in\n"
@@ -143,6 +148,43 @@ static void aer(struct run *r, const struct ct_topology *t)
 	r->failed += !!bad;
 }
 
+/* the event store's counters (none yet: no family; an unreadable store: a
+ * failed collector) */
+struct event_counts {
+	json_object *root;
+};
+
+static void on_count(const char *memdev, uint64_t serial, const char *kind, const char *severity, uint64_t n,
+		     void *arg)
+{
+	metrics_events(((struct event_counts *)arg)->root, memdev, serial, kind, severity, n);
+}
+
+static void events(struct run *r, const char *config, const char *path)
+{
+	struct events_store es;
+	struct event_counts ec = { r->root };
+	uint64_t rows, pruned;
+	int rc;
+
+	if ((rc = events_store_open(r->env, &es, config, path, false)) || !es.s) {
+		if (rc || es.failed) {
+			metrics_collector(r->root, "events", false);
+			r->failed++;
+		}
+		return;
+	}
+	if (ct_event_store_counts(es.s, on_count, &ec, &r->env->ctx->err) ||
+	    ct_event_store_totals(es.s, &rows, &pruned, &r->env->ctx->err)) {
+		collector_failed(r, "events");
+	} else {
+		metrics_add(r->root, "cxltier_events_stored_records", (int64_t)rows, NULL);
+		metrics_add(r->root, "cxltier_events_pruned_total", (int64_t)pruned, NULL);
+		metrics_collector(r->root, "events", true);
+	}
+	events_store_close(r->env, &es);
+}
+
 /* the text to write: Prometheus, or the JSON */
 static char *render(const struct cmd_env *env, json_object *root, size_t *len)
 {
@@ -183,11 +225,14 @@ static int write_out(struct cmd_env *env, const char *path, const char *text, si
 
 int cmd_metrics(int argc, char **argv, struct cmd_env *env)
 {
+	enum { OPT_STORE_PATH = 0x7101, OPT_CONFIG };
 	static const struct option opts[] = {
 		COMMON_LONG_OPTS,	/* -o/--output: the file here, not table columns */
+		{ "store-path", required_argument, NULL, OPT_STORE_PATH },
+		{ "config", required_argument, NULL, OPT_CONFIG },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *output = NULL;
+	const char *output = NULL, *store_path = NULL, *config = NULL;
 	bool have_topo;
 	struct ct_topology t = { 0 };
 	struct run r = { .env = env };
@@ -200,6 +245,10 @@ int cmd_metrics(int argc, char **argv, struct cmd_env *env)
 	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTS, opts, NULL)) != -1) {
 		if (c == 'o')
 			output = optarg;
+		else if (c == OPT_STORE_PATH)
+			store_path = optarg;
+		else if (c == OPT_CONFIG)
+			config = optarg;
 		else if ((rc = cmd_common_opt(env, c, optarg, argc, argv, usage)))
 			return cmd_exit_code(rc);
 	}
@@ -215,6 +264,9 @@ int cmd_metrics(int argc, char **argv, struct cmd_env *env)
 		health(&r, &t);
 	if (have_topo)
 		aer(&r, &t);
+	/* the store of this machine (a captured tree has none, unless named) */
+	if (env->ctx->live || store_path)
+		events(&r, config, store_path);
 	metrics_prune(r.root);
 	text = render(env, r.root, &len);
 	if (!text) {

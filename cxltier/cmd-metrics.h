@@ -33,6 +33,9 @@ void metrics_nodes(json_object *root, const struct ct_mem_summary *s);
 void metrics_tiers(json_object *root, const struct ct_tiers *tiers);
 void metrics_health(json_object *root, const char *memdev, const struct ct_health *h);
 void metrics_aer(json_object *root, const char *memdev, const struct ct_aer_stats *st);
+/* one counter of the event store (lib/events/event-store.h); serial 0: none */
+void metrics_events(json_object *root, const char *memdev, uint64_t serial, const char *kind, const char *severity,
+		    uint64_t n);
 void metrics_collector(json_object *root, const char *collector, bool ok);
 
 /* Prometheus text exposition format (0.0.4) */

@@ -39,6 +39,11 @@ static const struct { const char *name, *type, *help; } families[] = {
 	{ "cxltier_memdev_aer_errors_total", "counter",
 	  "PCIe AER errors the kernel counted on the memdev's PCI device since boot, by severity (correctable, "
 	  "nonfatal, fatal) and kind (the kernel's name; the device's CXL RAS errors are CorrIntErr and UncorrIntErr)" },
+	{ "cxltier_events_total", "counter",
+	  "CXL event records the follower stored (cxltier-events.service), by memdev, serial, kind and severity: "
+	  "counted as they are stored, never lowered by the store's pruning, kept across restarts and reboots" },
+	{ "cxltier_events_stored_records", "gauge", "event records in the store now (bounded by age and size)" },
+	{ "cxltier_events_pruned_total", "counter", "event records pruned from the store for age or size" },
 	{ "cxltier_metrics_collector_success", "gauge", "1 when the collector read what it reads, 0 when it failed" },
 };
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))
@@ -248,6 +253,16 @@ void metrics_aer(json_object *root, const char *memdev, const struct ct_aer_stat
 		metrics_add(root, "cxltier_memdev_aer_errors_total", (int64_t)c->n, "memdev", memdev, "severity",
 			    ct_aer_severity_name(c->severity), "kind", c->kind, NULL);
 	}
+}
+
+void metrics_events(json_object *root, const char *memdev, uint64_t serial, const char *kind, const char *severity,
+		    uint64_t n)
+{
+	char s[32];
+
+	snprintf(s, sizeof(s), "0x%" PRIx64, serial);
+	metrics_add(root, "cxltier_events_total", (int64_t)n, "memdev", memdev, "serial", serial ? s : NULL, "kind", kind,
+		    "severity", severity, NULL);
 }
 
 void metrics_collector(json_object *root, const char *collector, bool ok)

@@ -9,31 +9,7 @@
 #include "cmd-region.h"
 #include "core/context.h"
 #include "change/region.h"
-
-/* "2G", "512M", "1073741824", "0x40000000" */
-static int parse_size(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v = strtoull(s, &end, 0);
-	int shift = 0;
-
-	if (end == s || *s == '-')
-		return -1;
-	switch (*end) {
-	case 'k': case 'K': shift = 10; break;
-	case 'm': case 'M': shift = 20; break;
-	case 'g': case 'G': shift = 30; break;
-	case 't': case 'T': shift = 40; break;
-	case '\0': break;
-	default: return -1;
-	}
-	if (*end && end[1] && strcmp(end + 1, "iB") && strcmp(end + 1, "B"))
-		return -1;
-	if (v > (~0ULL >> shift))
-		return -1;
-	*out = (uint64_t)v << shift;
-	return 0;
-}
+#include "core/units.h"
 
 static int parse_uint(struct cmd_env *env, const char *opt, const char *arg, unsigned *out)
 {
@@ -165,7 +141,7 @@ int region_create(int argc, char **argv, struct cmd_env *env)
 		else if (c == 'g')
 			rc = parse_uint(env, "--granularity", optarg, &req.granularity);
 		else if (c == 's') {
-			if (parse_size(optarg, &req.size) || !req.size) {
+			if (ct_parse_size(optarg, &req.size) || !req.size) {
 				cmd_err(env, "--size %s: give bytes, or a number with K, M, G or T", optarg);
 				rc = EXIT_USAGE;
 			}

@@ -16,7 +16,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 # Debian 13 tier builds, runs the unit and CLI tests and packages; the VM
 # tier's guests are built on the host)
 PKGS=(build-essential gcc clang meson ninja-build pkg-config git
-      libcxl-dev libdaxctl-dev libjson-c-dev libkmod-dev libsmartcols-dev
+      libcxl-dev libdaxctl-dev libjson-c-dev libkmod-dev libsmartcols-dev libsqlite3-dev
       libtracefs-dev libtraceevent-dev libnuma-dev
       asciidoctor debhelper dpkg-dev lintian systemd udev fakeroot
       bats bats-assert bats-support jq valgrind bash-completion bc procps kmod util-linux

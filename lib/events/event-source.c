@@ -392,7 +392,7 @@ int ct_event_source_read_shared(struct ct_event_source *s, ct_event_fn fn, void 
 	return rc;
 }
 
-int ct_event_source_follow(struct ct_event_source *s, ct_event_fn fn, void *arg,
+int ct_event_source_follow(struct ct_event_source *s, ct_event_fn fn, int (*tick)(void *arg), void *arg,
 			   const volatile sig_atomic_t *stop, unsigned interval_ms, int watch_fd)
 {
 	struct pollfd w = { .fd = watch_fd, .events = 0 };
@@ -400,6 +400,8 @@ int ct_event_source_follow(struct ct_event_source *s, ct_event_fn fn, void *arg,
 
 	while (!*stop) {
 		if ((rc = ct_event_source_read(s, fn, arg)) || s->fn_rc)
+			return rc;
+		if (tick && (rc = tick(arg)))
 			return rc;
 		if (!tracefs_instance_exists(s->name))
 			return ct_fail(&s->ctx->err, ENOENT, "the tracefs instance %s disappeared (removed by "

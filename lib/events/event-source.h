@@ -71,9 +71,11 @@ struct ct_event_keep_report {
 int ct_event_source_read_shared(struct ct_event_source *s, ct_event_fn fn, void *arg, unsigned timeout_ms,
 				struct ct_event_keep_report *rep);
 /* read every interval_ms until *stop is set (a signal handler) or fn stops;
- * -ENOENT when the instance disappeared under us, -EPIPE when watch_fd (if
- * >= 0: where the events go) reports that its reader went away */
-int ct_event_source_follow(struct ct_event_source *s, ct_event_fn fn, void *arg,
+ * after each read tick(arg) when given (the caller's periodic work: a
+ * non-zero answer ends the follow with it); -ENOENT when the instance
+ * disappeared under us, -EPIPE when watch_fd (if >= 0: where the events go)
+ * reports that its reader went away */
+int ct_event_source_follow(struct ct_event_source *s, ct_event_fn fn, int (*tick)(void *arg), void *arg,
 			   const volatile sig_atomic_t *stop, unsigned interval_ms, int watch_fd);
 /* remove a private instance, free everything: 0, or -errno when the
  * instance could not be removed (its tracing is then off) */

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* events-summary.c - `events --summary`: the history counted
+ * (lib/events/event-summary.h) as JSON through the one JSON builder, and as
+ * tables through the one output layer */
+#include <stdio.h>
+#include <string.h>
+#include "events-summary.h"
+#include "events-table.h"
+#include "json-build.h"
+
+#define TOP_PAGES 10
+
+static const char *const severity_keys[CT_SUMMARY_SEVERITIES] = {
+	"informational", "warning", "failure", "fatal", "unknown",
+};
+
+static void counts_json(json_object *o, const struct ct_summary_counts *c)
+{
+	json_object *k = jb_obj(o, "by_kind"), *s = jb_obj(o, "by_severity");
+
+	jb_u64(o, "records", c->records);
+	for (int i = 0; i < CT_SUMMARY_KINDS; i++)
+		jb_u64(k, ct_event_kind_name((enum ct_event_kind)i), c->by_kind[i]);
+	for (int i = 0; i < CT_SUMMARY_SEVERITIES; i++)
+		jb_u64(s, severity_keys[i], c->by_severity[i]);
+}
+
+static void time_json(json_object *o, const char *key, uint64_t ns)
+{
+	char t[64];
+
+	if (!ns)
+		return;
+	events_iso_time(ns, t, sizeof(t));
+	jb_str(o, key, t);
+}
+
+static void device_json(json_object *o, const char *memdev, bool has_serial, uint64_t serial)
+{
+	jb_str(o, "memdev", memdev);
+	if (has_serial)
+		jb_u64(o, "serial", serial);
+}
+
+json_object *events_summary_json(json_object *root, struct ct_event_summary *s)
+{
+	json_object *o = jb_obj(root, "summary"), *a;
+
+	ct_event_summary_sort_pages(s);
+	counts_json(o, &s->all);
+	time_json(o, "first", s->first_ns);
+	time_json(o, "last", s->last_ns);
+	a = jb_arr(o, "memdevs");
+	for (size_t i = 0; i < s->nmemdevs; i++) {
+		json_object *m = json_object_new_object();
+		device_json(m, s->memdevs[i].memdev, s->memdevs[i].has_serial, s->memdevs[i].serial);
+		counts_json(m, &s->memdevs[i].c);
+		json_object_array_add(a, m);
+	}
+	a = jb_arr(o, "days");
+	for (size_t i = 0; i < s->ndays; i++) {
+		json_object *d = json_object_new_object();
+		char t[64];
+		events_iso_time((uint64_t)s->days[i].day * 86400ULL * 1000000000ULL, t, sizeof(t));
+		t[10] = '\0';	/* the date */
+		jb_str(d, "day", t);
+		jb_u64(d, "records", s->days[i].records);
+		json_object_array_add(a, d);
+	}
+	jb_u64(o, "corrected_pages_total", s->npages);
+	a = jb_arr(o, "corrected_pages");
+	for (size_t i = 0; i < s->npages && i < TOP_PAGES; i++) {
+		const struct ct_summary_page *p = &s->pages[i];
+		json_object *g = json_object_new_object();
+		device_json(g, p->memdev, p->has_serial, p->serial);
+		jb_u64(g, "dpa", p->dpa);
+		if (p->has_hpa)
+			jb_u64(g, "hpa", p->hpa);
+		jb_u64(g, "records", p->records);
+		time_json(g, "first", p->first_ns);
+		time_json(g, "last", p->last_ns);
+		json_object_array_add(a, g);
+	}
+	return o;
+}
+
+static const char *const memdev_levels[] = { "summary.memdevs", NULL };
+static const struct out_column memdev_columns[] = {
+	{ "MEMDEV", "memdev", OUT_STR, 0.1, 0, "memdev", NULL },
+	{ "SERIAL", "serial", OUT_HEX, 0.1, 0, "its serial number", NULL },
+	{ "RECORDS", "records", OUT_NUM, 0.1, 0, "records of it", NULL },
+	{ "GENERAL_MEDIA", "by_kind.general_media", OUT_NUM, 0.1, 0, "General Media records", NULL },
+	{ "DRAM", "by_kind.dram", OUT_NUM, 0.1, 0, "DRAM records", NULL },
+	{ "MEMORY_MODULE", "by_kind.memory_module", OUT_NUM, 0.1, 0, "Memory Module records", NULL },
+	{ "POISON", "by_kind.poison", OUT_NUM, 0.1, 0, "poison records", NULL },
+	{ "AER", "by_kind.aer", OUT_NUM, 0.1, 0, "AER records", NULL },
+	{ "OTHER", "by_kind.generic", OUT_NUM, 0.1, 0, "records of another format", NULL },
+	{ "INFO", "by_severity.informational", OUT_NUM, 0.1, 0, "informational", NULL },
+	{ "WARN", "by_severity.warning", OUT_NUM, 0.1, 0, "warning", NULL },
+	{ "FAIL", "by_severity.failure", OUT_NUM, 0.1, 0, "failure", NULL },
+	{ "FATAL", "by_severity.fatal", OUT_NUM, 0.1, 0, "fatal", NULL },
+};
+static const struct out_table memdev_table = {
+	memdev_levels, NULL, memdev_columns, sizeof(memdev_columns) / sizeof(memdev_columns[0]),
+	"MEMDEV,SERIAL,RECORDS,GENERAL_MEDIA,DRAM,MEMORY_MODULE,POISON,INFO,WARN,FAIL,FATAL",
+};
+
+static const char *const page_levels[] = { "summary.corrected_pages", NULL };
+static const struct out_column page_columns[] = {
+	{ "MEMDEV", "memdev", OUT_STR, 0.1, 0, "memdev", NULL },
+	{ "DPA", "dpa", OUT_HEX, 0.1, 0, "the page (4 KiB) of device physical address", NULL },
+	{ "HPA", "hpa", OUT_HEX, 0.1, 0, "its host physical address, when a record said", NULL },
+	{ "CORRECTED", "records", OUT_NUM, 0.1, 0, "corrected-error records on it", NULL },
+	{ "FIRST", "first", OUT_STR, 0.1, 0, "the first of them", NULL },
+	{ "LAST", "last", OUT_STR, 0.1, 0, "the last of them", NULL },
+};
+static const struct out_table page_table = {
+	page_levels, NULL, page_columns, sizeof(page_columns) / sizeof(page_columns[0]),
+	"MEMDEV,DPA,HPA,CORRECTED,FIRST,LAST",
+};
+
+int events_summary_print(struct cmd_env *env, json_object *root)
+{
+	struct out_opts pages = env->out;
+	json_object *s = out_lookup(root, "summary");
+	char err[256];
+
+	if (env->out.json)
+		return out_print(&env->out, &memdev_table, root, err, sizeof(err)) ? EXIT_FAIL : EXIT_OK;
+	if (out_print(&env->out, &memdev_table, root, err, sizeof(err))) {
+		cmd_err(env, "%s", err);
+		return EXIT_USAGE;
+	}
+	if (json_object_array_length(out_lookup(s, "corrected_pages"))) {
+		printf("\n%s pages with corrected errors, the most first:\n",
+		       json_object_get_string(out_lookup(s, "corrected_pages_total")));
+		pages.columns = NULL;
+		if (out_print(&pages, &page_table, root, err, sizeof(err))) {
+			cmd_err(env, "%s", err);
+			return EXIT_FAIL;
+		}
+	}
+	return EXIT_OK;
+}
+
+void events_summary_columns_help(void)
+{
+	out_columns_help(&memdev_table);
+}

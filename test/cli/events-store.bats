@@ -1,0 +1,219 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# The event store (lib/events/event-store.c) through the command line:
+# records written from --file (the follower's writes are the VM tier's,
+# test/vm/events.bats), stored once however often they are read, the
+# history (--history, --since/--until, --summary), the counters `metrics`
+# exports and the example alerting rules that read them (promtool), and
+# every fault said and nothing lost: a damaged, foreign or newer store, a
+# directory that is not root's own, a bad configuration.
+load helper
+
+GM=fbcd0a77c260417f85a9088b1621eba6
+DRAM=601dcbb39c064eabb8af4e9bfb5c9624
+
+# le64 N: N as 8 little-endian bytes, in hex
+le64() {
+    local h i out=
+    h=$(printf '%016x' "$1")
+    for (( i = 14; i >= 0; i -= 2 )); do out+=${h:i:2}; done
+    echo "$out"
+}
+T0=1706267916665022464   # 2024-01-26T11:18:36.665022464Z
+
+# rec UUID OFFSET:HEX...: one 128-byte record, zero but for what is given
+rec() {
+    local hex p off val
+    hex=$(printf '%0256d' 0)
+    hex=${1}80${hex:34}
+    shift
+    for p in "$@"; do
+        off=${p%%:*} val=${p#*:}
+        hex=${hex:0:$((off * 2))}$val${hex:$((off * 2 + ${#val}))}
+    done
+    xxd -r -p <<<"$hex"
+}
+
+setup() {
+    S=$BATS_TEST_TMPDIR/store
+    mkdir -m 700 "$S"
+    DB=$S/events.db
+    R=$BATS_TEST_TMPDIR/records.bin
+    # five records: corrected General Media on page 0x1000 (twice) and 0x3000,
+    # a DRAM one on page 0x1000, an uncorrectable one on 0x2000; device times
+    # 2024-01-26T11:18:36Z + 0..4 s (handles 1..5)
+    {
+        rec $GM 17:000000 20:0100 24:"$(le64 $T0)" 48:0010000000000000 56:00
+        rec $GM 17:000000 20:0200 24:"$(le64 $((T0 + 1000000000)))" 48:4010000000000000 56:00
+        rec $GM 17:000000 20:0300 24:"$(le64 $((T0 + 2000000000)))" 48:0030000000000000 56:00
+        rec $DRAM 17:000000 20:0400 24:"$(le64 $((T0 + 3000000000)))" 48:8010000000000000 56:00
+        rec $GM 17:020000 20:0500 24:"$(le64 $((T0 + 4000000000)))" 48:0020000000000000 56:01
+    } > "$R"
+}
+
+@test "--file --store: every record stored once, however often it is read" {
+    run --separate-stderr cxltier events --file "$R" --store --store-path "$DB"
+    assert_success
+    assert_equal "$stderr" "cxltier events: $R: 5 records, 5 of them new in the store $DB"
+    run --separate-stderr cxltier events --file "$R" --store --store-path "$DB"
+    assert_success
+    assert_equal "$stderr" "cxltier events: $R: 5 records, 0 of them new in the store $DB"
+    run cxltier events --history --store-path "$DB" -j
+    assert_success
+    assert_equal "$(jq -c '[.events[] | [.handle, .kind, .severity, .dpa]]' <<<"$output")" \
+        '[[1,"general_media","informational",4096],[2,"general_media","informational",4160],[3,"general_media","informational",12288],[4,"dram","informational",4224],[5,"general_media","failure",8192]]'
+    assert_equal "$(jq -c '.store | [.shown, .records, .pruned]' <<<"$output")" '[5,5,0]'
+    # every field as the decoder gave it the first time
+    diff <(cxltier events --file "$R" -j | jq -S '.events') <(jq -S '.events' <<<"$output")
+}
+
+@test "--history: --since, --until and the filters on the stored records" {
+    cxltier events --file "$R" --store --store-path "$DB" 2>/dev/null
+    run cxltier events --history --store-path "$DB" --since @1706267917 --until @1706267919 -j
+    assert_success
+    assert_equal "$(jq -c '[.events[].handle]' <<<"$output")" '[2,3]'
+    run cxltier events --history --store-path "$DB" --type dram -j
+    assert_success
+    assert_equal "$(jq -c '[.events[].handle]' <<<"$output")" '[4]'
+    run cxltier events --history --store-path "$DB" --severity failure -j
+    assert_success
+    assert_equal "$(jq -c '[.events[].handle]' <<<"$output")" '[5]'
+    run cxltier events --history --store-path "$DB"
+    assert_success
+    assert_line --index 0 --regexp '^TIME +MEMDEV +KIND +SEVERITY'
+    assert_equal "${#lines[@]}" 6
+}
+
+@test "--summary: counts per kind, severity and day, and the pages most corrected" {
+    cxltier events --file "$R" --store --store-path "$DB" 2>/dev/null
+    run cxltier events --history --summary --store-path "$DB" -j
+    assert_success
+    assert_equal "$(jq -c '.summary | [.records, .by_kind.general_media, .by_kind.dram, .by_severity.informational, .by_severity.failure]' <<<"$output")" '[5,4,1,4,1]'
+    assert_equal "$(jq -c '.summary.days' <<<"$output")" '[{"day":"2024-01-26","records":5}]'
+    assert_equal "$(jq -c '.summary | [.corrected_pages_total, [.corrected_pages[] | [.dpa, .records]]]' <<<"$output")" '[2,[[4096,3],[12288,1]]]'
+    assert_equal "$(jq -c '.summary | [.first, .last]' <<<"$output")" '["2024-01-26T11:18:36.665022464Z","2024-01-26T11:18:40.665022464Z"]'
+    run cxltier events --history --summary --store-path "$DB"
+    assert_success
+    assert_line --index 1 --regexp '^ +5 +4 +1 +0 +0 +4 +0 +1 +0$'
+    assert_line '2 pages with corrected errors, the most first:'
+    assert_line --regexp '^ +0x1000 +3 2024-01-26T11:18:36.665022464Z 2024-01-26T11:18:39.665022464Z$'
+}
+
+@test "metrics: the store's counters, which pruning never lowers; the example alerting rules pass promtool" {
+    cxltier events --file "$R" --store --store-path "$DB" 2>/dev/null
+    run cxltier metrics --sysroot "$(fixture qemu-cxl-6.12)" --store-path "$DB"
+    assert_success
+    assert_line 'cxltier_events_total{kind="general_media",severity="informational"} 3'
+    assert_line 'cxltier_events_total{kind="general_media",severity="failure"} 1'
+    assert_line 'cxltier_events_total{kind="dram",severity="informational"} 1'
+    assert_line 'cxltier_events_stored_records 5'
+    assert_line 'cxltier_events_pruned_total 0'
+    assert_line 'cxltier_metrics_collector_success{collector="events"} 1'
+    # a store that keeps a day: the 2024 records go at the next write, the counters stay
+    printf '[events]\nstore-max-age = 1d\n' > "$BATS_TEST_TMPDIR/conf"
+    rec $GM 17:000000 20:0600 24:"$(le64 $T0)" 48:0050000000000000 > "$BATS_TEST_TMPDIR/one.bin"
+    cxltier events --file "$BATS_TEST_TMPDIR/one.bin" --store --store-path "$DB" --config "$BATS_TEST_TMPDIR/conf" 2>/dev/null
+    run cxltier metrics --sysroot "$(fixture qemu-cxl-6.12)" --store-path "$DB"
+    assert_success
+    assert_line 'cxltier_events_total{kind="general_media",severity="informational"} 4'
+    assert_line 'cxltier_events_stored_records 0'
+    assert_line 'cxltier_events_pruned_total 6'
+    cp "$CXLTIER_SRC/docs/cxltier-alerts.yml" "$CXLTIER_SRC/test/cli/alerts-test.yml" "$BATS_TEST_TMPDIR/"
+    run promtool check rules "$BATS_TEST_TMPDIR/cxltier-alerts.yml"
+    assert_success
+    assert_output --partial 'SUCCESS: 3 rules found'
+    run promtool test rules "$BATS_TEST_TMPDIR/alerts-test.yml"
+    assert_success
+    # (and a rule that does not fire where the test says it does is caught)
+    sed -i 's/> 10$/> 100/' "$BATS_TEST_TMPDIR/cxltier-alerts.yml"
+    run promtool test rules "$BATS_TEST_TMPDIR/alerts-test.yml"
+    assert_failure 1
+}
+
+@test "a damaged store: the reader says so and what to do; the writer moves it aside, loses nothing it reads" {
+    head -c 4096 /dev/urandom > "$DB"
+    cp "$DB" "$BATS_TEST_TMPDIR/damaged.copy"
+    run --separate-stderr cxltier events --history --store-path "$DB"
+    assert_failure 1
+    assert_equal "$stderr" "cxltier events: error: event store $DB: damaged or not a database (the follower moves it aside when it starts: systemctl restart cxltier-events)"
+    run --separate-stderr cxltier events --file "$R" --store --store-path "$DB"
+    assert_success
+    [[ $stderr == *"the event store $DB was damaged or not cxltier's: moved aside to $DB.bad-"* ]]
+    aside=$(ls "$DB".bad-*)
+    cmp "$aside" "$BATS_TEST_TMPDIR/damaged.copy"
+    assert_equal "$(cxltier events --history --store-path "$DB" -j | jq '.events | length')" 5
+}
+
+@test "another program's database, and a store of a newer schema: refused, left as they are" {
+    python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('CREATE TABLE mc_event (id INTEGER)'); c.commit()" "$DB"
+    run --separate-stderr cxltier events --history --store-path "$DB"
+    assert_failure 1
+    assert_equal "$stderr" "cxltier events: error: event store $DB: not cxltier's (another program's database): give the right path"
+    rm "$DB"
+    python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript('PRAGMA application_id = 1129860180; PRAGMA user_version = 2; CREATE TABLE records (a)')" "$DB"
+    sum=$(sha256sum < "$DB")
+    run --separate-stderr cxltier events --file "$R" --store --store-path "$DB"
+    assert_failure 1
+    assert_equal "$stderr" "cxltier events: error: event store $DB has a newer schema than this cxltier's (1): left alone; run the newer cxltier, or move the file away
+cxltier events: warning: events are not stored (only shown) until the store can be opened: the follower tries again when it restarts"
+    assert_equal "$(sha256sum < "$DB")" "$sum"
+    assert_equal "$(ls "$S")" events.db
+}
+
+@test "a store's directory writable by others, another user's, or behind a symbolic link: refused" {
+    chmod 0777 "$S"
+    run --separate-stderr cxltier events --file "$R" --store --store-path "$DB"
+    assert_failure 1
+    [[ $stderr == "cxltier events: error: the event store's directory $S is writable by others: it must be root's own and writable by no one else (chown; chmod go-w)"* ]]
+    [[ ! -e $DB ]]
+    run --separate-stderr cxltier events --history --store-path "$DB"
+    assert_failure 1
+    chmod 0700 "$S"
+    chown nobody "$S"
+    run --separate-stderr cxltier events --file "$R" --store --store-path "$DB"
+    assert_failure 1
+    [[ $stderr == *"$S is another user's"* ]]
+    chown root "$S"
+    ln -s "$S" "$BATS_TEST_TMPDIR/link"
+    run --separate-stderr cxltier events --file "$R" --store --store-path "$BATS_TEST_TMPDIR/link/events.db"
+    assert_failure 1
+    [[ $stderr == *"(a symbolic link is on the way: give the real path)"* ]]
+    [[ ! -e $DB ]]
+}
+
+@test "no store yet: --history says where it will be; the options that do not go together" {
+    run --separate-stderr cxltier events --history --store-path "$DB" -j
+    assert_success
+    assert_equal "$(jq -c '.events' <<<"$output")" '[]'
+    assert_equal "$stderr" "cxltier events: no event store at $DB yet: cxltier-events.service (events --follow --store) makes it"
+    [[ ! -e $DB ]]
+    run cxltier events --store
+    assert_failure 2
+    assert_output --partial "--store goes with --follow or --file"
+    run cxltier events --history --follow
+    assert_failure 2
+    run cxltier events --summary --follow
+    assert_failure 2
+    run cxltier events --history --since 1h --until 2h
+    assert_failure 2
+    assert_output --partial "--until is not after --since"
+    run cxltier events --history --no-store
+    assert_failure 2
+}
+
+@test "[events] of the configuration: the store's path and bounds; a bad line named" {
+    printf '[migrate]\njobs = 2\n[events]\nstore = %s\nstore-max-size = 2M\n' "$DB" > "$BATS_TEST_TMPDIR/conf"
+    run --separate-stderr cxltier events --file "$R" --store --config "$BATS_TEST_TMPDIR/conf"
+    assert_success
+    [[ -s $DB ]]
+    printf '[events]\nstore-max-age = soon\n' > "$BATS_TEST_TMPDIR/bad"
+    run --separate-stderr cxltier events --history --config "$BATS_TEST_TMPDIR/bad"
+    assert_failure 2
+    assert_equal "$stderr" "cxltier events: error: $BATS_TEST_TMPDIR/bad:2: store-max-age = soon: a duration such as 90d or 52w (0: none)"
+    printf '[events]\nretire = yes\n' > "$BATS_TEST_TMPDIR/bad"
+    run --separate-stderr cxltier events --history --config "$BATS_TEST_TMPDIR/bad"
+    assert_failure 2
+    assert_equal "$stderr" "cxltier events: error: $BATS_TEST_TMPDIR/bad:2: [events]: unknown key 'retire' (store, store-max-age, store-max-size)"
+    run --separate-stderr cxltier events --history --config "$BATS_TEST_TMPDIR/none"
+    assert_failure 2
+}
