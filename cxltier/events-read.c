@@ -178,6 +178,41 @@ static int read_shared(struct events_run *run, struct ct_event_source *s)
 	return rc;
 }
 
+/* the follower with --store: every record of the shared instance (and
+ * those a filtered run kept) into the store, consumed; what arrived while
+ * no follower ran is there. The shared instance is made when missing: from
+ * now on it keeps what arrives while the follower is down (a restart). Run
+ * once the follower's own instance exists, so that nothing falls between
+ * them (a record in both is stored once). */
+static int drain_one(const struct ct_event *e, void *arg)
+{
+	store_record(arg, e);
+	return 0;
+}
+
+static void drain_shared(struct events_run *run)
+{
+	struct cmd_env *env = run->env;
+	struct ct_event_source_opts o = { .shared = true };
+	struct ct_event_keep_report rep;
+	struct ct_event_source *s;
+	uint64_t before = ct_event_store_stats(run->store.s)->stored;
+	int rc = ct_event_source_open(env->ctx, &o, &s);
+
+	if (!rc) {
+		rc = ct_event_source_read_shared(s, drain_one, run, KEEP_LOCK_MS, &rep);
+		rc = ct_event_source_close(s) ? -EIO : rc;
+	}
+	if (rc) {
+		cmd_warn(env, "the '" CT_EVENT_SHARED_INSTANCE "' tracefs instance could not be read into the store: %s; "
+			 "what arrived while no follower ran is not stored", ct_context_message(env->ctx));
+		return;
+	}
+	events_store_tick(env, &run->store, true);
+	cmd_info(env, 0, "%" PRIu64 " records that arrived while no follower ran stored from the '"
+		 CT_EVENT_SHARED_INSTANCE "' tracefs instance", ct_event_store_stats(run->store.s)->stored - before);
+}
+
 int events_from_trace(struct events_run *run)
 {
 	struct cmd_env *env = run->env;
@@ -208,6 +243,8 @@ int events_from_trace(struct events_run *run)
 		cmd_warn(env, "the '" CT_EVENT_SHARED_INSTANCE "' tracefs instance was not recording (its cxl events "
 			 "or its tracing were off: cxl_core reloaded, or an 'events --stop' that could not remove it); "
 			 "turned it on again: events from before now may be missing");
+	if (run->follow && run->store.s)
+		drain_shared(run);
 	if (run->follow) {
 		rc = ct_event_source_follow(s, on_event, follow_tick, run, &stop, 100, STDOUT_FILENO);
 		events_store_close(env, &run->store);	/* what the last read gave, written */

@@ -447,10 +447,24 @@ static bool has_dpa(const struct ct_event *e)
 	return e->kind == CT_EV_GENERAL_MEDIA || e->kind == CT_EV_DRAM || e->kind == CT_EV_POISON;
 }
 
+/* the query of a record without a header emitted within a few ms with the
+ * same fields, by the same tracepoint on the same memdev: the same
+ * emission, read by another tracefs instance */
+#define SAME_SQL "SELECT 1 FROM records WHERE body = ?1 AND emit_ns BETWEEN ?2 AND ?3 AND event = ?4 AND memdev = ?5 LIMIT 1"
+
+static void bind_same(sqlite3_stmt *st, const struct ct_event *e, uint64_t body)
+{
+	sqlite3_bind_int64(st, 1, (int64_t)body);
+	sqlite3_bind_int64(st, 2, (int64_t)(e->trace_time - CT_EVENT_STORE_SAME_MS * 1000000ULL));
+	sqlite3_bind_int64(st, 3, (int64_t)(e->trace_time + CT_EVENT_STORE_SAME_MS * 1000000ULL));
+	sqlite3_bind_text(st, 4, e->event, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 5, e->memdev, -1, SQLITE_TRANSIENT);
+}
+
 /* one queued blob into records (and counts when new; *written says): an
  * SQLite result code */
-static int insert_one(struct ct_event_store *s, sqlite3_stmt *ins, sqlite3_stmt *cnt, const uint8_t *blob, size_t len,
-		      bool *written)
+static int insert_one(struct ct_event_store *s, sqlite3_stmt *ins, sqlite3_stmt *cnt, sqlite3_stmt *same,
+		      const uint8_t *blob, size_t len, bool *written)
 {
 	static struct ct_event e;
 	char key[512];
@@ -462,6 +476,14 @@ static int insert_one(struct ct_event_store *s, sqlite3_stmt *ins, sqlite3_stmt 
 		return SQLITE_OK;	/* cannot be: written by ct_event_store_add */
 	body = body_hash(blob, len, e.event);
 	key_with_body(&e, body, key, sizeof(key));
+	if (key[0] == 't') {	/* no header: the same emission read by another instance? */
+		sqlite3_reset(same);
+		bind_same(same, &e, body);
+		if ((rc = sqlite3_step(same)) == SQLITE_ROW)
+			return SQLITE_OK;
+		if (rc != SQLITE_DONE)
+			return rc;
+	}
 	sev = ct_event_severity(&e);
 	sqlite3_reset(ins);
 	sqlite3_clear_bindings(ins);
@@ -550,7 +572,7 @@ out:
 
 int ct_event_store_flush(struct ct_event_store *s, struct ct_error *err)
 {
-	sqlite3_stmt *ins = NULL, *cnt = NULL;
+	sqlite3_stmt *ins = NULL, *cnt = NULL, *same = NULL;
 	uint64_t stored = 0, dups = 0;
 	int rc;
 
@@ -566,17 +588,19 @@ int ct_event_store_flush(struct ct_event_store *s, struct ct_error *err)
 				     "severity, memdev, serial, region, dpa, hpa, fields) VALUES "
 				     "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &ins, NULL)) ||
 	    (rc = sqlite3_prepare_v2(s->db, "INSERT INTO counts VALUES (?, ?, ?, ?, 1) ON CONFLICT DO UPDATE SET "
-				     "n = n + 1", -1, &cnt, NULL)))
+				     "n = n + 1", -1, &cnt, NULL)) ||
+	    (rc = sqlite3_prepare_v2(s->db, SAME_SQL, -1, &same, NULL)))
 		goto fail;
 	for (size_t i = 0; i < s->qn; i++) {
 		bool written;
-		if ((rc = insert_one(s, ins, cnt, s->q[i], s->qlen[i], &written)))
+		if ((rc = insert_one(s, ins, cnt, same, s->q[i], s->qlen[i], &written)))
 			goto fail;
 		written ? stored++ : dups++;
 	}
 	sqlite3_finalize(ins);
 	sqlite3_finalize(cnt);
-	ins = cnt = NULL;
+	sqlite3_finalize(same);
+	ins = cnt = same = NULL;
 	if ((rc = exec(s, "COMMIT")))
 		goto fail;
 	for (size_t i = 0; i < s->qn; i++)
@@ -590,6 +614,7 @@ int ct_event_store_flush(struct ct_event_store *s, struct ct_error *err)
 fail:
 	sqlite3_finalize(ins);
 	sqlite3_finalize(cnt);
+	sqlite3_finalize(same);
 	{
 		int e = sql_errno(rc) ? sql_errno(rc) : -EIO;
 		ct_fail(err, -e, "event store %s: %zu records not written yet (kept, tried again): %s", s->path, s->qn,
@@ -648,18 +673,14 @@ bool ct_event_store_has(struct ct_event_store *s, const struct ct_event *e)
 	bool found = false;
 
 	key_with_body(e, body, key, sizeof(key));
-	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM records WHERE key = ?1 OR (?2 AND body = ?3 AND emit_ns "
-			       "BETWEEN ?4 AND ?5 AND event = ?6 AND memdev = ?7) LIMIT 1", -1, &st, NULL))
+	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM records WHERE key = ?", -1, &st, NULL))
 		return false;
 	sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
-	/* a record with no header: the same fields emitted within a few ms is
-	 * the same emission, read by another tracefs instance */
-	sqlite3_bind_int(st, 2, key[0] == 't');
-	sqlite3_bind_int64(st, 3, (int64_t)body);
-	sqlite3_bind_int64(st, 4, (int64_t)(e->trace_time - CT_EVENT_STORE_SAME_MS * 1000000ULL));
-	sqlite3_bind_int64(st, 5, (int64_t)(e->trace_time + CT_EVENT_STORE_SAME_MS * 1000000ULL));
-	sqlite3_bind_text(st, 6, e->event, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 7, e->memdev, -1, SQLITE_TRANSIENT);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	if (found || key[0] != 't' || sqlite3_prepare_v2(s->db, SAME_SQL, -1, &st, NULL))
+		return found;
+	bind_same(st, e, body);
 	found = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
 	return found;

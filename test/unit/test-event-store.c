@@ -159,6 +159,10 @@ static void store_cases(void)
 	ok(ct_event_store_has(r, &p), "a headerless record 3 us later, same fields: the same emission");
 	p.trace_time += 50 * 1000000ULL;
 	ok(!ct_event_store_has(r, &p), "50 ms later: another emission");
+	p.trace_time -= 50 * 1000000ULL;	/* 3 us after the stored one: written by another instance's reader */
+	ct_event_store_add(w, &p);
+	is_int(ct_event_store_flush(w, &err), 0, "the same poison emission from another instance flushed");
+	is_int((long long)ct_event_store_stats(w)->duplicates, 2, "and known as stored: not written again");
 	gm(&e, "mem0", 42, 9, T0 + 99 * NS, 0x1000, 0, 1);
 	ok(!ct_event_store_has(r, &e), "a new handle and time: not stored");
 	n = 0;

@@ -408,3 +408,73 @@ seen_dpa() {
     assert_success
     ! ls /sys/kernel/tracing/instances | grep -q '^cxltier$'
 }
+
+# the records in the store at DB: at least N
+stored_at_least() {
+    local n
+    n=$(cxltier events --history --store-path "$2" -j 2>/dev/null | jq '.events | length') || return 1
+    (( n >= $1 ))
+}
+gm_at() { inject cxl-inject-general-media-event "{\"path\":\"$DEV\",\"log\":\"informational\",\"flags\":1,\"dpa\":$1,\"descriptor\":0,\"type\":1,\"transaction-type\":3}"; }
+
+@test "the follower's store: each record once with every field, through a SIGKILL and a restart; --history, --summary" {
+    S=$BATS_TEST_TMPDIR/store DB=$BATS_TEST_TMPDIR/store/events.db
+    mkdir -m 700 "$S"
+    cxltier events >/dev/null 2>&1   # (what the shared instance held before this test: shown, consumed)
+    start_follower --store --store-path "$DB"
+    out=$BATS_TEST_TMPDIR/follow.out
+    for d in 20480 24576 28672; do gm_at $d; done
+    wait_for 120 "the follower to print the three records (dpa 20480, 24576, 28672)" \
+        bash -c "grep -q '\"dpa\":28672' '$out' && grep -q '\"dpa\":20480' '$out'"
+    # committed after each read of the trace buffer; a reader never blocks it
+    wait_for 60 "the store to hold the three" stored_at_least 3 "$DB"
+    kill -KILL "$pid"
+    wait_for 60 "the follower to die of SIGKILL" exited "$pid"
+    run wait "$pid"
+    assert_failure 137
+    cp "$out" "$BATS_TEST_TMPDIR/first.out"
+    # while no follower runs, two more: the shared instance keeps them
+    inject cxl-inject-dram-event "{\"path\":\"$DEV\",\"log\":\"warning\",\"flags\":1,\"dpa\":32768,\"descriptor\":1,\"type\":3,\"transaction-type\":2,\"channel\":1,\"rank\":0,\"nibble-mask\":1,\"bank-group\":2,\"bank\":3,\"row\":4,\"column\":5,\"correction-mask\":[1,2,3,4]}"
+    gm_at 36864
+    wait_for 120 "the shared instance to hold the records of dpa 32768 and 36864" \
+        bash -c "grep -q 'dpa=8000 ' $T/cxltier/trace && grep -q 'dpa=9000 ' $T/cxltier/trace"
+    # the next follower: the dead one's instance removed, the shared one drained into the store
+    start_follower --store --store-path "$DB"
+    wait_for 60 "the new follower to say what it drained" grep -q 'records that arrived while no follower ran' \
+        "$BATS_TEST_TMPDIR/follow.err"
+    assert_equal "$(grep -c 'records that arrived while no follower ran' "$BATS_TEST_TMPDIR/follow.err")" 1
+    grep -q "cxltier events: 2 records that arrived while no follower ran stored from the 'cxltier' tracefs instance" \
+        "$BATS_TEST_TMPDIR/follow.err" || fail "$(cat "$BATS_TEST_TMPDIR/follow.err")"
+    gm_at 40960
+    wait_for 120 "the follower to print the record of dpa 40960" grep -q '"dpa":40960' "$out"
+    kill -TERM "$pid"
+    wait_for 60 "the follower to end on SIGTERM" exited "$pid"
+    run wait "$pid"
+    assert_success
+    run cxltier events --history --store-path "$DB" -j
+    assert_success
+    echo "$output" > "$BATS_TEST_TMPDIR/history.json"
+    # each record once, oldest first
+    assert_equal "$(jq -c '[.events[].dpa]' <<<"$output")" '[20480,24576,28672,32768,36864,40960]'
+    assert_equal "$(jq -c '.store | [.shown, .records, .pruned]' <<<"$output")" '[6,6,0]'
+    jq -c '.events[] | select(.dpa == 32768)' <<<"$output" | all_fields cxl_dram
+    jq -c '.events[] | select(.dpa == 20480)' <<<"$output" | all_fields cxl_general_media
+    # what the followers printed live is what the store gives back, field for field
+    for d in 20480 24576 28672 40960; do
+        live=$(cat "$BATS_TEST_TMPDIR/first.out" "$out" | jq -cS "select(.dpa == $d)")
+        stored=$(jq -cS ".events[] | select(.dpa == $d)" "$BATS_TEST_TMPDIR/history.json")
+        assert_equal "$stored" "$live"
+    done
+    run cxltier events --history --summary --store-path "$DB" -j
+    assert_success
+    assert_equal "$(jq -c '.summary | [.records, .by_kind.general_media, .by_kind.dram, .by_severity.informational, .by_severity.warning, .corrected_pages_total]' <<<"$output")" \
+        '[6,5,1,5,1,5]'
+    # a run without --history: the store's six, nothing live left to show twice
+    run cxltier events --store-path "$DB" -j
+    assert_success
+    assert_equal "$(jq -c '[.events[].dpa]' <<<"$output")" '[20480,24576,28672,32768,36864,40960]'
+    # the counters metrics exports
+    run cxltier metrics --store-path "$DB"
+    assert_success
+    assert_line --regexp '^cxltier_events_total\{memdev="mem0"(,serial="0x[0-9a-f]+")?,kind="general_media",severity="informational"\} 5$'
+}
