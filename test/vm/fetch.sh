@@ -163,7 +163,7 @@ fi
 # libnuma1; tools/trixie-test.sh's binary runs in the guest with them)
 NDCTL81_PKGS=(cxl daxctl libcxl1 libdaxctl1 libndctl6 libc6 libjson-c5 libkmod2 libssl3t64 libtraceevent1
               libtracefs1 libudev1 libuuid1 libzstd1 liblzma5 libiniparser4 libkeyutils1 libcap2 libgcc-s1 zlib1g
-              libsmartcols1 libnuma1)
+              libsmartcols1 libnuma1 libsqlite3-0)
 ndctl81_stamp=$(printf '%s\n' "${NDCTL81_PKGS[@]}" | sha256sum | cut -c1-16)
 if [[ $(cat "$CACHE/.complete-ndctl81" 2>/dev/null) != "$ndctl81_stamp" ]]; then
     apt_setup "$CACHE/apt-trixie" trixie

@@ -49,6 +49,17 @@ put_libs() {
     done < <(ldd "$1" 2>/dev/null | awk '/=> \//{print $3} /^[ \t]*\/[^ ]+ \(/{print $1}')
 }
 put_bin() { put "$@"; if is_elf "$1"; then put_libs "$1"; fi; }
+# the libraries an ELF file names for dlopen: cxltier loads libcxl, libsqlite3
+# and others on first use (tools/gen-lazy-stubs.py), so ldd does not list
+# them; their sonames are strings in the binary, found where ldconfig says
+put_dlopened() {
+    local so path
+    for so in $(strings -a "$1" | grep -xE 'lib[A-Za-z0-9_+-]+\.so\.[0-9]+' | sort -u); do
+        path=$(ldconfig -p | awk -v s="$so" '$1 == s && /x86-64/ { print $NF; exit }')
+        [[ -n $path && -z ${SEEN[$path]:-} ]] || continue
+        SEEN[$path]=1; put_bin "$path"
+    done
+}
 
 BB=/bin/busybox
 ldd "$BB" >/dev/null 2>&1 && { echo "mkinitramfs: $BB is not static (install busybox-static)" >&2; exit 1; }
@@ -135,9 +146,10 @@ for spec in "${ADDS[@]}"; do
     [[ -e $src ]] || { echo "mkinitramfs: $src does not exist" >&2; exit 1; }
     if [[ -d $src ]]; then
         mkdir -p "$ROOT$dst"; cp -a "$src/." "$ROOT$dst/"
-        while IFS= read -r -d '' f; do is_elf "$f" && put_libs "$f"; done < <(find "$src" -type f -print0)
+        while IFS= read -r -d '' f; do is_elf "$f" && { put_libs "$f"; put_dlopened "$f"; }; done < <(find "$src" -type f -print0)
     else
         put_bin "$src" "$dst"
+        if is_elf "$src"; then put_dlopened "$src"; fi
     fi
 done
 
