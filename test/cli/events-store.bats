@@ -21,18 +21,8 @@ le64() {
 }
 T0=1706267916665022464   # 2024-01-26T11:18:36.665022464Z
 
-# rec UUID OFFSET:HEX...: one 128-byte record, zero but for what is given
-rec() {
-    local hex p off val
-    hex=$(printf '%0256d' 0)
-    hex=${1}80${hex:34}
-    shift
-    for p in "$@"; do
-        off=${p%%:*} val=${p#*:}
-        hex=${hex:0:$((off * 2))}$val${hex:$((off * 2 + ${#val}))}
-    done
-    xxd -r -p <<<"$hex"
-}
+. "$CXLTIER_SRC/test/tools/event-record.bash"
+rec() { event_record "$@"; }
 
 setup() {
     S=$BATS_TEST_TMPDIR/store

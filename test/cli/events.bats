@@ -11,18 +11,13 @@ MM=fe927475dd594339a58679bab113b774
 DCD=ca95afa7f18340188c2f95268e101a2a
 FORMATS=$FIXTURES/tracefs
 
-# record UUID [OFFSET:HEXBYTES...]: a 128-byte record, zero but for the UUID,
-# the length and the bytes given; prints its path
+. "$CXLTIER_SRC/test/tools/event-record.bash"
+
+# record UUID [OFFSET:HEXBYTES...]: a 128-byte record in a file of its own
+# (event_record); prints its path
 record() {
-    local f=$BATS_TEST_TMPDIR/rec-$RANDOM.bin hex p off val
-    hex=$(printf '%0256d' 0)
-    hex=${1}80${hex:34}
-    shift
-    for p in "$@"; do
-        off=${p%%:*} val=${p#*:}
-        hex=${hex:0:$((off * 2))}$val${hex:$((off * 2 + ${#val}))}
-    done
-    xxd -r -p <<<"$hex" > "$f"
+    local f=$BATS_TEST_TMPDIR/rec-$RANDOM.bin
+    event_record "$@" > "$f"
     echo "$f"
 }
 
