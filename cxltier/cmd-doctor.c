@@ -7,6 +7,8 @@
 #include "json-build.h"
 #include "core/context.h"
 #include "views/doctor.h"
+#include "core/conf.h"
+#include "events/events-conf.h"
 #include "cxl/topology.h"
 
 static const char *const levels[] = { "findings", NULL };
@@ -21,13 +23,17 @@ static const struct out_table table = { levels, NULL, columns, 5, "CHECK,OBJECT,
 
 static void usage(void)
 {
-	printf("usage: cxltier doctor [-j] [--all] [-o COLS] [--sysroot DIR]\n\n"
+	printf("usage: cxltier doctor [-j] [--all] [-o COLS] [--sysroot DIR] [--store-path P]\n\n"
 	       "Explain why CXL memory is missing, offline, in the wrong zone or in the\n"
 	       "wrong tier: kernel features, modules, memdevs without regions, regions\n"
 	       "without dax devices, dax devices in devdax mode, offline or ZONE_NORMAL\n"
-	       "blocks, the kernel's auto-online policy, nodes without a tier. Each\n"
-	       "problem comes with the command that fixes it.\n\n"
+	       "blocks, the kernel's auto-online policy, nodes without a tier; in the event\n"
+	       "history, a device whose corrected errors are rising or that reported a\n"
+	       "failure. Each problem comes with the command that fixes it.\n\n"
 	       "      --all         also list the checks that passed\n"
+	       "      --store-path P  the event store (default: [events] store = of\n"
+	       "                    /etc/cxltier.conf, else /var/lib/cxltier/events.db; with\n"
+	       "                    --sysroot, read only when named)\n"
 	       "  -j, --json        {\"findings\":[{\"check\",\"object\",\"status\",\"finding\",\"fix\"}]}\n"
 	       "Exit: 0 healthy, 1 problems found.\n");
 }
@@ -55,9 +61,10 @@ static json_object *findings_json(const struct ct_findings *f, bool all)
 
 int cmd_doctor(int argc, char **argv, struct cmd_env *env)
 {
-	enum { OPT_ALL = 0x5001 };
+	enum { OPT_ALL = 0x5001, OPT_STORE_PATH };
 	static const struct option opts[] = {
 		{ "all", no_argument, NULL, OPT_ALL },
+		{ "store-path", required_argument, NULL, OPT_STORE_PATH },
 		COMMON_LONG_OPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -65,6 +72,8 @@ int cmd_doctor(int argc, char **argv, struct cmd_env *env)
 	struct ct_topology t;
 	json_object *root;
 	bool all = false;
+	const char *store_path = NULL;
+	struct ct_events_conf conf;
 	char err[256];
 	int c, rc;
 
@@ -73,6 +82,8 @@ int cmd_doctor(int argc, char **argv, struct cmd_env *env)
 	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTS, opts, NULL)) != -1) {
 		if (c == OPT_ALL)
 			all = true;
+		else if (c == OPT_STORE_PATH)
+			store_path = optarg;
 		else if ((rc = cmd_common_opt(env, c, optarg, argc, argv, usage)))
 			return cmd_exit_code(rc);
 	}
@@ -91,6 +102,12 @@ int cmd_doctor(int argc, char **argv, struct cmd_env *env)
 		ct_findings_free(&f);
 		ct_topology_free(&t);
 		return EXIT_FAIL;
+	}
+	/* the event history of this machine (a captured tree has none unless named) */
+	if (store_path || env->ctx->live) {
+		if (!store_path && ct_events_conf_load(CT_CONF_PATH, false, &conf, &env->ctx->err) == 0 && conf.store[0])
+			store_path = conf.store;
+		ct_doctor_events(env->ctx, store_path, &f);
 	}
 	root = findings_json(&f, all);
 	if (out_print(&env->out, &table, root, err, sizeof(err))) {

@@ -19,6 +19,7 @@ static void counts_json(json_object *o, const struct ct_summary_counts *c)
 	json_object *k = jb_obj(o, "by_kind"), *s = jb_obj(o, "by_severity");
 
 	jb_u64(o, "records", c->records);
+	jb_u64(o, "corrected", c->corrected);
 	for (int i = 0; i < CT_SUMMARY_KINDS; i++)
 		jb_u64(k, ct_event_kind_name((enum ct_event_kind)i), c->by_kind[i]);
 	for (int i = 0; i < CT_SUMMARY_SEVERITIES; i++)

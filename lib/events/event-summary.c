@@ -14,9 +14,15 @@ int ct_summary_severity_index(const struct ct_event *e)
 	return sev >= 0 && sev <= 3 ? sev : 4;
 }
 
+static bool corrected_media(const struct ct_event *e)
+{
+	return (e->kind == CT_EV_GENERAL_MEDIA || e->kind == CT_EV_DRAM) && !(e->descriptor & DESCRIPTOR_UNCORRECTABLE);
+}
+
 static void count(struct ct_summary_counts *c, const struct ct_event *e)
 {
 	c->records++;
+	c->corrected += corrected_media(e);
 	c->by_kind[e->kind < CT_SUMMARY_KINDS ? e->kind : CT_EV_GENERIC]++;
 	c->by_severity[ct_summary_severity_index(e)]++;
 }
@@ -72,11 +78,6 @@ static int add_day(struct ct_event_summary *s, uint64_t ns)
 	memmove(&s->days[i + 1], &s->days[i], (s->ndays - 1 - i) * sizeof(*d));
 	s->days[i] = (struct ct_summary_day){ day, 1 };
 	return 0;
-}
-
-static bool corrected_media(const struct ct_event *e)
-{
-	return (e->kind == CT_EV_GENERAL_MEDIA || e->kind == CT_EV_DRAM) && !(e->descriptor & DESCRIPTOR_UNCORRECTABLE);
 }
 
 static int add_page(struct ct_event_summary *s, const struct ct_event *e, uint64_t ns)

@@ -19,6 +19,7 @@
 
 struct ct_summary_counts {
 	uint64_t records;
+	uint64_t corrected;	/* General Media and DRAM records not marked uncorrectable */
 	uint64_t by_kind[CT_SUMMARY_KINDS];
 	uint64_t by_severity[CT_SUMMARY_SEVERITIES];
 };

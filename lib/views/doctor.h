@@ -24,5 +24,11 @@ void ct_doctor_capacity(struct ct_context *ctx, struct ct_findings *f);
 void ct_doctor_figures(struct ct_context *ctx, const struct ct_topology *t, struct ct_findings *f);
 void ct_doctor_policy(struct ct_context *ctx, struct ct_findings *f);
 void ct_doctor_damon(struct ct_context *ctx, struct ct_findings *f);
+/* the event history (store_path NULL: the default store): a device whose
+ * corrected errors are rising (at least CT_DOCTOR_RISING_MIN General Media
+ * and DRAM records in the last 24 h, more than in the 24 h before), or
+ * that reported a failure or fatal record in the last 7 days */
+#define CT_DOCTOR_RISING_MIN 10
+void ct_doctor_events(struct ct_context *ctx, const char *store_path, struct ct_findings *f);
 
 #endif

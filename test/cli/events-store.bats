@@ -91,7 +91,7 @@ setup() {
 
 @test "metrics: the store's counters, which pruning never lowers; the example alerting rules pass promtool" {
     cxltier events --file "$R" --store --store-path "$DB" 2>/dev/null
-    run cxltier metrics --sysroot "$(fixture qemu-cxl-6.12)" --store-path "$DB"
+    run cxltier metrics --sysroot "$(fixture lab-region-online)" --store-path "$DB"
     assert_success
     assert_line 'cxltier_events_total{kind="general_media",severity="informational"} 3'
     assert_line 'cxltier_events_total{kind="general_media",severity="failure"} 1'
@@ -103,7 +103,7 @@ setup() {
     printf '[events]\nstore-max-age = 1d\n' > "$BATS_TEST_TMPDIR/conf"
     rec $GM 17:000000 20:0600 24:"$(le64 $T0)" 48:0050000000000000 > "$BATS_TEST_TMPDIR/one.bin"
     cxltier events --file "$BATS_TEST_TMPDIR/one.bin" --store --store-path "$DB" --config "$BATS_TEST_TMPDIR/conf" 2>/dev/null
-    run cxltier metrics --sysroot "$(fixture qemu-cxl-6.12)" --store-path "$DB"
+    run cxltier metrics --sysroot "$(fixture lab-region-online)" --store-path "$DB"
     assert_success
     assert_line 'cxltier_events_total{kind="general_media",severity="informational"} 4'
     assert_line 'cxltier_events_stored_records 0'
@@ -206,4 +206,37 @@ cxltier events: warning: events are not stored (only shown) until the store can 
     assert_equal "$stderr" "cxltier events: error: $BATS_TEST_TMPDIR/bad:2: [events]: unknown key 'retire' (store, store-max-age, store-max-size)"
     run --separate-stderr cxltier events --history --config "$BATS_TEST_TMPDIR/none"
     assert_failure 2
+}
+
+@test "doctor: a device whose corrected errors rise, and one that reported a failure, named with what to do" {
+    local now i
+    now=$(( $(date +%s) * 1000000000 ))
+    # twelve corrected records in the last hour, one in the day before
+    for i in $(seq 1 12); do
+        rec $GM 17:000000 20:"$(printf '%02x00' "$i")" 24:"$(le64 $((now - i * 60000000000)))" 48:0010000000000000 56:00
+    done > "$BATS_TEST_TMPDIR/recent.bin"
+    rec $GM 17:000000 20:2000 24:"$(le64 $((now - 30 * 3600 * 1000000000)))" 48:0020000000000000 56:00 >> "$BATS_TEST_TMPDIR/recent.bin"
+    cxltier events --file "$BATS_TEST_TMPDIR/recent.bin" --store --store-path "$DB" 2>/dev/null
+    run cxltier doctor --sysroot "$(fixture lab-region-online)" --store-path "$DB" -j
+    assert_failure 1
+    assert_equal "$(jq -c '[.findings[] | select(.check == "events") | [.status, .finding]]' <<<"$output")" \
+        '[["problem","corrected memory errors rising: 12 corrected General Media and DRAM records in the last 24 h, 1 in the 24 h before"]]'
+    # a failure record: named too
+    rec $GM 17:020000 20:3000 24:"$(le64 $((now - 7200000000000)))" 48:0030000000000000 56:01 > "$BATS_TEST_TMPDIR/fail.bin"
+    cxltier events --file "$BATS_TEST_TMPDIR/fail.bin" --store --store-path "$DB" 2>/dev/null
+    run cxltier doctor --sysroot "$(fixture lab-region-online)" --store-path "$DB" -j
+    assert_failure 1
+    assert_equal "$(jq -c '[.findings[] | select(.check == "events") | .finding][1]' <<<"$output")" '"1 failure or fatal record in the last 7 days"'
+    # an old history only: fine, said with --all
+    rm "$DB"
+    cxltier events --file "$R" --store --store-path "$DB" 2>/dev/null
+    run cxltier doctor --sysroot "$(fixture lab-region-online)" --store-path "$DB" --all -j
+    assert_success
+    assert_equal "$(jq -c '[.findings[] | select(.check == "events") | [.status, .finding]]' <<<"$output")" \
+        '[["ok","5 records kept (0 pruned); no device with rising corrected errors or a failure in the last 7 days"]]'
+    # an unreadable history: a problem, with the fix
+    head -c 4096 /dev/urandom > "$DB"
+    run cxltier doctor --sysroot "$(fixture lab-region-online)" --store-path "$DB" -j
+    assert_failure 1
+    assert_equal "$(jq -r '.findings[] | select(.check == "events") | .fix' <<<"$output")" 'systemctl restart cxltier-events'
 }

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* doctor-events.c - the doctor's check of the event history
+ * (events/event-store.h): a device whose corrected errors are rising, or
+ * that reported a failure or fatal record lately, named with what to do */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "views/doctor.h"
+#include "core/context.h"
+#include "events/event-store.h"
+#include "events/event-summary.h"
+
+#define DAY_NS (86400ULL * 1000000000ULL)
+
+static int count(const struct ct_event *e, void *arg)
+{
+	return ct_event_summary_add(arg, e);
+}
+
+/* the store's records in [since, until) counted */
+static int window(struct ct_event_store *s, uint64_t since, uint64_t until, struct ct_event_summary *sum,
+		  struct ct_error *err)
+{
+	return ct_event_store_each(s, since, until, count, sum, err);
+}
+
+static const struct ct_summary_memdev *find(const struct ct_event_summary *s, const struct ct_summary_memdev *m)
+{
+	for (size_t i = 0; i < s->nmemdevs; i++)
+		if (!strcmp(s->memdevs[i].memdev, m->memdev) && s->memdevs[i].serial == m->serial)
+			return &s->memdevs[i];
+	return NULL;
+}
+
+static void name_of(const struct ct_summary_memdev *m, char *buf, size_t len)
+{
+	if (m->has_serial)
+		snprintf(buf, len, "%s (serial 0x%" PRIx64 ")", m->memdev[0] ? m->memdev : "?", m->serial);
+	else
+		snprintf(buf, len, "%s", m->memdev[0] ? m->memdev : "?");
+}
+
+void ct_doctor_events(struct ct_context *ctx, const char *store_path, struct ct_findings *f)
+{
+	struct ct_event_summary day = { 0 }, before = { 0 }, week = { 0 };
+	struct ct_event_store *s;
+	struct ct_error err = { 0 };
+	struct timespec now;
+	uint64_t t, rows = 0, pruned = 0;
+	unsigned flagged = 0;
+	int rc = ct_event_store_open_reader(store_path, &s, &err);
+
+	(void)ctx;
+	if (rc == -ENOENT)
+		return;		/* no history kept: nothing to say */
+	if (rc) {
+		ct_finding_add(f, "events", store_path ? store_path : CT_EVENT_STORE_PATH, CT_FINDING_PROBLEM,
+			       "systemctl restart cxltier-events", "the event history cannot be read: %s", err.msg);
+		return;
+	}
+	clock_gettime(CLOCK_REALTIME, &now);
+	t = (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec;
+	if (window(s, t - DAY_NS, 0, &day, &err) || window(s, t - 2 * DAY_NS, t - DAY_NS, &before, &err) ||
+	    window(s, t - 7 * DAY_NS, 0, &week, &err) || ct_event_store_totals(s, &rows, &pruned, &err)) {
+		ct_finding_add(f, "events", store_path ? store_path : CT_EVENT_STORE_PATH, CT_FINDING_PROBLEM,
+			       "systemctl restart cxltier-events", "the event history cannot be read: %s", err.msg);
+		goto out;
+	}
+	for (size_t i = 0; i < day.nmemdevs; i++) {
+		const struct ct_summary_memdev *m = &day.memdevs[i], *b = find(&before, m);
+		uint64_t now_n = m->c.corrected, before_n = b ? b->c.corrected : 0;
+		char name[96];
+
+		if (now_n < CT_DOCTOR_RISING_MIN || now_n <= before_n)
+			continue;
+		name_of(m, name, sizeof(name));
+		ct_finding_add(f, "events", name, CT_FINDING_PROBLEM, "cxltier events --summary; if it keeps rising: "
+			       "cxltier offline MEMDEV --remove, then replace the card",
+			       "corrected memory errors rising: %" PRIu64 " corrected General Media and DRAM records in "
+			       "the last 24 h, %" PRIu64 " in the 24 h before", now_n, before_n);
+		flagged++;
+	}
+	for (size_t i = 0; i < week.nmemdevs; i++) {
+		const struct ct_summary_memdev *m = &week.memdevs[i];
+		uint64_t bad = m->c.by_severity[2] + m->c.by_severity[3];
+		char name[96];
+
+		if (!bad)
+			continue;
+		name_of(m, name, sizeof(name));
+		ct_finding_add(f, "events", name, CT_FINDING_PROBLEM,
+			       "cxltier events --severity failure,fatal; cxltier offline MEMDEV --remove, then replace the card",
+			       "%" PRIu64 " failure or fatal record%s in the last 7 days", bad, bad == 1 ? "" : "s");
+		flagged++;
+	}
+	if (!flagged)
+		ct_finding_add(f, "events", store_path ? store_path : CT_EVENT_STORE_PATH, CT_FINDING_OK, "",
+			       "%" PRIu64 " records kept (%" PRIu64 " pruned); no device with rising corrected errors or "
+			       "a failure in the last 7 days", rows, pruned);
+out:
+	ct_event_summary_free(&day);
+	ct_event_summary_free(&before);
+	ct_event_summary_free(&week);
+	ct_event_store_close(s);
+}
