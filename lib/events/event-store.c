@@ -406,12 +406,14 @@ int ct_event_store_add(struct ct_event_store *s, const struct ct_event *e)
 
 	if (!n)
 		return -E2BIG;
-	if (s->qn == CT_EVENT_STORE_QUEUE_MAX) {	/* the oldest goes: counted */
-		free(s->q[0]);
-		memmove(s->q, s->q + 1, (s->qn - 1) * sizeof(*s->q));
-		memmove(s->qlen, s->qlen + 1, (s->qn - 1) * sizeof(*s->qlen));
-		s->qn--;
-		s->st.unkept++;
+	if (s->qn == CT_EVENT_STORE_QUEUE_MAX) {	/* the oldest tenth goes at once (one move): counted */
+		size_t drop = CT_EVENT_STORE_QUEUE_MAX / 10;
+		for (size_t i = 0; i < drop; i++)
+			free(s->q[i]);
+		memmove(s->q, s->q + drop, (s->qn - drop) * sizeof(*s->q));
+		memmove(s->qlen, s->qlen + drop, (s->qn - drop) * sizeof(*s->qlen));
+		s->qn -= drop;
+		s->st.unkept += drop;
 	}
 	if (s->qn == s->qcap) {
 		size_t cap = s->qcap ? 2 * s->qcap : 64;
@@ -550,10 +552,12 @@ static int prune(struct ct_event_store *s)
 		int64_t pages = 0, free_pages = 0, page = 0, rows = 0, n;
 		char sql[160];
 		if ((rc = query_int(s, "PRAGMA page_count", &pages)) || (rc = query_int(s, "PRAGMA freelist_count", &free_pages)) ||
-		    (rc = query_int(s, "PRAGMA page_size", &page)) || (rc = query_int(s, "SELECT count(*) FROM records", &rows)))
+		    (rc = query_int(s, "PRAGMA page_size", &page)))
 			return rc;
-		if ((uint64_t)((pages - free_pages) * page) <= s->lim.max_bytes || !rows)
-			return SQLITE_OK;
+		if ((uint64_t)((pages - free_pages) * page) <= s->lim.max_bytes)
+			return SQLITE_OK;	/* (the common case: no count of the rows) */
+		if ((rc = query_int(s, "SELECT count(*) FROM records", &rows)) || !rows)
+			return rc;
 		n = rows / 10 > PRUNE_MIN_ROWS ? rows / 10 : PRUNE_MIN_ROWS;
 		snprintf(sql, sizeof(sql), "DELETE FROM records WHERE id IN (SELECT id FROM records ORDER BY time_ns, id "
 			 "LIMIT %" PRId64 ")", n);

@@ -23,8 +23,8 @@
  *
  * The writer queues records in memory and commits them in one transaction
  * per flush; a busy, full or read-only database keeps them queued for the
- * next flush (up to CT_EVENT_STORE_QUEUE_MAX, the oldest counted as unkept
- * beyond). The store is bounded by age and size (oldest first), what was
+ * next flush (up to CT_EVENT_STORE_QUEUE_MAX; when it is full the oldest
+ * tenth is dropped and counted as unkept). The store is bounded by age and size (oldest first), what was
  * pruned counted in the store.
  */
 #ifndef CXLTIER_EVENT_STORE_H
