@@ -52,10 +52,14 @@ put_bin() { put "$@"; if is_elf "$1"; then put_libs "$1"; fi; }
 # the libraries an ELF file names for dlopen: cxltier loads libcxl, libsqlite3
 # and others on first use (tools/gen-lazy-stubs.py), so ldd does not list
 # them; their sonames are strings in the binary, found where ldconfig says
+# (ldconfig's cache read once, whole: an awk that stopped at the first
+# match would leave ldconfig a SIGPIPE, and pipefail would end the script)
+LDCACHE=
 put_dlopened() {
     local so path
+    [[ -n $LDCACHE ]] || LDCACHE=$(ldconfig -p)
     for so in $(strings -a "$1" | grep -xE 'lib[A-Za-z0-9_+-]+\.so\.[0-9]+' | sort -u); do
-        path=$(ldconfig -p | awk -v s="$so" '$1 == s && /x86-64/ { print $NF; exit }')
+        path=$(awk -v s="$so" '$1 == s && /x86-64/ && !found { print $NF; found = 1 }' <<<"$LDCACHE")
         [[ -n $path && -z ${SEEN[$path]:-} ]] || continue
         SEEN[$path]=1; put_bin "$path"
     done
