@@ -107,7 +107,7 @@ int cmd_doctor(int argc, char **argv, struct cmd_env *env)
 	if (store_path || env->ctx->live) {
 		if (!store_path && ct_events_conf_load(CT_CONF_PATH, false, &conf, &env->ctx->err) == 0 && conf.store[0])
 			store_path = conf.store;
-		ct_doctor_events(env->ctx, store_path, &f);
+		ct_doctor_events(store_path, &f);
 	}
 	root = findings_json(&f, all);
 	if (out_print(&env->out, &table, root, err, sizeof(err))) {

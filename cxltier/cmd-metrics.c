@@ -150,20 +150,15 @@ static void aer(struct run *r, const struct ct_topology *t)
 
 /* the event store's counters (none yet: no family; an unreadable store: a
  * failed collector) */
-struct event_counts {
-	json_object *root;
-};
-
 static void on_count(const char *memdev, uint64_t serial, const char *kind, const char *severity, uint64_t n,
-		     void *arg)
+		     void *root)
 {
-	metrics_events(((struct event_counts *)arg)->root, memdev, serial, kind, severity, n);
+	metrics_events(root, memdev, serial, kind, severity, n);
 }
 
 static void events(struct run *r, const char *config, const char *path)
 {
 	struct events_store es;
-	struct event_counts ec = { r->root };
 	uint64_t rows, pruned;
 	int rc;
 
@@ -174,7 +169,7 @@ static void events(struct run *r, const char *config, const char *path)
 		}
 		return;
 	}
-	if (ct_event_store_counts(es.s, on_count, &ec, &r->env->ctx->err) ||
+	if (ct_event_store_counts(es.s, on_count, r->root, &r->env->ctx->err) ||
 	    ct_event_store_totals(es.s, &rows, &pruned, &r->env->ctx->err)) {
 		collector_failed(r, "events");
 	} else {

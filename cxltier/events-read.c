@@ -44,8 +44,8 @@ static int show(struct events_run *run, const struct ct_event *e)
 	return 0;
 }
 
-/* the follower with --store: every record read goes to the store, shown
- * or not (the filters are the display's) */
+/* --store (the follower, --file): every record read goes to the store,
+ * shown or not (the filters are the display's) */
 static void store_record(struct events_run *run, const struct ct_event *e)
 {
 	int rc = ct_event_store_add(run->store.s, e);
@@ -65,7 +65,7 @@ static int on_event(const struct ct_event *e, void *arg)
 	 * again, nor kept for a later run */
 	bool stored = !run->follow && run->store.s && !run->store.writer && ct_event_store_has(run->store.s, e);
 
-	if (run->follow && run->store.s)
+	if (run->store.writer && run->store.s)
 		store_record(run, e);
 	if (!wanted(run, e))
 		return run->follow || stored ? 0 : CT_EVENT_KEEP;	/* read, so kept for a later run */
@@ -124,8 +124,6 @@ int events_from_file(struct events_run *run, const char *path)
 			fclose(f);
 			return EXIT_FAIL;
 		}
-		if (run->store.s)
-			store_record(run, &e);
 		on_event(&e, run);
 		i++;
 	}

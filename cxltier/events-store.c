@@ -60,7 +60,6 @@ int events_store_open(struct cmd_env *env, struct events_store *es, const char *
 void events_store_tick(struct cmd_env *env, struct events_store *es, bool final)
 {
 	const struct ct_event_store_stats *st;
-	uint64_t unkept;
 	int rc;
 
 	if (!es->s || !es->writer)
@@ -68,7 +67,6 @@ void events_store_tick(struct cmd_env *env, struct events_store *es, bool final)
 	st = ct_event_store_stats(es->s);
 	if (!st->queued || (!final && es->said_rc && now_ms() < es->retry_at_ms))
 		return;
-	unkept = st->unkept;
 	rc = ct_event_store_flush(es->s, &env->ctx->err);
 	if (rc && rc != es->said_rc) {
 		cmd_warn(env, "%s; tried again every %d s", ct_context_message(env->ctx), RETRY_MS / 1000);
@@ -77,8 +75,6 @@ void events_store_tick(struct cmd_env *env, struct events_store *es, bool final)
 	} else if (!rc && es->said_rc) {
 		cmd_warn(env, "the event store %s takes records again: those that waited are written", es->path);
 	}
-	if (st->unkept != unkept)
-		es->failed = true;
 	es->said_rc = rc;
 	es->retry_at_ms = now_ms() + RETRY_MS;
 }

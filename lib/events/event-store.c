@@ -34,7 +34,7 @@ struct ct_event_store {
 static const char schema[] =
 	"CREATE TABLE records ("
 	" id INTEGER PRIMARY KEY,"
-	" key TEXT NOT NULL UNIQUE,"		/* ct_event_store_key */
+	" key TEXT NOT NULL UNIQUE,"		/* key_with_body */
 	" body INTEGER NOT NULL,"		/* hash of the fields, emit time left out */
 	" time_ns INTEGER NOT NULL,"		/* the device's time, else the kernel's */
 	" emit_ns INTEGER NOT NULL,"		/* when the kernel emitted it (0 unknown) */
@@ -103,12 +103,15 @@ static void key_with_body(const struct ct_event *e, uint64_t body, char *buf, si
 	}
 }
 
-void ct_event_store_key(const struct ct_event *e, char *buf, size_t len)
+/* the key a record read live is stored under, and its fields' hash */
+static uint64_t key_of(const struct ct_event *e, char *buf, size_t len)
 {
 	static uint8_t blob[CT_EVENT_BLOB_MAX];
 	size_t n = ct_event_blob_write(e, blob, sizeof(blob));
+	uint64_t body = body_hash(blob, n, e->event);
 
-	key_with_body(e, body_hash(blob, n, e->event), buf, len);
+	key_with_body(e, body, buf, len);
+	return body;
 }
 
 /* ---- opening ---- */
@@ -267,10 +270,11 @@ static int move_aside(struct ct_event_store *s, struct ct_error *err)
 	if (rename(s->path, to))
 		return ct_fail(err, errno, "event store %s is damaged or not cxltier's, and cannot be moved aside: %s",
 			       s->path, strerror(errno));
-	for (const char *sfx = "-wal"; sfx; sfx = strcmp(sfx, "-wal") ? NULL : "-shm") {
+	for (size_t i = 0; i < 2; i++) {
+		static const char *const sfx[] = { "-wal", "-shm" };
 		char t2[4300];
-		snprintf(from, sizeof(from), "%s%s", s->path, sfx);
-		snprintf(t2, sizeof(t2), "%s%s", to, sfx);
+		snprintf(from, sizeof(from), "%s%s", s->path, sfx[i]);
+		snprintf(t2, sizeof(t2), "%s%s", to, sfx[i]);
 		if (rename(from, t2) && errno != ENOENT)
 			return ct_fail(err, errno, "cannot move %s aside: %s", from, strerror(errno));
 	}
@@ -669,14 +673,11 @@ int ct_event_store_each(struct ct_event_store *s, uint64_t since_ns, uint64_t un
 
 bool ct_event_store_has(struct ct_event_store *s, const struct ct_event *e)
 {
-	static uint8_t blob[CT_EVENT_BLOB_MAX];
-	size_t n = ct_event_blob_write(e, blob, sizeof(blob));
-	uint64_t body = body_hash(blob, n, e->event);
 	char key[512];
+	uint64_t body = key_of(e, key, sizeof(key));
 	sqlite3_stmt *st;
-	bool found = false;
+	bool found;
 
-	key_with_body(e, body, key, sizeof(key));
 	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM records WHERE key = ?", -1, &st, NULL))
 		return false;
 	sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);

@@ -91,7 +91,4 @@ int ct_event_store_counts(struct ct_event_store *s, ct_event_count_fn fn, void *
 /* rows pruned ever, rows now */
 int ct_event_store_totals(struct ct_event_store *s, uint64_t *rows, uint64_t *pruned, struct ct_error *err);
 
-/* pure: the key a record is stored under (dedup), in buf */
-void ct_event_store_key(const struct ct_event *e, char *buf, size_t len);
-
 #endif

@@ -27,11 +27,21 @@ static void count(struct ct_summary_counts *c, const struct ct_event *e)
 	c->by_severity[ct_summary_severity_index(e)]++;
 }
 
-static bool same_device(const char *memdev, uint64_t serial, bool has_serial, const struct ct_event *e)
+/* one device: the same memdev name, and the same serial when it has one */
+static bool same_device(const char *memdev, uint64_t serial, bool has_serial, const char *memdev2, uint64_t serial2,
+			bool has_serial2)
 {
-	if (has_serial || e->has_serial)
-		return has_serial == e->has_serial && serial == e->serial && !strcmp(memdev, e->memdev);
-	return !strcmp(memdev, e->memdev);
+	return has_serial == has_serial2 && (!has_serial || serial == serial2) && !strcmp(memdev, memdev2);
+}
+
+const struct ct_summary_memdev *ct_event_summary_memdev(const struct ct_event_summary *s, const char *memdev,
+							uint64_t serial, bool has_serial)
+{
+	for (size_t i = 0; i < s->nmemdevs; i++)
+		if (same_device(s->memdevs[i].memdev, s->memdevs[i].serial, s->memdevs[i].has_serial, memdev, serial,
+				has_serial))
+			return &s->memdevs[i];
+	return NULL;
 }
 
 /* grow an array of n elements of size sz by one: the new element, zeroed */
@@ -48,11 +58,11 @@ static void *grow(void **arr, size_t *n, size_t sz)
 
 static struct ct_summary_memdev *memdev_of(struct ct_event_summary *s, const struct ct_event *e)
 {
-	struct ct_summary_memdev *m;
+	struct ct_summary_memdev *m = (struct ct_summary_memdev *)ct_event_summary_memdev(s, e->memdev, e->serial,
+											 e->has_serial);
 
-	for (size_t i = 0; i < s->nmemdevs; i++)
-		if (same_device(s->memdevs[i].memdev, s->memdevs[i].serial, s->memdevs[i].has_serial, e))
-			return &s->memdevs[i];
+	if (m)
+		return m;
 	if (!(m = grow((void **)&s->memdevs, &s->nmemdevs, sizeof(*m))))
 		return NULL;
 	memcpy(m->memdev, e->memdev, sizeof(m->memdev));
@@ -86,7 +96,8 @@ static int add_page(struct ct_event_summary *s, const struct ct_event *e, uint64
 	struct ct_summary_page *p = NULL;
 
 	for (size_t i = 0; i < s->npages && !p; i++)
-		if (s->pages[i].dpa == dpa && same_device(s->pages[i].memdev, s->pages[i].serial, s->pages[i].has_serial, e))
+		if (s->pages[i].dpa == dpa && same_device(s->pages[i].memdev, s->pages[i].serial, s->pages[i].has_serial,
+							  e->memdev, e->serial, e->has_serial))
 			p = &s->pages[i];
 	if (!p) {
 		if (!(p = grow((void **)&s->pages, &s->npages, sizeof(*p))))

@@ -64,6 +64,9 @@ int ct_event_summary_add(struct ct_event_summary *s, const struct ct_event *e);
  * the last add */
 void ct_event_summary_sort_pages(struct ct_event_summary *s);
 void ct_event_summary_free(struct ct_event_summary *s);
+/* a device's counts (the same memdev name, and serial when it has one), or NULL */
+const struct ct_summary_memdev *ct_event_summary_memdev(const struct ct_event_summary *s, const char *memdev,
+							uint64_t serial, bool has_serial);
 /* severity index of the counts: 0..3 the severities, 4 unknown */
 int ct_summary_severity_index(const struct ct_event *e);
 

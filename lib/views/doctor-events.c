@@ -8,30 +8,29 @@
 #include <string.h>
 #include <time.h>
 #include "views/doctor.h"
-#include "core/context.h"
 #include "events/event-store.h"
 #include "events/event-summary.h"
 
 #define DAY_NS (86400ULL * 1000000000ULL)
 
+/* the last 7 days read once: every record counted in the week, and in the
+ * last 24 h or the 24 h before by its time */
+struct windows {
+	uint64_t day_start, before_start;
+	struct ct_event_summary day, before, week;
+};
+
 static int count(const struct ct_event *e, void *arg)
 {
-	return ct_event_summary_add(arg, e);
-}
+	struct windows *w = arg;
+	uint64_t t = ct_event_time(e);
+	int rc = ct_event_summary_add(&w->week, e);
 
-/* the store's records in [since, until) counted */
-static int window(struct ct_event_store *s, uint64_t since, uint64_t until, struct ct_event_summary *sum,
-		  struct ct_error *err)
-{
-	return ct_event_store_each(s, since, until, count, sum, err);
-}
-
-static const struct ct_summary_memdev *find(const struct ct_event_summary *s, const struct ct_summary_memdev *m)
-{
-	for (size_t i = 0; i < s->nmemdevs; i++)
-		if (!strcmp(s->memdevs[i].memdev, m->memdev) && s->memdevs[i].serial == m->serial)
-			return &s->memdevs[i];
-	return NULL;
+	if (!rc && t >= w->day_start)
+		rc = ct_event_summary_add(&w->day, e);
+	else if (!rc && t >= w->before_start)
+		rc = ct_event_summary_add(&w->before, e);
+	return rc;
 }
 
 static void name_of(const struct ct_summary_memdev *m, char *buf, size_t len)
@@ -42,9 +41,10 @@ static void name_of(const struct ct_summary_memdev *m, char *buf, size_t len)
 		snprintf(buf, len, "%s", m->memdev[0] ? m->memdev : "?");
 }
 
-void ct_doctor_events(struct ct_context *ctx, const char *store_path, struct ct_findings *f)
+void ct_doctor_events(const char *store_path, struct ct_findings *f)
 {
-	struct ct_event_summary day = { 0 }, before = { 0 }, week = { 0 };
+	const char *where = store_path ? store_path : CT_EVENT_STORE_PATH;
+	struct windows w = { 0 };
 	struct ct_event_store *s;
 	struct ct_error err = { 0 };
 	struct timespec now;
@@ -52,24 +52,25 @@ void ct_doctor_events(struct ct_context *ctx, const char *store_path, struct ct_
 	unsigned flagged = 0;
 	int rc = ct_event_store_open_reader(store_path, &s, &err);
 
-	(void)ctx;
 	if (rc == -ENOENT)
 		return;		/* no history kept: nothing to say */
-	if (rc) {
-		ct_finding_add(f, "events", store_path ? store_path : CT_EVENT_STORE_PATH, CT_FINDING_PROBLEM,
-			       "systemctl restart cxltier-events", "the event history cannot be read: %s", err.msg);
-		return;
+	if (!rc) {
+		clock_gettime(CLOCK_REALTIME, &now);
+		t = (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec;
+		w.day_start = t - DAY_NS;
+		w.before_start = t - 2 * DAY_NS;
+		rc = ct_event_store_each(s, t - 7 * DAY_NS, 0, count, &w, &err);
+		if (!rc)
+			rc = ct_event_store_totals(s, &rows, &pruned, &err);
 	}
-	clock_gettime(CLOCK_REALTIME, &now);
-	t = (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec;
-	if (window(s, t - DAY_NS, 0, &day, &err) || window(s, t - 2 * DAY_NS, t - DAY_NS, &before, &err) ||
-	    window(s, t - 7 * DAY_NS, 0, &week, &err) || ct_event_store_totals(s, &rows, &pruned, &err)) {
-		ct_finding_add(f, "events", store_path ? store_path : CT_EVENT_STORE_PATH, CT_FINDING_PROBLEM,
-			       "systemctl restart cxltier-events", "the event history cannot be read: %s", err.msg);
+	if (rc) {
+		ct_finding_add(f, "events", where, CT_FINDING_PROBLEM, "systemctl restart cxltier-events",
+			       "the event history cannot be read: %s", err.msg);
 		goto out;
 	}
-	for (size_t i = 0; i < day.nmemdevs; i++) {
-		const struct ct_summary_memdev *m = &day.memdevs[i], *b = find(&before, m);
+	for (size_t i = 0; i < w.day.nmemdevs; i++) {
+		const struct ct_summary_memdev *m = &w.day.memdevs[i],
+					       *b = ct_event_summary_memdev(&w.before, m->memdev, m->serial, m->has_serial);
 		uint64_t now_n = m->c.corrected, before_n = b ? b->c.corrected : 0;
 		char name[96];
 
@@ -82,8 +83,8 @@ void ct_doctor_events(struct ct_context *ctx, const char *store_path, struct ct_
 			       "the last 24 h, %" PRIu64 " in the 24 h before", now_n, before_n);
 		flagged++;
 	}
-	for (size_t i = 0; i < week.nmemdevs; i++) {
-		const struct ct_summary_memdev *m = &week.memdevs[i];
+	for (size_t i = 0; i < w.week.nmemdevs; i++) {
+		const struct ct_summary_memdev *m = &w.week.memdevs[i];
 		uint64_t bad = m->c.by_severity[2] + m->c.by_severity[3];
 		char name[96];
 
@@ -96,12 +97,12 @@ void ct_doctor_events(struct ct_context *ctx, const char *store_path, struct ct_
 		flagged++;
 	}
 	if (!flagged)
-		ct_finding_add(f, "events", store_path ? store_path : CT_EVENT_STORE_PATH, CT_FINDING_OK, "",
+		ct_finding_add(f, "events", where, CT_FINDING_OK, "",
 			       "%" PRIu64 " records kept (%" PRIu64 " pruned); no device with rising corrected errors or "
 			       "a failure in the last 7 days", rows, pruned);
 out:
-	ct_event_summary_free(&day);
-	ct_event_summary_free(&before);
-	ct_event_summary_free(&week);
+	ct_event_summary_free(&w.day);
+	ct_event_summary_free(&w.before);
+	ct_event_summary_free(&w.week);
 	ct_event_store_close(s);
 }

@@ -29,6 +29,6 @@ void ct_doctor_damon(struct ct_context *ctx, struct ct_findings *f);
  * and DRAM records in the last 24 h, more than in the 24 h before), or
  * that reported a failure or fatal record in the last 7 days */
 #define CT_DOCTOR_RISING_MIN 10
-void ct_doctor_events(struct ct_context *ctx, const char *store_path, struct ct_findings *f);
+void ct_doctor_events(const char *store_path, struct ct_findings *f);
 
 #endif
