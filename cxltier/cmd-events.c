@@ -241,6 +241,8 @@ int cmd_events(int argc, char **argv, struct cmd_env *env)
 		cmd_warn(env, "the stored history is not shown: only what is live");
 	if (run.follow && run.store.s)
 		cmd_info(env, 0, "storing the events in %s", run.store.path);
+	if (run.follow)
+		events_retire_start(env, &run.retire, &run.store, config);
 	rc = events_from_trace(&run);
 	if ((rc == EXIT_OK || rc == EXIT_PARTIAL) && !run.follow) {
 		int prc;
@@ -255,7 +257,8 @@ int cmd_events(int argc, char **argv, struct cmd_env *env)
 		rc = prc ? prc : rc;
 	}
 out:
-	events_store_close(env, &run.store);
+	events_store_close(env, &run.store);	/* (its last flush may retire pages) */
+	events_retire_stop(&run.retire);
 	ct_event_summary_free(&run.sum);
 	json_object_put(root);
 	filter_free(&run.memdevs);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <json-c/json.h>
 #include "cmd.h"
+#include "events-retire.h"
 #include "events-store.h"
 #include "events-table.h"
 #include "filter.h"
@@ -21,6 +22,7 @@ struct events_run {
 	bool follow, summary, history;
 	struct ct_event_summary sum;	/* --summary: what is shown, counted */
 	struct events_store store;
+	struct events_retire retire;	/* the follower's page retirement */
 	int store_add_rc;		/* the follower's last failure to queue a record */
 	json_object *arr;	/* collected (not follow) */
 	int out_err;		/* -errno of the first failed write (--follow) */

@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <unistd.h>
 #include "change/policy.h"
+#include "core/units.h"
 
 /*
  * The grammar, line by line (anything else is an error naming file, line
@@ -129,14 +130,15 @@ static int device_match(const struct cursor *c, const char *p, const char *end, 
 }
 
 /* the current section when it is one another command reads ([migrate]:
- * lib/mm/migrate-conf.c): its lines are that command's to check */
+ * lib/mm/migrate-conf.c, [events]: lib/events/events-conf.c): its lines are
+ * that command's to check */
 static struct ct_policy_rule other_section;
 
 static int section(const struct cursor *c, const char *p, const char *end, struct ct_policy *pol,
 		   struct ct_policy_rule **cur)
 {
 	struct ct_policy_rule r = { .online = -1, .movable = -1, .create_region = -1, .reonline = -1,
-				    .line = c->lineno };
+				    .retire = { -1, -1, -1, -1 }, .line = c->lineno };
 	const char *close = memchr(p, ']', (size_t)(end - p)), *h, *after;
 	size_t hlen;
 	int rc;
@@ -158,12 +160,12 @@ static int section(const struct cursor *c, const char *p, const char *end, struc
 		pol->defaults.line = c->lineno;
 		return 0;
 	}
-	if (is(h, hlen, "migrate") && h + hlen == close) {
+	if ((is(h, hlen, "migrate") || is(h, hlen, "events")) && h + hlen == close) {
 		*cur = &other_section;
 		return 0;
 	}
 	if (!is(h, hlen, "device") || (h + hlen < close && !blank(h[hlen])))
-		return bad(c, h, "unknown section [%.*s] (expected [defaults], [device ...] or [migrate])",
+		return bad(c, h, "unknown section [%.*s] (expected [defaults], [device ...], [events] or [migrate])",
 			   (int)(close - h), h);
 	if (h + hlen == close)
 		return bad(c, close, "[device]: say which: 'any', serial=, host= or region=");
@@ -179,10 +181,48 @@ static int section(const struct cursor *c, const char *p, const char *end, struc
 }
 
 /* the keys of a section; seen[] holds the line each was set on */
-enum { KEY_ONLINE, KEY_ZONE, KEY_CREATE_REGION, KEY_REONLINE, NKEYS };
+enum { KEY_ONLINE, KEY_ZONE, KEY_CREATE_REGION, KEY_REONLINE, KEY_RETIRE_PAGES, KEY_RETIRE_THRESHOLD,
+       KEY_RETIRE_WINDOW, KEY_RETIRE_LIMIT, NKEYS };
+
+/* retire-* in a [device ...] section: *key and the value into cur->retire */
+static int retire_setting(const struct cursor *c, const char *k, size_t klen, const char *v, size_t vlen,
+			  struct ct_policy_rule *cur, bool in_defaults, int *key)
+{
+	char val[64];
+	uint64_t u;
+	char *e;
+
+	if (in_defaults)
+		return bad(c, k, "%.*s: page retirement is set in [events] (every device) or in [device ...]",
+			   (int)klen, k);
+	if (vlen >= sizeof(val))
+		return bad(c, v, "%.*s: the value is too long", (int)klen, k);
+	memcpy(val, v, vlen);
+	val[vlen] = '\0';
+	if (is(k, klen, "retire-pages")) {
+		*key = KEY_RETIRE_PAGES;
+		if ((cur->retire.pages = boolean(v, vlen)) < 0)
+			return bad(c, v, "retire-pages = %s: expected yes or no", val);
+	} else if (is(k, klen, "retire-window")) {
+		*key = KEY_RETIRE_WINDOW;
+		if (ct_parse_duration(val, &u) || !u)
+			return bad(c, v, "retire-window = %s: a duration such as 24h or 7d", val);
+		cur->retire.window_s = (int64_t)u;
+	} else {
+		bool threshold = is(k, klen, "retire-threshold");
+		*key = threshold ? KEY_RETIRE_THRESHOLD : KEY_RETIRE_LIMIT;
+		errno = 0;
+		u = strtoull(val, &e, 10);
+		if (!isdigit((unsigned char)val[0]) || *e || errno || u > 1000000 || (threshold && !u))
+			return bad(c, v, "%.*s = %s: %s", (int)klen, k, val, threshold ? "a number of errors, 1 or more"
+				   : "a number of pages an hour (0: no limit)");
+		*(threshold ? &cur->retire.threshold : &cur->retire.limit) = (int64_t)u;
+	}
+	return 0;
+}
 
 static int setting(const struct cursor *c, const char *k, const char *end, struct ct_policy_rule *cur,
-		   unsigned seen_line[NKEYS])
+		   bool in_defaults, unsigned seen_line[NKEYS])
 {
 	const char *p, *v;
 	size_t klen, vlen;
@@ -218,13 +258,23 @@ static int setting(const struct cursor *c, const char *k, const char *end, struc
 			val = 0;
 		else
 			return bad(c, v, "zone = %.*s: expected movable or normal", (int)vlen, v);
+	} else if (is(k, klen, "retire-pages") || is(k, klen, "retire-threshold") || is(k, klen, "retire-window") ||
+		   is(k, klen, "retire-limit")) {
+		int key = 0, rc = retire_setting(c, k, klen, v, vlen, cur, in_defaults, &key);
+		if (rc)
+			return rc;
+		seen = &seen_line[key];
+		field = NULL;
+		val = 0;
 	} else {
-		return bad(c, k, "unknown key '%.*s' (online, zone, create-region, reonline)", (int)klen, k);
+		return bad(c, k, "unknown key '%.*s' (online, zone, create-region, reonline, retire-pages, "
+			   "retire-threshold, retire-window, retire-limit)", (int)klen, k);
 	}
 	if (*seen)
 		return bad(c, k, "'%.*s' set twice in this section (first on line %u)", (int)klen, k, *seen);
 	*seen = c->lineno;
-	*field = val;
+	if (field)
+		*field = val;
 	return 0;
 }
 
@@ -260,7 +310,7 @@ int ct_policy_parse(const char *text, size_t len, const char *name, struct ct_po
 			if (!(rc = section(&c, q, e, p, &cur)))
 				memset(seen_line, 0, sizeof(seen_line));
 		} else if (cur != &other_section)
-			rc = setting(&c, q, e, cur, seen_line);
+			rc = setting(&c, q, e, cur, cur == &p->defaults, seen_line);
 		l = nl ? nl + 1 : end;
 	}
 	if (rc)
@@ -345,6 +395,7 @@ void ct_policy_decide(const struct ct_policy *p, const struct ct_policy_subject 
 	d->movable = true;
 	d->create_region = false;
 	d->reonline = false;
+	d->retire = hit ? hit->retire : (struct ct_policy_retire){ -1, -1, -1, -1 };
 	d->line = 0;
 	for (const struct ct_policy_rule *r = &p->defaults; r; r = r == hit ? NULL : hit) {
 		if (r->online >= 0)

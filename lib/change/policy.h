@@ -11,6 +11,10 @@
  * The first matching [device ...] section (file order) decides; keys it does
  * not set come from [defaults]; without a file: online, movable, no region
  * created for a memdev that has none, no block moved out of another zone.
+ * A [device ...] section may also set the page retirement of the event
+ * follower (retire-pages, retire-threshold, retire-window, retire-limit:
+ * events-conf.h), whose defaults are in [events]; [events] and [migrate]
+ * belong to other commands and are skipped here.
  */
 #ifndef CXLTIER_POLICY_H
 #define CXLTIER_POLICY_H
@@ -22,6 +26,14 @@
 
 enum ct_match { CT_MATCH_ANY, CT_MATCH_SERIAL, CT_MATCH_HOST, CT_MATCH_REGION };
 
+/* a [device ...] section's page retirement (events-conf.h); -1: unset */
+struct ct_policy_retire {
+	int pages;		/* retire-pages: 0 no, 1 yes */
+	int64_t threshold;	/* retire-threshold: corrected errors on a page */
+	int64_t window_s;	/* retire-window */
+	int64_t limit;		/* retire-limit: pages per device per hour, 0 none */
+};
+
 struct ct_policy_rule {
 	enum ct_match match;
 	char value[64];
@@ -30,6 +42,7 @@ struct ct_policy_rule {
 	int movable;		/* -1 unset, 0 normal, 1 movable */
 	int create_region;	/* -1 unset, 0 no, 1 yes: a RAM region for a memdev without one */
 	int reonline;		/* -1 unset, 0 no, 1 yes: blocks online in another zone moved to the wanted one */
+	struct ct_policy_retire retire;
 	unsigned line;
 };
 
@@ -48,6 +61,7 @@ struct ct_policy_subject {	/* what a dax device is made of */
 
 struct ct_policy_decision {
 	bool online, movable, create_region, reonline;
+	struct ct_policy_retire retire;	/* the deciding section's, -1 where it sets none */
 	unsigned line;		/* the deciding section's line, 0 for the built-in default */
 };
 

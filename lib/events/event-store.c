@@ -14,6 +14,7 @@
 #include "core/dir-nofollow.h"
 #include "events/event-blob.h"
 #include "events/event-store.h"
+#include "events/event-store-db.h"
 
 #define APPLICATION_ID 0x43584c54	/* "CXLT" */
 #define BUSY_MS 2000
@@ -29,7 +30,18 @@ struct ct_event_store {
 	uint8_t **q;
 	size_t *qlen;
 	size_t qn, qcap;
+	bool *qnew;			/* flush: which of the queue were written */
+	ct_event_store_fn on_new;	/* told of each record written, after the commit */
+	void *on_new_arg;
 };
+
+/* added in schema 2: the pages retired (retire-log.h); never pruned */
+#define SCHEMA_2 \
+	"CREATE TABLE retirements (id INTEGER PRIMARY KEY, time_ns INTEGER NOT NULL, memdev TEXT NOT NULL," \
+	" serial INTEGER, device TEXT NOT NULL, dpa INTEGER, hpa INTEGER, action TEXT NOT NULL," \
+	" errors INTEGER NOT NULL, reason TEXT NOT NULL, message TEXT);" \
+	"CREATE INDEX retirements_page ON retirements(device, hpa, action);" \
+	"CREATE INDEX retirements_device ON retirements(device, action, time_ns);"
 
 static const char schema[] =
 	"CREATE TABLE records ("
@@ -58,7 +70,8 @@ static const char schema[] =
 	"CREATE TABLE counts (memdev TEXT NOT NULL, serial INTEGER NOT NULL, kind TEXT NOT NULL,"
 	" severity TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (memdev, serial, kind, severity)) WITHOUT ROWID;"
 	"CREATE TABLE meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;"
-	"INSERT INTO meta VALUES ('pruned', 0);";
+	"INSERT INTO meta VALUES ('pruned', 0);"
+	SCHEMA_2;
 
 /* ---- what a record is stored under ---- */
 
@@ -131,7 +144,7 @@ static int sql_errno(int rc)
 	}
 }
 
-static int sql_fail(struct ct_event_store *s, struct ct_error *err, int rc, const char *what)
+int ct_event_store_sql_fail(struct ct_event_store *s, struct ct_error *err, int rc, const char *what)
 {
 	return ct_fail(err, -sql_errno(rc), "event store %s: %s: %s", s->path, what,
 		       s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
@@ -209,7 +222,7 @@ static int open_db(struct ct_event_store *s, struct ct_error *err)
 
 	if (rc) {
 		int e = sql_errno(rc);
-		rc = (e == -ENOENT && !s->writer) ? -ENOENT : sql_fail(s, err, rc, "cannot open it");
+		rc = (e == -ENOENT && !s->writer) ? -ENOENT : ct_event_store_sql_fail(s, err, rc, "cannot open it");
 		close_db(s);
 		return rc;
 	}
@@ -217,7 +230,8 @@ static int open_db(struct ct_event_store *s, struct ct_error *err)
 	return 0;
 }
 
-/* what the file is: 0 cxltier's of this schema, 1 empty (a new file),
+/* what the file is: 0 cxltier's of this schema, 1 empty (a new file), 2
+ * cxltier's of schema 1 (upgraded by the writer),
  * -EBADMSG damaged or not a database, -EMEDIUMTYPE another program's,
  * -EPROTONOSUPPORT a newer schema, else an error of SQLite's */
 static int identify(struct ct_event_store *s)
@@ -235,6 +249,8 @@ static int identify(struct ct_event_store *s)
 		return -EMEDIUMTYPE;
 	if (ver > CT_EVENT_STORE_SCHEMA)
 		return -EPROTONOSUPPORT;
+	if (ver == 1)
+		return 2;
 	if (ver != CT_EVENT_STORE_SCHEMA)
 		return -EBADMSG;	/* ours, yet no schema of ours: cannot be */
 	return 0;
@@ -248,7 +264,23 @@ static int create_schema(struct ct_event_store *s, struct ct_error *err)
 	snprintf(sql, sizeof(sql), "BEGIN IMMEDIATE; %s PRAGMA application_id = %d; PRAGMA user_version = %d; COMMIT;",
 		 schema, APPLICATION_ID, CT_EVENT_STORE_SCHEMA);
 	if ((rc = exec(s, sql))) {
-		int r = sql_fail(s, err, rc, "cannot make its tables");
+		int r = ct_event_store_sql_fail(s, err, rc, "cannot make its tables");
+		exec(s, "ROLLBACK");
+		return r;
+	}
+	return 0;
+}
+
+/* schema 1 (records and counts) to 2 (retirements added) */
+static int upgrade_schema(struct ct_event_store *s, struct ct_error *err)
+{
+	char sql[1024];
+	int rc;
+
+	snprintf(sql, sizeof(sql), "BEGIN IMMEDIATE; %s PRAGMA user_version = %d; COMMIT;", SCHEMA_2,
+		 CT_EVENT_STORE_SCHEMA);
+	if ((rc = exec(s, sql))) {
+		int r = ct_event_store_sql_fail(s, err, rc, "cannot upgrade its tables to this cxltier's schema");
 		exec(s, "ROLLBACK");
 		return r;
 	}
@@ -299,7 +331,7 @@ static int writer_ready(struct ct_event_store *s, struct ct_error *err)
 		if ((rc = open_db(s, err)))
 			return rc;
 		kind = identify(s);
-		if (kind == 0 || kind == 1)
+		if (kind >= 0)
 			break;
 		if (kind == -EPROTONOSUPPORT)
 			return ct_fail(err, EPROTONOSUPPORT, "event store %s has a newer schema than this cxltier's "
@@ -314,11 +346,13 @@ static int writer_ready(struct ct_event_store *s, struct ct_error *err)
 	/* WAL: readers never block the writer; NORMAL: a commit survives the
 	 * process killed (the last ones may be lost with the power) */
 	if ((rc = exec(s, "PRAGMA journal_mode = WAL")) || (rc = exec(s, "PRAGMA synchronous = NORMAL")))
-		return sql_fail(s, err, rc, "cannot set its journal");
+		return ct_event_store_sql_fail(s, err, rc, "cannot set its journal");
 	if (kind == 1 && (rc = create_schema(s, err)))
 		return rc;
+	if (kind == 2 && (rc = upgrade_schema(s, err)))
+		return rc;
 	if ((rc = load_pruned(s)))
-		return sql_fail(s, err, rc, "cannot read its counts");
+		return ct_event_store_sql_fail(s, err, rc, "cannot read its counts");
 	return 0;
 }
 
@@ -369,7 +403,7 @@ int ct_event_store_open_reader(const char *path, struct ct_event_store **out, st
 		rc = -ENOENT;
 		goto fail;
 	}
-	if (kind) {
+	if (kind < 0) {	/* (2, schema 1: read as it is, no retirements) */
 		rc = ct_fail(err, -kind, "event store %s: %s", s->path,
 			     kind == -EPROTONOSUPPORT ? "a newer schema than this cxltier's: run the newer cxltier" :
 			     kind == -EMEDIUMTYPE ? "not cxltier's (another program's database): give the right path" :
@@ -378,7 +412,7 @@ int ct_event_store_open_reader(const char *path, struct ct_event_store **out, st
 		goto fail;
 	}
 	if ((rc = load_pruned(s))) {
-		rc = sql_fail(s, err, rc, "cannot read its counts");
+		rc = ct_event_store_sql_fail(s, err, rc, "cannot read its counts");
 		goto fail;
 	}
 	*out = s;
@@ -397,6 +431,7 @@ void ct_event_store_close(struct ct_event_store *s)
 		free(s->q[i]);
 	free(s->q);
 	free(s->qlen);
+	free(s->qnew);
 	free(s);
 }
 
@@ -429,6 +464,10 @@ int ct_event_store_add(struct ct_event_store *s, const struct ct_event *e)
 		if (!(ql = realloc(s->qlen, cap * sizeof(*ql))))
 			return -ENOMEM;
 		s->qlen = ql;
+		bool *qnew = realloc(s->qnew, cap * sizeof(*qnew));
+		if (!qnew)
+			return -ENOMEM;
+		s->qnew = qnew;
 		s->qcap = cap;
 	}
 	if (!(copy = malloc(n)))
@@ -604,6 +643,7 @@ int ct_event_store_flush(struct ct_event_store *s, struct ct_error *err)
 		if ((rc = insert_one(s, ins, cnt, same, s->q[i], s->qlen[i], &written)))
 			goto fail;
 		written ? stored++ : dups++;
+		s->qnew[i] = written;
 	}
 	sqlite3_finalize(ins);
 	sqlite3_finalize(cnt);
@@ -611,8 +651,12 @@ int ct_event_store_flush(struct ct_event_store *s, struct ct_error *err)
 	ins = cnt = same = NULL;
 	if ((rc = exec(s, "COMMIT")))
 		goto fail;
-	for (size_t i = 0; i < s->qn; i++)
+	for (size_t i = 0; i < s->qn; i++) {
+		static struct ct_event e;
+		if (s->on_new && s->qnew[i] && !ct_event_blob_read(s->q[i], s->qlen[i], &e))
+			s->on_new(&e, s->on_new_arg);
 		free(s->q[i]);
+	}
 	s->qn = 0;
 	s->st.queued = 0;
 	s->st.stored += stored;
@@ -636,6 +680,22 @@ fail:
 	}
 }
 
+void ct_event_store_on_new(struct ct_event_store *s, ct_event_store_fn fn, void *arg)
+{
+	s->on_new = fn;
+	s->on_new_arg = arg;
+}
+
+sqlite3 *ct_event_store_sqlite(struct ct_event_store *s)
+{
+	return s->db;
+}
+
+const char *ct_event_store_path(const struct ct_event_store *s)
+{
+	return s->path;
+}
+
 const struct ct_event_store_stats *ct_event_store_stats(const struct ct_event_store *s)
 {
 	return &s->st;
@@ -653,7 +713,7 @@ int ct_event_store_each(struct ct_event_store *s, uint64_t since_ns, uint64_t un
 	rc = sqlite3_prepare_v2(s->db, "SELECT fields FROM records WHERE time_ns >= ? AND time_ns < ? "
 				"ORDER BY time_ns, id", -1, &st, NULL);
 	if (rc)
-		return sql_fail(s, err, rc, "cannot read it");
+		return ct_event_store_sql_fail(s, err, rc, "cannot read it");
 	sqlite3_bind_int64(st, 1, (int64_t)since_ns);
 	sqlite3_bind_int64(st, 2, until_ns && until_ns <= INT64_MAX ? (int64_t)until_ns : INT64_MAX);
 	while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -663,7 +723,7 @@ int ct_event_store_each(struct ct_event_store *s, uint64_t since_ns, uint64_t un
 			stop = fn(&e, arg);
 	}
 	if (!stop && rc != SQLITE_DONE) {
-		rc = sql_fail(s, err, rc, "cannot read it");
+		rc = ct_event_store_sql_fail(s, err, rc, "cannot read it");
 		sqlite3_finalize(st);
 		return rc;
 	}
@@ -698,13 +758,13 @@ int ct_event_store_counts(struct ct_event_store *s, ct_event_count_fn fn, void *
 				    "ORDER BY memdev, serial, kind, severity", -1, &st, NULL);
 
 	if (rc)
-		return sql_fail(s, err, rc, "cannot read its counts");
+		return ct_event_store_sql_fail(s, err, rc, "cannot read its counts");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		fn((const char *)sqlite3_column_text(st, 0), (uint64_t)sqlite3_column_int64(st, 1),
 		   (const char *)sqlite3_column_text(st, 2), (const char *)sqlite3_column_text(st, 3),
 		   (uint64_t)sqlite3_column_int64(st, 4), arg);
 	if (rc != SQLITE_DONE) {
-		rc = sql_fail(s, err, rc, "cannot read its counts");
+		rc = ct_event_store_sql_fail(s, err, rc, "cannot read its counts");
 		sqlite3_finalize(st);
 		return rc;
 	}
@@ -718,7 +778,7 @@ int ct_event_store_totals(struct ct_event_store *s, uint64_t *rows, uint64_t *pr
 	int rc;
 
 	if ((rc = query_int(s, "SELECT count(*) FROM records", &n)) || (rc = load_pruned(s)))
-		return sql_fail(s, err, rc, "cannot count it");
+		return ct_event_store_sql_fail(s, err, rc, "cannot count it");
 	*rows = (uint64_t)n;
 	*pruned = s->st.pruned;
 	return 0;

@@ -38,7 +38,7 @@
 
 #define CT_EVENT_STORE_DIR "/var/lib/cxltier"
 #define CT_EVENT_STORE_PATH CT_EVENT_STORE_DIR "/events.db"
-#define CT_EVENT_STORE_SCHEMA 1
+#define CT_EVENT_STORE_SCHEMA 2	/* 1: records and counts; 2: retirements (a store of 1 is upgraded) */
 #define CT_EVENT_STORE_QUEUE_MAX 100000	/* records held while the database cannot take them */
 #define CT_EVENT_STORE_SAME_MS 10	/* a headerless record this close in time, same fields: the same emission */
 
@@ -75,12 +75,16 @@ int ct_event_store_add(struct ct_event_store *s, const struct ct_event *e);
  * -EROFS, -EIO with the records still queued (stats.last_rc) */
 int ct_event_store_flush(struct ct_event_store *s, struct ct_error *err);
 const struct ct_event_store_stats *ct_event_store_stats(const struct ct_event_store *s);
+const char *ct_event_store_path(const struct ct_event_store *s);
 
 /* the stored records with since_ns <= time < until_ns (0: open), oldest
  * first, each decoded as when it was read; fn returns non-zero to stop */
 typedef int (*ct_event_store_fn)(const struct ct_event *e, void *arg);
 int ct_event_store_each(struct ct_event_store *s, uint64_t since_ns, uint64_t until_ns, ct_event_store_fn fn,
 			void *arg, struct ct_error *err);
+/* the writer: fn told of each record a flush wrote (not of a duplicate),
+ * after its commit (page-retire.h acts on them) */
+void ct_event_store_on_new(struct ct_event_store *s, ct_event_store_fn fn, void *arg);
 /* is this record (read live) already in the store? */
 bool ct_event_store_has(struct ct_event_store *s, const struct ct_event *e);
 

@@ -8,6 +8,14 @@
  *                                        (90d, 52w...; 0: kept for ever)
  *   store-max-size = 256M                the store's records at most; the
  *                                        oldest go first (0: no bound)
+ *   retire-pages = no                    the follower soft-offlines a page with
+ *                                        too many corrected errors (page-retire.h)
+ *   retire-threshold = 50                ... this many on one page
+ *   retire-window = 24h                  ... within this time
+ *   retire-limit = 16                    pages (tries) a device an hour (0: no limit)
+ *
+ * A [device ...] section (change/policy.h) may set the retire-* keys for
+ * the devices it matches.
  *
  * Other sections belong to other commands and are skipped.
  */
@@ -17,6 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "core/error.h"
+#include "events/page-retire.h"
 
 #define CT_EVENTS_STORE_MAX_SIZE (256ULL << 20)
 
@@ -24,6 +33,7 @@ struct ct_events_conf {
 	char store[4096];		/* "": the default path */
 	uint64_t store_max_age_s;	/* 0: none */
 	uint64_t store_max_bytes;	/* 0: none */
+	struct ct_page_retire_conf retire;
 };
 
 /* the defaults, then the section's keys; -EINVAL names the line */

@@ -121,7 +121,7 @@ static void errors(void)
 		"create-region takes yes or no");
 	refused("[device any]\nreonline = yes\nreonline = no\n", "t.conf:3:1: 'reonline' set twice in this section",
 		"reonline set twice");
-	refused("[defaults]\ncreate_region = yes\n", "t.conf:2:1: unknown key 'create_region' (online, zone, create-region, reonline)",
+	refused("[defaults]\ncreate_region = yes\n", "t.conf:2:1: unknown key 'create_region' (online, zone, create-region, reonline,",
 		"create_region misspelt");
 	refused("[defaults]\n[defaults]\n", "t.conf:2:2: a second [defaults] (the first is on line 1)", "two [defaults]");
 	refused("[device]\n", "t.conf:1:8: [device]: say which", "[device] alone");
@@ -145,6 +145,48 @@ static void errors(void)
 	good("  # indented comment\n; another\n\t[ defaults ]  \n\tonline=YES\n", "blanks, comments, case of values");
 	good("[device host=0000:0d:00.0]\n[device any]\nonline = off\n", "an empty device section");
 	good("[defaults]\nonline = yes", "no newline at the end");
+}
+
+/* the sections of other commands, and page retirement per device */
+static void retire(void)
+{
+	static const char text[] =
+		"[events]\nretire-pages = yes\nstore-max-age = 90d\n"
+		"[device serial=0x1234]\nretire-pages = no\n"
+		"[device serial=0x99]\nretire-threshold = 3\nretire-window = 1h\nretire-limit = 0\n"
+		"[migrate]\njobs = 2\n";
+	struct ct_policy p;
+	struct ct_policy_decision d;
+	uint64_t serial = 0x1234;
+	struct ct_policy_subject s = { .serials = &serial, .nmemdevs = 1 };
+
+	/* the [events] section broke `online --policy` before: "unknown section [events]" */
+	is_int(parse(text, &p), 0, "[events] and [migrate] are skipped, retire-* taken in [device ...]: %s", err.msg);
+	ct_policy_decide(&p, &s, &d);
+	ok(d.retire.pages == 0 && d.retire.threshold == -1 && d.online, "serial 0x1234: retire-pages = no, the rest unset");
+	serial = 0x99;
+	ct_policy_decide(&p, &s, &d);
+	ok(d.retire.pages == -1 && d.retire.threshold == 3 && d.retire.window_s == 3600 && d.retire.limit == 0,
+	   "serial 0x99: threshold 3, window 1h, no limit");
+	serial = 7;
+	ct_policy_decide(&p, &s, &d);
+	ok(d.retire.pages == -1 && d.retire.threshold == -1 && d.retire.window_s == -1 && d.retire.limit == -1,
+	   "no section: nothing set (the [events] settings apply)");
+	ct_policy_free(&p);
+	refused("[defaults]\nretire-pages = yes\n", "t.conf:2:1: retire-pages: page retirement is set in [events]",
+		"retire-* in [defaults]");
+	refused("[device any]\nretire-pages = maybe\n", "t.conf:2:16: retire-pages = maybe: expected yes or no",
+		"retire-pages takes yes or no");
+	refused("[device any]\nretire-threshold = 0\n", "t.conf:2:20: retire-threshold = 0: a number of errors",
+		"a threshold of 0");
+	refused("[device any]\nretire-window = soon\n", "t.conf:2:17: retire-window = soon: a duration",
+		"a window that is no duration");
+	refused("[device any]\nretire-limit = -1\n", "t.conf:2:16: retire-limit = -1: a number of pages",
+		"a negative limit");
+	refused("[device any]\nretire-limit = 1\nretire-limit = 2\n", "t.conf:3:1: 'retire-limit' set twice",
+		"a retire key set twice");
+	refused("[event]\n", "t.conf:1:2: unknown section [event] (expected [defaults], [device ...], [events] or "
+		"[migrate])", "a misspelt [events]");
 }
 
 /* a NUL byte ends nothing: it is an error where it is */
@@ -185,6 +227,7 @@ int main(void)
 {
 	decisions();
 	errors();
+	retire();
 	nul();
 	limit();
 	return tap_done();

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * page-retire.h - what the follower does with a media error record once the
+ * store holds it: a page with too many corrected errors is retired
+ * (soft-offlined by its HPA, mm/page-offline.h: its data moved, the
+ * processes using it run on), each decision written to the store
+ * (retire-log.h).
+ *
+ * A General Media or DRAM record that is corrected counts against its page
+ * (the device's DPA page: the counting survives a region made again). The
+ * page is retired when the store holds `threshold` corrected errors on it
+ * within `window`, or at once when the device itself says its threshold is
+ * crossed (descriptor "threshold event", or CXL 3.1's CME "threshold
+ * exceeded" flag). Not when retirement is off, when the DPA maps to no host
+ * address (no region: nothing uses it), when the page is HWPOISON already,
+ * or beyond `limit` pages (tries) per device per hour: a storm does not
+ * take memory out of use wholesale.
+ *
+ * An uncorrectable record is never acted on: the kernel handles a consumed
+ * poisoned line itself (memory_failure); the outcome says whether the page
+ * is HWPOISON already.
+ */
+#ifndef CXLTIER_PAGE_RETIRE_H
+#define CXLTIER_PAGE_RETIRE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "core/context.h"
+#include "events/event.h"
+#include "events/event-store.h"
+#include "events/retire-log.h"
+
+#define CT_PAGE_RETIRE_THRESHOLD 50		/* corrected errors on a page ... */
+#define CT_PAGE_RETIRE_WINDOW (24 * 3600)	/* ... within a day (rasdaemon's default too) */
+#define CT_PAGE_RETIRE_LIMIT 16			/* pages a device an hour */
+
+struct ct_page_retire_conf {
+	bool retire;		/* retire-pages */
+	unsigned threshold;	/* retire-threshold */
+	uint64_t window_s;	/* retire-window */
+	unsigned limit;		/* retire-limit: pages (tries) a device an hour; 0 none */
+};
+
+enum ct_page_retire_verdict {
+	CT_PAGE_RETIRE_IGNORED,		/* not a General Media or DRAM record */
+	CT_PAGE_RETIRE_BELOW,		/* corrected: counted, below the threshold */
+	CT_PAGE_RETIRE_OFF,		/* the threshold is crossed, and retire-pages = no */
+	CT_PAGE_RETIRE_UNMAPPED,	/* the threshold is crossed, the DPA maps to no host address */
+	CT_PAGE_RETIRE_BEFORE,		/* retired (or found poisoned, or limited) before: nothing new */
+	CT_PAGE_RETIRE_UNCORRECTABLE,	/* the kernel's to handle: reported, not acted on */
+	CT_PAGE_RETIRE_LOGGED,		/* a decision written to the store: entry.action says which */
+};
+
+struct ct_page_retire_outcome {
+	enum ct_page_retire_verdict verdict;
+	struct ct_retirement entry;	/* device, addresses, errors and reason always; action when LOGGED */
+	bool poisoned;			/* UNCORRECTABLE: the page is HWPOISON already */
+	bool poison_known;		/* UNCORRECTABLE: poisoned could be read */
+};
+
+void ct_page_retire_defaults(struct ct_page_retire_conf *c);
+/* decide for record e (just written to the store s), now_ns the time: 0
+ * with *o filled; -errno with a message when the store or the kernel's
+ * page flags cannot be read (nothing was done) */
+int ct_page_retire_consider(struct ct_context *ctx, struct ct_event_store *s, const struct ct_event *e,
+			    const struct ct_page_retire_conf *c, uint64_t now_ns, struct ct_page_retire_outcome *o);
+
+#endif
