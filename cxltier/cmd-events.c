@@ -248,7 +248,7 @@ int cmd_events(int argc, char **argv, struct cmd_env *env)
 		int prc;
 		if (run.summary) {
 			json_object_object_del(root, "events");
-			events_summary_json(root, &run.sum);
+			events_summary_retired(events_summary_json(root, &run.sum), &run.store, &run.memdevs);
 		} else {
 			events_unshown_json(root, &run.unshown);
 		}

@@ -10,6 +10,7 @@
 #include "cmd.h"
 #include "cmd-metrics.h"
 #include "events-store.h"
+#include "events/retire-log.h"
 #include "cxl/aer-stats.h"
 #include "core/context.h"
 #include "cxl/health-read.h"
@@ -156,6 +157,12 @@ static void on_count(const char *memdev, uint64_t serial, const char *kind, cons
 	metrics_events(root, memdev, serial, kind, severity, n);
 }
 
+static void on_retired(const char *memdev, uint64_t serial, enum ct_retire_action action, uint64_t n, void *root)
+{
+	if (action != CT_RETIRE_ALREADY)	/* (found taken: not cxltier's doing) */
+		metrics_retired(root, memdev, serial, ct_retire_log_action_name(action), n);
+}
+
 static void events(struct run *r, const char *config, const char *path)
 {
 	struct events_store es;
@@ -170,6 +177,7 @@ static void events(struct run *r, const char *config, const char *path)
 		return;
 	}
 	if (ct_event_store_counts(es.s, on_count, r->root, &r->env->ctx->err) ||
+	    ct_retire_log_counts(es.s, on_retired, r->root, &r->env->ctx->err) ||
 	    ct_event_store_totals(es.s, &rows, &pruned, &r->env->ctx->err)) {
 		collector_failed(r, "events");
 	} else {

@@ -34,6 +34,8 @@ void metrics_tiers(json_object *root, const struct ct_tiers *tiers);
 void metrics_health(json_object *root, const char *memdev, const struct ct_health *h);
 void metrics_aer(json_object *root, const char *memdev, const struct ct_aer_stats *st);
 /* one counter of the event store (lib/events/event-store.h); serial 0: none */
+/* a count of the store's retirements (action: retired, failed, limited) */
+void metrics_retired(json_object *root, const char *memdev, uint64_t serial, const char *action, uint64_t n);
 void metrics_events(json_object *root, const char *memdev, uint64_t serial, const char *kind, const char *severity,
 		    uint64_t n);
 void metrics_collector(json_object *root, const char *collector, bool ok);

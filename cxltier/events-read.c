@@ -286,7 +286,7 @@ int events_history(struct events_run *run, const char *config, const char *store
 	if (show_stored(run))
 		return EXIT_FAIL;
 	if (run->summary)
-		events_summary_json(root, &run->sum);
+		events_summary_retired(events_summary_json(root, &run->sum), &run->store, &run->memdevs);
 	events_store_json(root, &run->store);
 	return run->summary ? events_summary_print(env, root) : events_print(env, root);
 }

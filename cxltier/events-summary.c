@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "events-summary.h"
+#include "events-store.h"
+#include "filter.h"
+#include "events/retire-log.h"
 #include "events-table.h"
 #include "json-build.h"
 
@@ -85,6 +88,47 @@ json_object *events_summary_json(json_object *root, struct ct_event_summary *s)
 	return o;
 }
 
+struct retired_walk {
+	json_object *arr;
+	struct name_filter *memdevs;
+};
+
+static int on_retired(const struct ct_retirement *r, void *arg)
+{
+	struct retired_walk *w = arg;
+	json_object *o;
+
+	if (filter_active(w->memdevs) && !filter_match(w->memdevs, r->memdev))
+		return 0;
+	o = json_object_new_object();
+	time_json(o, "time", r->time_ns);
+	device_json(o, r->memdev, r->has_serial, r->serial);
+	jb_u64(o, "dpa", r->dpa);
+	if (r->hpa != UINT64_MAX)
+		jb_u64(o, "hpa", r->hpa);
+	jb_str(o, "action", ct_retire_log_action_name(r->action));
+	jb_u64(o, "errors", r->errors);
+	jb_str(o, "reason", r->reason);
+	if (r->message[0])
+		jb_str(o, "message", r->message);
+	json_object_array_add(w->arr, o);
+	return 0;
+}
+
+void events_summary_retired(json_object *summary, struct events_store *es, struct name_filter *memdevs)
+{
+	struct retired_walk w = { NULL, memdevs };
+	struct ct_error err = { 0 };
+
+	if (!summary || !es->s)
+		return;
+	w.arr = jb_arr(summary, "retired");
+	if (ct_retire_log_each(es->s, on_retired, &w, &err)) {
+		fprintf(stderr, "cxltier events: warning: %s\n", err.msg);
+		es->failed = true;
+	}
+}
+
 static const char *const memdev_levels[] = { "summary.memdevs", NULL };
 static const struct out_column memdev_columns[] = {
 	{ "MEMDEV", "memdev", OUT_STR, 0.1, 0, "memdev", NULL },
@@ -115,6 +159,21 @@ static const struct out_column page_columns[] = {
 	{ "FIRST", "first", OUT_STR, 0.1, 0, "the first of them", NULL },
 	{ "LAST", "last", OUT_STR, 0.1, 0, "the last of them", NULL },
 };
+static const char *const retired_levels[] = { "summary.retired", NULL };
+static const struct out_column retired_columns[] = {
+	{ "TIME", "time", OUT_STR, 0.1, 0, "when the follower decided", NULL },
+	{ "MEMDEV", "memdev", OUT_STR, 0.1, 0, "memdev", NULL },
+	{ "DPA", "dpa", OUT_HEX, 0.1, 0, "the page's device physical address", NULL },
+	{ "HPA", "hpa", OUT_HEX, 0.1, 0, "its host physical address", NULL },
+	{ "ACTION", "action", OUT_STR, 0.1, 0, "retired, already_poisoned, failed, limited", NULL },
+	{ "ERRORS", "errors", OUT_NUM, 0.1, 0, "corrected errors on it within the window", NULL },
+	{ "WHY", "message", OUT_STR, 0.3, 0, "why it was not retired", NULL },
+};
+static const struct out_table retired_table = {
+	retired_levels, NULL, retired_columns, sizeof(retired_columns) / sizeof(retired_columns[0]),
+	"TIME,MEMDEV,DPA,HPA,ACTION,ERRORS,WHY",
+};
+
 static const struct out_table page_table = {
 	page_levels, NULL, page_columns, sizeof(page_columns) / sizeof(page_columns[0]),
 	"MEMDEV,DPA,HPA,CORRECTED,FIRST,LAST",
@@ -137,6 +196,14 @@ int events_summary_print(struct cmd_env *env, json_object *root)
 		       json_object_get_string(out_lookup(s, "corrected_pages_total")));
 		pages.columns = NULL;
 		if (out_print(&pages, &page_table, root, err, sizeof(err))) {
+			cmd_err(env, "%s", err);
+			return EXIT_FAIL;
+		}
+	}
+	if (json_object_array_length(out_lookup(s, "retired"))) {
+		printf("\nPages retired, or due and left in use:\n");
+		pages.columns = NULL;
+		if (out_print(&pages, &retired_table, root, err, sizeof(err))) {
 			cmd_err(env, "%s", err);
 			return EXIT_FAIL;
 		}

@@ -10,7 +10,12 @@
 
 /* root's "summary" object made from s (its pages sorted) */
 json_object *events_summary_json(json_object *root, struct ct_event_summary *s);
-/* as JSON, or as the memdevs' table and the pages' table */
+/* the summary's "retired": the pages the follower retired, or found due
+ * and left in use, from the store (of the memdevs filtered) */
+struct events_store;
+struct name_filter;
+void events_summary_retired(json_object *summary, struct events_store *es, struct name_filter *memdevs);
+/* as JSON, or as the memdevs' table, the pages' table and the retired pages' */
 int events_summary_print(struct cmd_env *env, json_object *root);
 void events_summary_columns_help(void);
 

@@ -44,6 +44,11 @@ static const struct { const char *name, *type, *help; } families[] = {
 	  "counted as they are stored, never lowered by the store's pruning, kept across restarts and reboots" },
 	{ "cxltier_events_stored_records", "gauge", "event records in the store now (bounded by age and size)" },
 	{ "cxltier_events_pruned_total", "counter", "event records pruned from the store for age or size" },
+	{ "cxltier_pages_retired_total", "counter",
+	  "pages the follower soft-offlined for corrected errors ([events] retire-pages), by memdev and serial" },
+	{ "cxltier_pages_not_retired_total", "counter",
+	  "pages due for retirement the follower did not take out of use, by memdev, serial and why: failed (the "
+	  "kernel refused it) or limited (the device's limit an hour was reached)" },
 	{ "cxltier_metrics_collector_success", "gauge", "1 when the collector read what it reads, 0 when it failed" },
 };
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))
@@ -263,6 +268,16 @@ void metrics_events(json_object *root, const char *memdev, uint64_t serial, cons
 	snprintf(s, sizeof(s), "0x%" PRIx64, serial);
 	metrics_add(root, "cxltier_events_total", (int64_t)n, "memdev", memdev, "serial", serial ? s : NULL, "kind", kind,
 		    "severity", severity, NULL);
+}
+
+void metrics_retired(json_object *root, const char *memdev, uint64_t serial, const char *action, uint64_t n)
+{
+	char s[32];
+	bool retired = !strcmp(action, "retired");
+
+	snprintf(s, sizeof(s), "0x%" PRIx64, serial);
+	metrics_add(root, retired ? "cxltier_pages_retired_total" : "cxltier_pages_not_retired_total", (int64_t)n,
+		    "memdev", memdev, "serial", serial ? s : NULL, "why", retired ? NULL : action, NULL);
 }
 
 void metrics_collector(json_object *root, const char *collector, bool ok)

@@ -114,12 +114,28 @@ int ct_retire_log_count(struct ct_event_store *s, const char *device, uint64_t h
 	return rc == SQLITE_ROW ? 0 : ct_event_store_sql_fail(s, err, rc, "cannot count its retired pages");
 }
 
+
 static enum ct_retire_action action_of(const char *name)
 {
 	for (size_t i = 0; i < sizeof(action_names) / sizeof(action_names[0]); i++)
 		if (name && !strcmp(name, action_names[i]))
 			return (enum ct_retire_action)i;
 	return CT_RETIRE_FAILED;
+}
+
+int ct_retire_log_counts(struct ct_event_store *s, ct_retire_log_count_fn fn, void *arg, struct ct_error *err)
+{
+	sqlite3_stmt *st;
+	int rc = prepare(s, "SELECT memdev, ifnull(serial, 0), action, count(*) FROM retirements "
+			 "GROUP BY memdev, serial, action ORDER BY memdev, serial, action", &st, err);
+
+	if (rc)
+		return rc < 0 ? rc : 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		fn((const char *)sqlite3_column_text(st, 0), (uint64_t)sqlite3_column_int64(st, 1),
+		   action_of((const char *)sqlite3_column_text(st, 2)), (uint64_t)sqlite3_column_int64(st, 3), arg);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : ct_event_store_sql_fail(s, err, rc, "cannot count its retired pages");
 }
 
 static void text_col(sqlite3_stmt *st, int i, char *buf, size_t len)

@@ -50,6 +50,10 @@ int ct_retire_log_page_errors(struct ct_event_store *s, const char *device, uint
  * UINT64_MAX) at or after since_ns */
 int ct_retire_log_count(struct ct_event_store *s, const char *device, uint64_t hpa, enum ct_retire_action action,
 			uint64_t since_ns, unsigned *n, struct ct_error *err);
+/* the entries per memdev, serial (0: none) and action */
+typedef void (*ct_retire_log_count_fn)(const char *memdev, uint64_t serial, enum ct_retire_action action, uint64_t n,
+				       void *arg);
+int ct_retire_log_counts(struct ct_event_store *s, ct_retire_log_count_fn fn, void *arg, struct ct_error *err);
 /* every entry, oldest first; a store of schema 1 (read, not upgraded) has none */
 typedef int (*ct_retire_log_fn)(const struct ct_retirement *r, void *arg);
 int ct_retire_log_each(struct ct_event_store *s, ct_retire_log_fn fn, void *arg, struct ct_error *err);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* doctor-events.c - the doctor's check of the event history
  * (events/event-store.h): a device whose corrected errors are rising, or
- * that reported a failure or fatal record lately, named with what to do */
+ * that reported a failure or fatal record lately, or whose pages were
+ * retired (or due and left in use), named with what to do */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include "views/doctor.h"
 #include "events/event-store.h"
 #include "events/event-summary.h"
+#include "events/retire-log.h"
 
 #define DAY_NS (86400ULL * 1000000000ULL)
 
@@ -41,8 +43,40 @@ static void name_of(const struct ct_summary_memdev *m, char *buf, size_t len)
 		snprintf(buf, len, "%s", m->memdev[0] ? m->memdev : "?");
 }
 
+struct retired {
+	struct ct_findings *f;
+	unsigned flagged;
+};
+
+/* a device's retirements: retired (and how), failed, limited */
+static void on_retired(const char *memdev, uint64_t serial, enum ct_retire_action action, uint64_t n, void *arg)
+{
+	struct retired *r = arg;
+	char name[96];
+
+	if (action == CT_RETIRE_ALREADY)
+		return;
+	if (serial)
+		snprintf(name, sizeof(name), "%s (serial 0x%" PRIx64 ")", memdev, serial);
+	else
+		snprintf(name, sizeof(name), "%s", memdev);
+	if (action == CT_RETIRE_RETIRED)
+		ct_finding_add(r->f, "events", name, CT_FINDING_PROBLEM, "cxltier events --summary; if pages keep being "
+			       "retired: cxltier offline MEMDEV --remove, then replace the card",
+			       "%" PRIu64 " page%s retired for corrected errors (soft-offlined)", n, n == 1 ? "" : "s");
+	else
+		ct_finding_add(r->f, "events", name, CT_FINDING_PROBLEM, action == CT_RETIRE_LIMITED ?
+			       "the device is failing fast: cxltier offline MEMDEV --remove, then replace the card" :
+			       "journalctl -u cxltier-events says why the kernel refused; cxltier offline MEMDEV --remove",
+			       "%" PRIu64 " page%s due for retirement left in use: %s", n, n == 1 ? "" : "s",
+			       action == CT_RETIRE_LIMITED ? "the limit of pages an hour (retire-limit) was reached" :
+			       "the kernel refused to soft-offline them");
+	r->flagged++;
+}
+
 void ct_doctor_events(const char *store_path, struct ct_findings *f)
 {
+	struct retired ret = { f, 0 };
 	const char *where = store_path ? store_path : CT_EVENT_STORE_PATH;
 	struct windows w = { 0 };
 	struct ct_event_store *s;
@@ -62,6 +96,8 @@ void ct_doctor_events(const char *store_path, struct ct_findings *f)
 		rc = ct_event_store_each(s, t - 7 * DAY_NS, 0, count, &w, &err);
 		if (!rc)
 			rc = ct_event_store_totals(s, &rows, &pruned, &err);
+		if (!rc)
+			rc = ct_retire_log_counts(s, on_retired, &ret, &err);
 	}
 	if (rc) {
 		ct_finding_add(f, "events", where, CT_FINDING_PROBLEM, "systemctl restart cxltier-events",
@@ -96,10 +132,10 @@ void ct_doctor_events(const char *store_path, struct ct_findings *f)
 			       "%" PRIu64 " failure or fatal record%s in the last 7 days", bad, bad == 1 ? "" : "s");
 		flagged++;
 	}
-	if (!flagged)
+	if (!flagged && !ret.flagged)
 		ct_finding_add(f, "events", where, CT_FINDING_OK, "",
-			       "%" PRIu64 " records kept (%" PRIu64 " pruned); no device with rising corrected errors or "
-			       "a failure in the last 7 days", rows, pruned);
+			       "%" PRIu64 " records kept (%" PRIu64 " pruned); no device with rising corrected errors, "
+			       "a failure in the last 7 days or a retired page", rows, pruned);
 out:
 	ct_event_summary_free(&w.day);
 	ct_event_summary_free(&w.before);

@@ -111,7 +111,7 @@ setup() {
     cp "$CXLTIER_SRC/docs/cxltier-alerts.yml" "$CXLTIER_SRC/test/cli/alerts-test.yml" "$BATS_TEST_TMPDIR/"
     run promtool check rules "$BATS_TEST_TMPDIR/cxltier-alerts.yml"
     assert_success
-    assert_output --partial 'SUCCESS: 3 rules found'
+    assert_output --partial 'SUCCESS: 5 rules found'
     run promtool test rules "$BATS_TEST_TMPDIR/alerts-test.yml"
     assert_success
     # (and a rule that does not fire where the test says it does is caught)
@@ -140,11 +140,11 @@ setup() {
     assert_failure 1
     assert_equal "$stderr" "cxltier events: error: event store $DB: not cxltier's (another program's database): give the right path"
     rm "$DB"
-    python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript('PRAGMA application_id = 1129860180; PRAGMA user_version = 2; CREATE TABLE records (a)')" "$DB"
+    python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript('PRAGMA application_id = 1129860180; PRAGMA user_version = 3; CREATE TABLE records (a)')" "$DB"
     sum=$(sha256sum < "$DB")
     run --separate-stderr cxltier events --file "$R" --store --store-path "$DB"
     assert_failure 1
-    assert_equal "$stderr" "cxltier events: error: event store $DB has a newer schema than this cxltier's (1): left alone; run the newer cxltier, or move the file away
+    assert_equal "$stderr" "cxltier events: error: event store $DB has a newer schema than this cxltier's (2): left alone; run the newer cxltier, or move the file away
 cxltier events: warning: events are not stored (only shown) until the store can be opened: the follower tries again when it restarts"
     assert_equal "$(sha256sum < "$DB")" "$sum"
     assert_equal "$(ls "$S")" events.db
@@ -203,7 +203,7 @@ cxltier events: warning: events are not stored (only shown) until the store can 
     printf '[events]\nretire = yes\n' > "$BATS_TEST_TMPDIR/bad"
     run --separate-stderr cxltier events --history --config "$BATS_TEST_TMPDIR/bad"
     assert_failure 2
-    assert_equal "$stderr" "cxltier events: error: $BATS_TEST_TMPDIR/bad:2: [events]: unknown key 'retire' (store, store-max-age, store-max-size)"
+    assert_equal "$stderr" "cxltier events: error: $BATS_TEST_TMPDIR/bad:2: [events]: unknown key 'retire' (store, store-max-age, store-max-size, retire-pages, retire-threshold, retire-window, retire-limit)"
     run --separate-stderr cxltier events --history --config "$BATS_TEST_TMPDIR/none"
     assert_failure 2
 }
@@ -233,10 +233,43 @@ cxltier events: warning: events are not stored (only shown) until the store can 
     run cxltier doctor --sysroot "$(fixture lab-region-online)" --store-path "$DB" --all -j
     assert_success
     assert_equal "$(jq -c '[.findings[] | select(.check == "events") | [.status, .finding]]' <<<"$output")" \
-        '[["ok","5 records kept (0 pruned); no device with rising corrected errors or a failure in the last 7 days"]]'
+        '[["ok","5 records kept (0 pruned); no device with rising corrected errors, a failure in the last 7 days or a retired page"]]'
     # an unreadable history: a problem, with the fix
     head -c 4096 /dev/urandom > "$DB"
     run cxltier doctor --sysroot "$(fixture lab-region-online)" --store-path "$DB" -j
     assert_failure 1
     assert_equal "$(jq -r '.findings[] | select(.check == "events") | .fix' <<<"$output")" 'systemctl restart cxltier-events'
+}
+
+# a retirement as the follower writes it (lib/events/retire-log.c)
+retirement() {
+    python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO retirements (time_ns, memdev, serial, device, dpa, hpa, action, errors, reason, message) VALUES (1764979200000000000, 'mem0', 42, '0x2a', ?, ?, ?, 3, '3 corrected errors within 86400 s (retire-threshold = 3)', ?)\", (int(sys.argv[2], 0), int(sys.argv[2], 0) + 0x1080000000, sys.argv[3], sys.argv[4] or None)); c.commit()" "$DB" "$@"
+}
+
+@test "retired pages: counted by metrics, named by doctor, listed by --summary" {
+    cxltier events --file "$R" --store --store-path "$DB" 2>/dev/null
+    run cxltier metrics --store-path "$DB"
+    assert_success
+    refute_output --partial cxltier_pages_retired_total
+    retirement 0x1000 retired ''
+    retirement 0x2000 retired ''
+    retirement 0x3000 limited 'the limit of 16 pages an hour for this device is reached (retire-limit)'
+    retirement 0x4000 already_poisoned ''
+    run cxltier metrics --store-path "$DB"
+    assert_success
+    assert_line 'cxltier_pages_retired_total{memdev="mem0",serial="0x2a"} 2'
+    assert_line 'cxltier_pages_not_retired_total{memdev="mem0",serial="0x2a",why="limited"} 1'
+    refute_output --partial already
+    run cxltier doctor --sysroot "$(fixture lab-region-online)" --store-path "$DB" -j
+    assert_failure 1
+    assert_equal "$(jq -c '[.findings[] | select(.check == "events") | [.status, .object, .finding]]' <<<"$output")" \
+        '[["problem","mem0 (serial 0x2a)","1 page due for retirement left in use: the limit of pages an hour (retire-limit) was reached"],["problem","mem0 (serial 0x2a)","2 pages retired for corrected errors (soft-offlined)"]]'
+    run cxltier events --history --summary --store-path "$DB" -j
+    assert_success
+    assert_equal "$(jq -c '[.summary.retired[] | [.action, .dpa, .hpa, .memdev, .serial, .errors]]' <<<"$output")" \
+        '[["retired",4096,70866964480,"mem0",42,3],["retired",8192,70866968576,"mem0",42,3],["limited",12288,70866972672,"mem0",42,3],["already_poisoned",16384,70866976768,"mem0",42,3]]'
+    assert_equal "$(jq -r '.summary.retired[2].message' <<<"$output")" 'the limit of 16 pages an hour for this device is reached (retire-limit)'
+    run cxltier events --history --summary --store-path "$DB"
+    assert_success
+    assert_output --partial 'Pages retired, or due and left in use:'
 }
