@@ -9,14 +9,18 @@
  * QEMU's emulated TLB holds the whole hot set, a real CPU's does not.
  * hog --thp MiB: the memory in transparent huge pages (MADV_HUGEPAGE).
  * hog --small MiB: the memory never in transparent huge pages
- * (MADV_NOHUGEPAGE): khugepaged leaves it alone. Where THP is "always",
+ * (MADV_NOHUGEPAGE): khugepaged leaves it alone; prints "phys 0xADDR" (the
+ * physical address of its first page, from /proc/self/pagemap: root only)
+ * before "ready", and again after each check. Where THP is "always",
  * khugepaged collapses a 2 MiB range of the buffer's mapping that holds a
  * few small pages (the allocator's header) into a huge page at any moment,
  * and the new huge page-table entry is made young: to DAMON, an access.
  * hog --hugetlb MiB: the memory in hugetlb pages (MAP_HUGETLB, 2 MiB).
  * hog --memcpy MiB: time a plain copy of that much memory (the copy limit
  * migration is compared with) and print "memcpy_mbps N". */
+#include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +62,19 @@ static void node_pages(unsigned char *a, size_t len, unsigned long counts[8])
 	}
 }
 static void on_term(int s) { (void)s; done = 1; }
+
+/* "phys 0x..." of the page at p (0 when the PFN is hidden: not root) */
+static void print_phys(const unsigned char *p)
+{
+	uint64_t e = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	if (fd >= 0 && pread(fd, &e, sizeof(e), (off_t)((uintptr_t)p / 4096 * 8)) != sizeof(e))
+		e = 0;
+	if (fd >= 0)
+		close(fd);
+	printf("phys 0x%llx\n", (e >> 63) ? (unsigned long long)(e & ((1ULL << 55) - 1)) * 4096 : 0ULL);
+}
 
 int main(int argc, char **argv)
 {
@@ -115,6 +132,8 @@ int main(int argc, char **argv)
 		memset(flush_area, 1, FLUSH_PAGES * 4096);
 		printf("range %p %p %p\n", (void *)p, (void *)(p + hot), (void *)(p + len));
 	}
+	if (small)
+		print_phys(p);
 	printf("ready\n");
 	fflush(stdout);
 	while (!done) {
@@ -145,6 +164,8 @@ int main(int argc, char **argv)
 			size_t bad = 0;
 			for (size_t i = 0; i < len; i++)
 				bad += p[i] != (unsigned char)(i * 7 + 3);
+			if (small)
+				print_phys(p);
 			printf("%s\n", bad ? "corrupt" : "intact");
 			fflush(stdout);
 			check = 0;

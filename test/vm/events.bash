@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Helpers of the events VM tests (events.bats, events-aer.bats).
+# Helpers of the events VM tests (events.bats, events-aer.bats, events-retire.bats).
 
 # one QMP command to this guest's QEMU: inject NAME ARGS-JSON
 inject() { host_qmp "{\"execute\":\"$1\",\"arguments\":$2}" >/dev/null; }
@@ -16,4 +16,33 @@ all_fields() {
     echo "# $ev: ${#fields[@]} fields in the kernel's format" >&3
     [[ ${#fields[@]} -gt 0 && -z $missing ]] ||
         { echo "cxl:$ev fields missing from cxltier events -j:" $missing >&2; return 1; }
+}
+
+T=/sys/kernel/tracing/instances
+# the private instance of follower PID (named cxltier-follow-PID-START-PIDNS)
+instance_of() { ls $T | grep -E "^cxltier-follow-$1(-|\$)"; }
+# PID has exited (gone, or a zombie waiting for `wait`)
+exited() { [[ ! -e /proc/$1 ]] || [[ $(cut -d' ' -f3 /proc/$1/stat) == Z ]]; }
+
+# start a follower with fd 3 closed (one left behind must not keep bats
+# waiting); sets $pid, and $inst once its instance is there
+start_follower() {
+    cxltier events --follow -j "$@" > "$BATS_TEST_TMPDIR/follow.out" 2> "$BATS_TEST_TMPDIR/follow.err" 3>&- &
+    pid=$!
+    echo "$pid" >> "$BATS_FILE_TMPDIR/followers"
+    wait_for 60 "the tracefs instance of follower $pid" instance_of "$pid"
+    inst=$(instance_of "$pid")
+    # 256 KiB per CPU, in whole ring-buffer pages (4080 bytes of data each)
+    kb=$(cat "$T/$inst/buffer_size_kb")
+    (( kb >= 256 && kb < 272 )) || fail "buffer_size_kb of $inst: $kb"
+}
+# the followers a failed test left, ended so that each removes its instance
+end_followers() {
+    local f=$BATS_FILE_TMPDIR/followers p
+    [[ -f $f ]] || return 0
+    for p in $(cat "$f"); do
+        kill -TERM "$p" 2>/dev/null || continue
+        wait_for 60 "follower $p to end on SIGTERM" exited "$p" || kill -9 "$p"
+    done
+    rm -f "$f"
 }

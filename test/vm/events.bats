@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: default
+# vm-boot-group: events
 # vm-asan-tests: general media: every field|--follow -- a record decoded whole, and --follow with its signals, reader gone, SIGKILL leftovers and lost instance (the whole file runs on the plain build)
 # `cxltier events` against the real kernel: events injected
 # into QEMU's Type-3 device over QMP, drained by the kernel, read back.
@@ -18,40 +19,13 @@ setup_file() {
     cxltier events >/dev/null 2>&1 || true
 }
 
-T=/sys/kernel/tracing/instances
-
 teardown() {
-    local f=$BATS_FILE_TMPDIR/followers p
-    if [[ -f $f ]]; then
-        # a follower left by a failed test: ended so that it removes its instance
-        for p in $(cat "$f"); do
-            kill -TERM "$p" 2>/dev/null || continue
-            wait_for 60 "follower $p to end on SIGTERM" exited "$p" || kill -9 "$p"
-        done
-        rm -f "$f"
-    fi
+    local p
+    end_followers
     for p in $T/cxltier-test-* $T/cxl_monitor; do [[ -d $p ]] && rmdir "$p"; done
     # the small /run/cxltier of a failed test
     grep -q ' /run/cxltier tmpfs ' /proc/mounts && umount /run/cxltier
     return 0
-}
-
-# the private instance of follower PID (named cxltier-follow-PID-START-PIDNS)
-instance_of() { ls $T | grep -E "^cxltier-follow-$1(-|\$)"; }
-# PID has exited (gone, or a zombie waiting for `wait`)
-exited() { [[ ! -e /proc/$1 ]] || [[ $(cut -d' ' -f3 /proc/$1/stat) == Z ]]; }
-
-# start a follower with fd 3 closed (one left behind must not keep bats
-# waiting); sets $pid, and $inst once its instance is there
-start_follower() {
-    cxltier events --follow -j "$@" > "$BATS_TEST_TMPDIR/follow.out" 2> "$BATS_TEST_TMPDIR/follow.err" 3>&- &
-    pid=$!
-    echo "$pid" >> "$BATS_FILE_TMPDIR/followers"
-    wait_for 60 "the tracefs instance of follower $pid" instance_of "$pid"
-    inst=$(instance_of "$pid")
-    # 256 KiB per CPU, in whole ring-buffer pages (4080 bytes of data each)
-    kb=$(cat "$T/$inst/buffer_size_kb")
-    (( kb >= 256 && kb < 272 )) || fail "buffer_size_kb of $inst: $kb"
 }
 
 

@@ -58,9 +58,10 @@ killed_cold_run() {
     kill -9 "$BG"; wait "$BG" || true
 }
 
-start_hog() { # [--small] MiB -> sets HOG_PID, waits for ready
+start_hog() { # [--small] MiB -> sets HOG_PID, waits for ready (--small says its "phys" first)
     coproc HOG { exec numactl --membind=0 hog "$@"; }
     read -r line <&"${HOG[0]}"
+    [[ $line == phys* ]] && read -r line <&"${HOG[0]}"
     [[ $line == ready ]]
 }
 
