@@ -49,6 +49,13 @@ int events_store_open(struct cmd_env *env, struct events_store *es, const char *
 	}
 	if (writer) {
 		const struct ct_event_store_stats *st = ct_event_store_stats(es->s);
+		if (st->last_rc) {	/* read-only, full, locked: held in memory, tried again */
+			cmd_warn(env, "%s; the records are held in memory and written when it can take them (tried "
+				 "every %d s)", ct_context_message(env->ctx), RETRY_MS / 1000);
+			es->said_rc = st->last_rc;
+			es->retry_at_ms = now_ms() + RETRY_MS;
+			return EXIT_OK;
+		}
 		if (st->moved_aside[0])
 			cmd_warn(env, "the event store %s was damaged or not cxltier's: moved aside to %s, a new one "
 				 "started", es->path, st->moved_aside);
@@ -77,6 +84,11 @@ void events_store_tick(struct cmd_env *env, struct events_store *es, bool final)
 	}
 	es->said_rc = rc;
 	es->retry_at_ms = now_ms() + RETRY_MS;
+	if (st->unkept > es->said_unkept) {
+		cmd_warn(env, "%lu records dropped in all: the event store %s has not taken records for a while and the "
+			 "follower holds at most %d", (unsigned long)st->unkept, es->path, CT_EVENT_STORE_QUEUE_MAX);
+		es->said_unkept = st->unkept;
+	}
 }
 
 void events_store_close(struct cmd_env *env, struct events_store *es)

@@ -24,6 +24,7 @@ struct events_store {
 	bool writer;
 	int said_rc;			/* the failing flush's error last said, 0 none */
 	uint64_t retry_at_ms;		/* after a failure, the next flush no sooner than this */
+	uint64_t said_unkept;		/* records dropped from the full queue, as last said */
 	uint64_t shown;			/* records a reading run showed from the store */
 	bool failed;			/* something about the store went wrong: said, exit 64 */
 };

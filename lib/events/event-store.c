@@ -323,7 +323,7 @@ static int load_pruned(struct ct_event_store *s)
 	return rc;
 }
 
-static int writer_ready(struct ct_event_store *s, struct ct_error *err)
+static int writer_ready_open(struct ct_event_store *s, struct ct_error *err)
 {
 	int rc, kind;
 
@@ -356,6 +356,24 @@ static int writer_ready(struct ct_event_store *s, struct ct_error *err)
 	return 0;
 }
 
+/* the database opened for writing, its schema made, checked or upgraded;
+ * closed again when that fails (a later flush opens it afresh: a connection
+ * opened while its file system was read-only would stay read-only) */
+static int writer_ready(struct ct_event_store *s, struct ct_error *err)
+{
+	int rc = writer_ready_open(s, err);
+
+	if (rc)
+		close_db(s);
+	return rc;
+}
+
+/* a failure that may pass (a read-only or full file system, a lock, I/O) */
+static bool may_pass(int rc)
+{
+	return rc == -EROFS || rc == -ENOSPC || rc == -EBUSY || rc == -EIO || rc == -EACCES || rc == -ENOENT;
+}
+
 int ct_event_store_open_writer(const char *path, const struct ct_event_store_limits *lim,
 			       struct ct_event_store **out, struct ct_error *err)
 {
@@ -373,10 +391,11 @@ int ct_event_store_open_writer(const char *path, const struct ct_event_store_lim
 	s->writer = true;
 	if (lim)
 		s->lim = *lim;
-	if ((rc = writer_ready(s, err))) {
+	if ((rc = writer_ready(s, err)) && !may_pass(rc)) {
 		ct_event_store_close(s);
 		return rc;
 	}
+	s->st.last_rc = rc;	/* (0, or the database is opened at a later flush) */
 	*out = s;
 	return 0;
 }

@@ -60,9 +60,12 @@ struct ct_event_store_stats {
 };
 
 /* writer: the store opened (the directory CT_EVENT_STORE_DIR made 0700 when
- * it is the default one and missing), its schema made or checked.
+ * it is the default one and missing), its schema made, checked or upgraded.
  * -EPROTONOSUPPORT a newer schema; -EPERM a directory not the caller's own
- * or writable by others; -ELOOP a symbolic link on the way */
+ * or writable by others; -ELOOP a symbolic link on the way. A failure that
+ * may pass (a read-only or full file system, a lock, I/O, no file or
+ * directory yet) still gives a handle, 0 returned with stats.last_rc set and
+ * err saying why: records are queued and each flush tries to open it */
 int ct_event_store_open_writer(const char *path, const struct ct_event_store_limits *lim,
 			       struct ct_event_store **out, struct ct_error *err);
 /* reader: -ENOENT (and no message) when there is no store */

@@ -46,3 +46,12 @@ end_followers() {
     done
     rm -f "$f"
 }
+
+# the records in the store at DB: at least N
+stored_at_least() {
+    local n
+    n=$(cxltier events --history --store-path "$2" -j 2>/dev/null | jq '.events | length') || return 1
+    (( n >= $1 ))
+}
+# a General Media record of mem0 (informational, invalid address, host scan) at DPA
+gm_at() { inject cxl-inject-general-media-event "{\"path\":\"${DEV:-/machine/peripheral/cxl-mem0}\",\"log\":\"informational\",\"flags\":1,\"dpa\":$1,\"descriptor\":0,\"type\":1,\"transaction-type\":3}"; }

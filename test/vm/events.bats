@@ -383,13 +383,6 @@ seen_dpa() {
     ! ls /sys/kernel/tracing/instances | grep -q '^cxltier$'
 }
 
-# the records in the store at DB: at least N
-stored_at_least() {
-    local n
-    n=$(cxltier events --history --store-path "$2" -j 2>/dev/null | jq '.events | length') || return 1
-    (( n >= $1 ))
-}
-gm_at() { inject cxl-inject-general-media-event "{\"path\":\"$DEV\",\"log\":\"informational\",\"flags\":1,\"dpa\":$1,\"descriptor\":0,\"type\":1,\"transaction-type\":3}"; }
 
 @test "the follower's store: each record once with every field, through a SIGKILL and a restart; --history, --summary" {
     S=$BATS_TEST_TMPDIR/store DB=$BATS_TEST_TMPDIR/store/events.db
