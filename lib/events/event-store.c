@@ -144,10 +144,42 @@ static int sql_errno(int rc)
 	}
 }
 
+/* the system's errno behind a failed SQLite call (EROFS, ENOSPC...), 0 none */
+static int system_errno(struct ct_event_store *s, int rc)
+{
+	int e = s->db ? sqlite3_system_errno(s->db) : 0;
+
+	switch (rc & 0xff) {
+	case SQLITE_IOERR: case SQLITE_CANTOPEN: case SQLITE_FULL: case SQLITE_READONLY: case SQLITE_PERM:
+		return e;
+	default:
+		return 0;
+	}
+}
+
+/* SQLite's message, with the system's error when there is one */
+static const char *why(struct ct_event_store *s, int rc, char *buf, size_t len)
+{
+	int sys = system_errno(s, rc);
+
+	snprintf(buf, len, "%s%s%s%s", s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc), sys ? " (" : "",
+		 sys ? strerror(sys) : "", sys ? ")" : "");
+	return buf;
+}
+
+/* -errno of a failed SQLite call: the system's when it says, else SQLite's */
+static int store_errno(struct ct_event_store *s, int rc)
+{
+	int sys = system_errno(s, rc);
+
+	return sys ? -sys : sql_errno(rc);
+}
+
 int ct_event_store_sql_fail(struct ct_event_store *s, struct ct_error *err, int rc, const char *what)
 {
-	return ct_fail(err, -sql_errno(rc), "event store %s: %s: %s", s->path, what,
-		       s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
+	char buf[512];
+
+	return ct_fail(err, -store_errno(s, rc), "event store %s: %s: %s", s->path, what, why(s, rc, buf, sizeof(buf)));
 }
 
 /* the directory: reached with no link, the caller's own, not writable by others */
@@ -687,9 +719,10 @@ fail:
 	sqlite3_finalize(cnt);
 	sqlite3_finalize(same);
 	{
-		int e = sql_errno(rc) ? sql_errno(rc) : -EIO;
+		char buf[512];
+		int e = store_errno(s, rc) ? store_errno(s, rc) : -EIO;
 		ct_fail(err, -e, "event store %s: %zu records not written yet (kept, tried again): %s", s->path, s->qn,
-			sqlite3_errmsg(s->db));
+			why(s, rc, buf, sizeof(buf)));
 		exec(s, "ROLLBACK");
 		if (e == -EBADMSG) {	/* damaged under us: aside, a new one at the next flush */
 			move_aside(s, err);
