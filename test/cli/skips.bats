@@ -150,6 +150,30 @@ vm_headers() { CXLTIER_VM_CHECK_HEADERS=1 "$CXLTIER_SRC/test/vm/vm-test.sh" "$D"
     assert_output --partial "a group is named with a-z, 0-9 and -"
 }
 
+@test "vm headers: a file booted again after others (# vm-reboot) needs its group, a file before it in the run, a reason; a disk is the group's" {
+    printf '# vm-topology: default\n# vm-boot-group: h\n# vm-disk: 64M -- why\n@test "x" { :; }\n' > "$D/h1.bats"
+    printf '# vm-topology: default\n# vm-boot-group: h\n# vm-disk: 64M -- why\n# vm-reboot: before -- why\n@test "y" { :; }\n' > "$D/h2.bats"
+    run env CXLTIER_VM_LIST_BOOTS=1 CXLTIER_VM_KERNELS="6.12" "$CXLTIER_SRC/test/vm/vm-test.sh" "$D" "$D/h2.bats" "$D/h1.bats"
+    assert_success
+    assert_output '6.12: h1.bats h2.bats'
+    # alone: the disk it reads would be empty
+    run vm_headers "$D/h2.bats"
+    assert_failure 1
+    assert_output --partial "h2.bats reboots after the files of group 'h' before it, and none is in this run"
+    printf '# vm-topology: default\n# vm-boot-group: h\n# vm-disk: 64M -- why\n# vm-reboot: before\n@test "y" { :; }\n' > "$D/h2.bats"
+    run vm_headers "$D/h1.bats" "$D/h2.bats"
+    assert_failure 1
+    assert_output --partial "write '# vm-reboot: before -- WHY'"
+    printf '# vm-topology: default\n# vm-reboot: before -- why\n@test "y" { :; }\n' > "$D/h2.bats"
+    run vm_headers "$D/h1.bats" "$D/h2.bats"
+    assert_failure 1
+    assert_output --partial "reboots before it runs (# vm-reboot) but is in no boot group"
+    printf '# vm-topology: default\n# vm-boot-group: h\n# vm-disk: 1G -- why\n# vm-reboot: before -- why\n@test "y" { :; }\n' > "$D/h2.bats"
+    run vm_headers "$D/h1.bats" "$D/h2.bats"
+    assert_failure 1
+    assert_output --partial "not their '# vm-disk:' line"
+}
+
 @test "skips: a skip allowed in the ASan tier is not allowed in the plain tier" {
     printf 'asan | scale | - | * | valgrind cannot run ASan binaries\n' > "$D/e2"
     meson_log "$D/a.json" scale "ok 1 counts # skip no valgrind for ASan"

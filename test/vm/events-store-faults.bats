@@ -3,10 +3,12 @@
 # vm-topology: default
 # vm-boot-group: events
 # The follower's store when the file system under it fails, on the real
-# kernel's records: a store on a tmpfs of its own made read-only, filled up,
-# read-only before the store exists, and a damaged database file. Each is
-# said once, the records are held in memory meanwhile, and written once the
-# store can take them: none is lost.
+# kernel's records: a store on a tmpfs of its own filled up, read-only when
+# the follower starts, and a damaged database file. Each is said once, the
+# records are held in memory meanwhile, and written once the store can take
+# them: none is lost. (A file system cannot be made read-only under a
+# process that has files on it open for writing: remount says EBUSY. A
+# database locked by another writer is the unit tests' (test-event-store).)
 load helper
 load events
 
@@ -20,7 +22,7 @@ setup_file() {
 
 teardown() {
     end_followers
-    mountpoint -q "$BATS_TEST_TMPDIR/store" && umount "$BATS_TEST_TMPDIR/store"
+    grep -q " $BATS_TEST_TMPDIR/store " /proc/mounts && umount "$BATS_TEST_TMPDIR/store"
     return 0
 }
 
@@ -42,27 +44,6 @@ stop_follower() {
     kill -TERM "$pid"
     wait_for 60 "the follower to end on SIGTERM" exited "$pid"
     run wait "$pid"
-}
-
-@test "a store made read-only under the follower: said once, the records held, written when it is writable again" {
-    store_fs 4m
-    cxltier events >/dev/null 2>&1   # (what the shared instance held: consumed)
-    start_follower --store --store-path "$DB"
-    gm_at 4096
-    wait_for 120 "the store to hold the record of dpa 4096" holds '[4096]'
-    mount -o remount,ro "$S"
-    gm_at 8192
-    gm_at 12288
-    wait_for 120 "the follower to print the records of dpa 8192 and 12288" bash -c "$(declare -f printed); printed 8192 && printed 12288"
-    wait_for 60 "the follower to say the store does not take them" said 'records not written yet (kept, tried again)'
-    assert_equal "$(stored_dpas)" '[4096]'
-    mount -o remount,rw "$S"
-    wait_for 60 "the store to take the two that waited" holds '[4096,8192,12288]'
-    wait_for 30 "the follower to say so" said 'takes records again: those that waited are written'
-    stop_follower
-    assert_success
-    assert_equal "$(grep -c 'records not written yet' "$BATS_TEST_TMPDIR/follow.err")" 1
-    grep -q 'readonly\|read-only' "$BATS_TEST_TMPDIR/follow.err" || fail "$(cat "$BATS_TEST_TMPDIR/follow.err")"
 }
 
 @test "a full file system: said once, the records held, written when there is room again" {

@@ -114,7 +114,7 @@ fi
 # kernel modules with their dependencies; depmod inside the image. 7.x ships
 # them xz-compressed: they go in uncompressed (no decompression at boot, and
 # no dependence on the guest kmod's or the kernel's decompressors)
-MODS=(cxl_acpi cxl_pci cxl_mem cxl_pmem device_dax dax_cxl kmem dax_hmem 9pnet_virtio 9p)
+MODS=(cxl_acpi cxl_pci cxl_mem cxl_pmem device_dax dax_cxl kmem dax_hmem 9pnet_virtio 9p virtio_blk ext4)
 KROOT=${KROOT:-$CACHE/kernel} MD=lib/modules/$KVER
 mkdir -p "$ROOT/usr/$MD"
 for m in "${MODS[@]}"; do

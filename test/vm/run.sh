@@ -26,6 +26,7 @@
 #   --ram-node SZ  add a cpu-less RAM-only NUMA node of SZ (e.g. 1G)
 #   -c SIZE        CXL memory per device (default 1G)
 #   -m SIZE        guest RAM on node 0 (default 2G)
+#   --disk FILE    a raw disk image as the guest's /dev/vda (virtio-blk)
 #   --append STR   extra kernel command line
 #   --memhp-default  leave out memhp_default_state=offline: hot-added memory is
 #                  onlined as the kernel's build says (7.x: online; 6.12: offline)
@@ -43,7 +44,7 @@ CACHE=${CXLTIER_VM_CACHE:-/var/cache/cxltier-vm}
 # that fails on purpose, to prove what vm-test.sh does when QEMU aborts)
 QEMU=${CXLTIER_VM_QEMU:-$QEMU}
 
-MEMHP=' memhp_default_state=offline' KERNEL=6.12 INITRD= SHARE= TOPO=default NUMAMODE=default CDAT= RAMNODE= CXLSIZE=1G RAM=2G APPEND= TIMEOUT=600 VERBOSE=0
+MEMHP=' memhp_default_state=offline' KERNEL=6.12 INITRD= SHARE= TOPO=default NUMAMODE=default CDAT= RAMNODE= CXLSIZE=1G RAM=2G APPEND= TIMEOUT=600 VERBOSE=0 DISK=
 while [[ $# -gt 0 ]]; do
     case $1 in
         -k) KERNEL=$2; shift ;;
@@ -56,6 +57,7 @@ while [[ $# -gt 0 ]]; do
         -c) CXLSIZE=$2; shift ;;
         -m) RAM=$2; shift ;;
         --append) APPEND="$APPEND $2"; shift ;;
+        --disk) DISK=$(realpath "$2"); shift ;;
         --memhp-default) MEMHP= ;;
         --timeout) TIMEOUT=$2; shift ;;
         -v) VERBOSE=1 ;;
@@ -210,6 +212,9 @@ Q=$CACHE/qemu
 NDCTL81=()
 [[ -d $CACHE/ndctl81/root ]] &&
     NDCTL81=(-virtfs "local,path=$CACHE/ndctl81/root,mount_tag=ndctl81,security_model=none,readonly=on,id=ndctl81")
+# the disk, on the root bus too
+DISKDEV=()
+[[ -z $DISK ]] || DISKDEV=(-drive "file=$DISK,if=none,format=raw,id=disk0" -device "virtio-blk-pci,drive=disk0,bus=pcie.0,serial=cxltier-test")
 CMD=(env QEMU_MODULE_DIR="$QEMU_MODULE_DIR" "$QEMU"
      -L "$Q/usr/share/qemu" -L "$Q/usr/share/seabios" -L /usr/lib/ipxe/qemu
      -machine q35,cxl=on,hmat=on "${ACC[@]}" -smp 2 -m "${TOTAL}M" "${NUMA[@]}"
@@ -218,7 +223,7 @@ CMD=(env QEMU_MODULE_DIR="$QEMU_MODULE_DIR" "$QEMU"
      -kernel "$BOOTKERNEL" -initrd "$INITRD" -append "$KAPPEND"
      -qmp "unix:$SHARE/qmp.sock,server=on,wait=off"
      -virtfs "local,path=$SHARE,mount_tag=share,security_model=none,id=share"
-     "${NDCTL81[@]}" "${CXLDEV[@]}")
+     "${NDCTL81[@]}" "${DISKDEV[@]}" "${CXLDEV[@]}")
 printf '%q ' "${CMD[@]}" > "$SHARE/cmdline"
 
 python3 "$HERE/qmp.py" "$SHARE/qmp.sock" --serve "$SHARE/qmp" 2>"$SHARE/qmp-agent.err" &

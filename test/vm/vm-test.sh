@@ -24,6 +24,14 @@
 #                                NAME (same topology, args, kernels and build,
 #                                or vm-test.sh refuses; an ASan boot with a
 #                                filter boots alone)
+#   # vm-disk: SIZE -- WHY      the guest gets a disk (/dev/vda: a raw image of
+#                                SIZE, ext4 made by the host, label cxltier-test)
+#                                kept through the boot's reboots; every file of
+#                                a group names the same
+#   # vm-reboot: before -- WHY   (a boot group's file) the guest is powered off
+#                                after the files before it and booted again, the
+#                                same share and disk, before this one: a file
+#                                that is not a group's first, and never runs alone
 #   # vm-build: crash-points -- WHY  the file needs the test-only build
 #                                (meson -Dcrash_points=true: CXLTIER_CRASH_AT):
 #                                it boots only with CXLTIER_VM_CRASH_BUILD (or,
@@ -144,10 +152,28 @@ for f in "${FILES[@]}"; do
         { echo "vm-test: $f: '# vm-boot-group: $g': a group is named with a-z, 0-9 and -" >&2; exit 1; }
     first=${GROUP_FIRST[$g]:-}
     [[ -n $first ]] || { GROUP_FIRST[$g]=$f; continue; }
-    for h in vm-topology vm-args vm-kernels vm-build; do
+    for h in vm-topology vm-args vm-kernels vm-build vm-disk; do
         [[ $(header $h "$f") == "$(header $h "$first")" ]] ||
             { echo "vm-test: $f and $first share boot group '$g' but not their '# $h:' line" >&2; exit 1; }
     done
+done
+# a file booted again after others ("# vm-reboot: before") reads what they
+# left on the disk: it needs a group, a file of it before its own name in
+# this run, and a reason
+for f in "${FILES[@]}"; do
+    x=$(header vm-reboot "$f")
+    [[ -n $x ]] || continue
+    why=${x#*--}
+    [[ ${x%% *} == before && $x == *--* && -n ${why// } ]] ||
+        { echo "vm-test: $f: '# vm-reboot: $x': write '# vm-reboot: before -- WHY'" >&2; exit 1; }
+    g=$(header vm-boot-group "$f")
+    [[ -n $g ]] || { echo "vm-test: $f reboots before it runs (# vm-reboot) but is in no boot group" >&2; exit 1; }
+    earlier=
+    for e in "${FILES[@]}"; do
+        [[ $(header vm-boot-group "$e") == "$g" && $(basename "$e") < $(basename "$f") ]] && earlier=$e
+    done
+    [[ -n $earlier ]] ||
+        { echo "vm-test: $f reboots after the files of group '$g' before it, and none is in this run" >&2; exit 1; }
 done
 # CXLTIER_VM_CHECK_HEADERS=1: only this check (test/cli/skips.bats)
 [[ ${CXLTIER_VM_CHECK_HEADERS:-0} == 1 ]] && exit 0
@@ -372,7 +398,8 @@ run_guest() {
     wpid=$!
     if [[ $stream == 1 ]]; then
         # the guest appends TAP to the share as it goes: print it as it comes
-        tail -n +1 -s 0.2 -f --pid=$rpid "$share/tap.txt" &
+        # (from where it is: a boot's later part appends to it)
+        tail -c "+$(( $(stat -c %s "$share/tap.txt") + 1 ))" -s 0.2 -f --pid=$rpid "$share/tap.txt" &
         tpid=$!
     fi
     wait $rpid   # (a signal interrupts wait, not a foreground tail)
@@ -414,7 +441,32 @@ boot() { # n label kernel build share backstop stream test-limit file...
     trap 'kill $(jobs -p) 2>/dev/null; exit 143' TERM
     trap 'kill $(jobs -p) 2>/dev/null' EXIT
     local margin=${CXLTIER_VM_STALL_MARGIN:-300} try lost note
+    # its disk (# vm-disk:), made anew for each first boot
+    local disk part parts=() pi tapsize=0
+    disk=$(header vm-disk "${files[0]}"); disk=${disk%%--*}; disk=${disk// /}
+    [[ -z $disk ]] || args+=" --disk $share/disk.img"
+    make_disk() { [[ -z $disk ]] || { rm -f "$share/disk.img"; truncate -s "$disk" "$share/disk.img" &&
+                                      mkfs.ext4 -q -F -L cxltier-test "$share/disk.img"; }; }
+    # its parts: a file with "# vm-reboot: before" starts the next (the guest
+    # powered off and booted again)
+    part=
+    for f in "${files[@]}"; do
+        if [[ -n $part && $(header vm-reboot "$f") == before* ]]; then parts+=("$part"); part=; fi
+        part+="${part:+ }$(basename "$f")"
+    done
+    parts+=("$part")
     t0=$(date +%s)
+    make_disk || echo "# [$label] $bname: its disk image could not be made"
+    for pi in "${!parts[@]}"; do
+    sed -i "s|^exec bash /usr/share/cxltier-vm/run-bats.sh .*|exec bash /usr/share/cxltier-vm/run-bats.sh ${parts[$pi]}|" "$share/run.sh"
+    if (( pi > 0 )); then
+        # the next part: the same share and disk, a new guest
+        echo "# [$label] $bname: the guest powered off; booting it again for ${parts[$pi]} (its disk kept)" >> "$share/tap.txt"
+        mv "$share/console.log" "$share/console-part$pi.log"
+        rm -f "$share/state/current" "$share/state/waiting" "$share/stalled"
+        [[ -z $disk ]] || cp --sparse=always "$share/disk.img" "$share/disk-part$pi.img"
+        tapsize=$(stat -c %s "$share/tap.txt")
+    fi
     for try in 1 2; do
         run_guest "$k" "$b" "$share" "$topo" "$args" "$backstop" "$stream" "$tt" "$margin"
         rc=$?
@@ -441,11 +493,22 @@ boot() { # n label kernel build share backstop stream test-limit file...
         fi
         [[ $try == 1 && -n $note ]] || break
         note+=" during: $(cat "$share/state/current" 2>/dev/null || echo "its boot")"
-        echo "# [$label] $bname: $note; booting it again (the first boot's files: $share.first-boot)"
         again=" (booted twice: in the first boot $why)"
+        if (( pi > 0 )); then
+            # a later part again: its TAP and disk as they were before it
+            echo "# [$label] $bname: $note; booting ${parts[$pi]} again (the first try's console: console-part$pi-first.log)"
+            mv "$share/console.log" "$share/console-part$pi-first.log"
+            truncate -s "$tapsize" "$share/tap.txt"
+            rm -f "$share/state/current" "$share/state/waiting" "$share/stalled"
+            [[ -z $disk ]] || cp --sparse=always "$share/disk-part$pi.img" "$share/disk.img"
+            continue
+        fi
+        echo "# [$label] $bname: $note; booting it again (the first boot's files: $share.first-boot)"
         mv "$share" "$share.first-boot"
         mkdir -p "$share/state"; cp "$share.first-boot/run.sh" "$share/"; : > "$share/tap.txt"
         [[ ! -f $share.first-boot/cxltier-trixie ]] || cp "$share.first-boot/cxltier-trixie" "$share/"
+        make_disk || echo "# [$label] $bname: its disk image could not be made"
+    done
     done
     # a test that failed before the first boot ended failed: the second boot
     # does not wash it out (it is counted, named as such)
