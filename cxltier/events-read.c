@@ -180,16 +180,26 @@ static int read_shared(struct events_run *run, struct ct_event_source *s)
  * those a filtered run kept) into the store, consumed; what arrived while
  * no follower ran is there. The shared instance is made when missing: from
  * now on it keeps what arrives while the follower is down (a restart). Run
- * once the follower's own instance exists, so that nothing falls between
- * them (a record in both is stored once). */
+ * once the follower's own instance records, so that nothing falls between
+ * them; a record emitted since then is in both and left to the follower's
+ * own (it prints it, with its own emit time: the store keeps that copy) */
+struct drain {
+	struct events_run *run;
+	uint64_t since_ns;	/* the follower's own instance records from then on */
+};
+
 static int drain_one(const struct ct_event *e, void *arg)
 {
-	store_record(arg, e);
+	struct drain *d = arg;
+
+	if (!e->trace_time || e->trace_time < d->since_ns)
+		store_record(d->run, e);
 	return 0;
 }
 
-static void drain_shared(struct events_run *run)
+static void drain_shared(struct events_run *run, uint64_t since_ns)
 {
+	struct drain d = { run, since_ns };
 	struct cmd_env *env = run->env;
 	struct ct_event_source_opts o = { .shared = true };
 	struct ct_event_keep_report rep;
@@ -198,7 +208,7 @@ static void drain_shared(struct events_run *run)
 	int rc = ct_event_source_open(env->ctx, &o, &s);
 
 	if (!rc) {
-		rc = ct_event_source_read_shared(s, drain_one, run, KEEP_LOCK_MS, &rep);
+		rc = ct_event_source_read_shared(s, drain_one, &d, KEEP_LOCK_MS, &rep);
 		rc = ct_event_source_close(s) ? -EIO : rc;
 	}
 	if (rc) {
@@ -242,7 +252,7 @@ int events_from_trace(struct events_run *run)
 			 "or its tracing were off: cxl_core reloaded, or an 'events --stop' that could not remove it); "
 			 "turned it on again: events from before now may be missing");
 	if (run->follow && run->store.s)
-		drain_shared(run);
+		drain_shared(run, ct_event_source_recording_since(s));
 	if (run->follow) {
 		rc = ct_event_source_follow(s, on_event, follow_tick, run, &stop, 100, STDOUT_FILENO);
 		events_store_close(env, &run->store);	/* what the last read gave, written */

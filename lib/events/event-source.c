@@ -32,6 +32,7 @@ struct ct_event_source {
 	char name[96];
 	bool shared, created;
 	bool reenabled;			/* the shared instance was found not recording */
+	uint64_t recording_since_ns;	/* wall-clock ns when the instance was recording for sure */
 	clockid_t clock;		/* what the instance's trace clock counts */
 	int64_t clock_to_real;		/* ns to add to a record's time for the wall clock */
 	unsigned long lost;
@@ -195,6 +196,11 @@ int ct_event_source_open(struct ct_context *ctx, const struct ct_event_source_op
 		s->reenabled = true;
 	}
 	s->clock = clock_of(s->inst);
+	{
+		struct timespec now;
+		clock_gettime(CLOCK_REALTIME, &now);
+		s->recording_since_ns = (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec;
+	}
 	*out = s;
 	return 0;
 }
@@ -236,6 +242,11 @@ bool ct_event_source_created(const struct ct_event_source *s)
 bool ct_event_source_reenabled(const struct ct_event_source *s)
 {
 	return s->reenabled;
+}
+
+uint64_t ct_event_source_recording_since(const struct ct_event_source *s)
+{
+	return s->recording_since_ns;
 }
 
 unsigned long ct_event_source_lost(const struct ct_event_source *s)

@@ -86,6 +86,9 @@ bool ct_event_source_created(const struct ct_event_source *s);	/* it did not exi
 /* the shared instance was there but not recording (its cxl events or its
  * tracing off), and was turned on again: what came meanwhile is not in it */
 bool ct_event_source_reenabled(const struct ct_event_source *s);
+/* when (wall-clock ns) the instance was surely recording: every record
+ * emitted from then on is in it */
+uint64_t ct_event_source_recording_since(const struct ct_event_source *s);
 unsigned long ct_event_source_lost(const struct ct_event_source *s);	/* records the buffer dropped */
 /* the stale instances this open removed (names valid until close) */
 size_t ct_event_source_stale_removed(const struct ct_event_source *s, const char *const **names);
