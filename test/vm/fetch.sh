@@ -160,10 +160,12 @@ fi
 # mounts it: run.sh exports it read-only as 9p tag ndctl81). Bookworm's 76.1
 # cannot create RAM regions and its `cxl monitor` crashes on 6.12's events.
 # (and the rest of what cxltier built on trixie needs: libsmartcols1,
-# libnuma1; tools/trixie-test.sh's binary runs in the guest with them)
+# libnuma1; tools/trixie-test.sh's binary runs in the guest with them;
+# and rasdaemon 0.8.3 with sqlite3 to read its database, the event store's
+# peer: wrappers rasdaemon13, sqlite3-13)
 NDCTL81_PKGS=(cxl daxctl libcxl1 libdaxctl1 libndctl6 libc6 libjson-c5 libkmod2 libssl3t64 libtraceevent1
               libtracefs1 libudev1 libuuid1 libzstd1 liblzma5 libiniparser4 libkeyutils1 libcap2 libgcc-s1 zlib1g
-              libsmartcols1 libnuma1 libsqlite3-0)
+              libsmartcols1 libnuma1 libsqlite3-0 rasdaemon sqlite3 libreadline8t64 libtinfo6)
 ndctl81_stamp=$(printf '%s\n' "${NDCTL81_PKGS[@]}" | sha256sum | cut -c1-16)
 if [[ $(cat "$CACHE/.complete-ndctl81" 2>/dev/null) != "$ndctl81_stamp" ]]; then
     apt_setup "$CACHE/apt-trixie" trixie
@@ -184,10 +186,19 @@ if [[ $(cat "$CACHE/.complete-ndctl81" 2>/dev/null) != "$ndctl81_stamp" ]]; then
             "$t" "$L" "$L" "$t" > "$N/root/${t}81"
         chmod 755 "$N/root/${t}81"
     done
+    for t in sbin/rasdaemon:rasdaemon13 bin/sqlite3:sqlite3-13; do
+        printf '#!/bin/sh\n# trixie'"'"'s %s with its own loader and libraries\nexec %s/ld-linux-x86-64.so.2 --library-path %s /opt/ndctl81/usr/%s "$@"\n' \
+            "${t#*/}" "$L" "$L" "${t%%:*}" > "$N/root/${t#*:}"
+        chmod 755 "$N/root/${t#*:}"
+    done
     HL=$N/root/usr/lib/x86_64-linux-gnu
     if "$HL/ld-linux-x86-64.so.2" --library-path "$HL" --list "$N/root/usr/bin/cxl" | grep 'not found' >&2 ||
        [[ $("$HL/ld-linux-x86-64.so.2" --library-path "$HL" "$N/root/usr/bin/cxl" version) != 81 ]]; then
         echo "fetch: trixie's cxl does not run as ndctl 81 with its own libraries" >&2; exit 77
+    fi
+    if ! "$HL/ld-linux-x86-64.so.2" --library-path "$HL" "$N/root/usr/sbin/rasdaemon" --version | grep -q '0\.8\.3' ||
+       ! "$HL/ld-linux-x86-64.so.2" --library-path "$HL" "$N/root/usr/bin/sqlite3" --version >/dev/null; then
+        echo "fetch: trixie's rasdaemon 0.8.3 or sqlite3 does not run with their own libraries" >&2; exit 77
     fi
     echo "$ndctl81_stamp" > "$CACHE/.complete-ndctl81"
     echo "fetch: ndctl 81 (trixie) in $N/root" >&2
