@@ -23,30 +23,6 @@ teardown() {
     return 0
 }
 
-# the CXL node (the region's dax device's)
-cxl_node() { cat /sys/bus/dax/devices/"$(vm_dax_of "$(ensure_region)")"/target_node; }
-
-# a hog of 1 MiB on the CXL node; sets HOG_PID and PHYS (its first page)
-start_cxl_hog() {
-    coproc HOG { exec numactl --membind="$(cxl_node)" hog --small 1 3>&-; }
-    read -r line <&"${HOG[0]}"
-    [[ $line == phys\ 0x* ]] || fail "hog said '$line'"
-    PHYS=$(( ${line#phys } ))
-    read -r line <&"${HOG[0]}"
-    assert_equal "$line" ready
-}
-
-# the DPA behind host address HPA (the region has one member, one way)
-dpa_of() {
-    local r dec
-    r=$(ensure_region)
-    dec=$(cat $CXL/$r/target0)
-    echo $(( $(cat $CXL/$dec/dpa_resource) + $1 - $(cat $CXL/$r/resource) ))
-}
-
-# /proc/kpageflags' HWPOISON bit (19) of the page at PHYS: 1 or 0
-hwpoison() { echo $(( ($(dd if=/proc/kpageflags bs=8 skip=$(( $1 / 4096 )) count=1 2>/dev/null | od -An -tu8) >> 19) & 1 )); }
-corrupted_kb() { awk '/^HardwareCorrupted:/ {print $2}' /proc/meminfo; }
 
 dram_at() { # DPA [DESCRIPTOR]: a DRAM record, ECC error on a host read
     inject cxl-inject-dram-event "{\"path\":\"$DEV\",\"log\":\"informational\",\"flags\":1,\"dpa\":$1,\"descriptor\":${2:-0},\"type\":0,\"transaction-type\":1,\"channel\":1,\"rank\":0,\"nibble-mask\":1,\"bank-group\":0,\"bank\":1,\"row\":7,\"column\":9,\"correction-mask\":[1,0,0,0]}"

@@ -55,3 +55,28 @@ stored_at_least() {
 }
 # a General Media record of mem0 (informational, invalid address, host scan) at DPA
 gm_at() { inject cxl-inject-general-media-event "{\"path\":\"${DEV:-/machine/peripheral/cxl-mem0}\",\"log\":\"informational\",\"flags\":1,\"dpa\":$1,\"descriptor\":0,\"type\":1,\"transaction-type\":3}"; }
+
+# the CXL node (the region's dax device's)
+cxl_node() { cat /sys/bus/dax/devices/"$(vm_dax_of "$(ensure_region)")"/target_node; }
+
+# a hog of 1 MiB on the CXL node; sets HOG_PID and PHYS (its first page)
+start_cxl_hog() {
+    coproc HOG { exec numactl --membind="$(cxl_node)" hog --small 1 3>&-; }
+    read -r line <&"${HOG[0]}"
+    [[ $line == phys\ 0x* ]] || fail "hog said '$line'"
+    PHYS=$(( ${line#phys } ))
+    read -r line <&"${HOG[0]}"
+    assert_equal "$line" ready
+}
+
+# the DPA behind host address HPA (the region has one member, one way)
+dpa_of() {
+    local r dec
+    r=$(ensure_region)
+    dec=$(cat $CXL/$r/target0)
+    echo $(( $(cat $CXL/$dec/dpa_resource) + $1 - $(cat $CXL/$r/resource) ))
+}
+
+# /proc/kpageflags' HWPOISON bit (19) of the page at PHYS: 1 or 0
+hwpoison() { echo $(( ($(dd if=/proc/kpageflags bs=8 skip=$(( $1 / 4096 )) count=1 2>/dev/null | od -An -tu8) >> 19) & 1 )); }
+corrupted_kb() { awk '/^HardwareCorrupted:/ {print $2}' /proc/meminfo; }
