@@ -81,33 +81,48 @@ kernel_fields() {
     inject cxl-inject-dram-event "{\"path\":\"$DEV\",\"log\":\"fatal\",\"flags\":3,\"dpa\":$((dpa + 196608)),\"descriptor\":1,\"type\":0,\"transaction-type\":1,\"channel\":1,\"rank\":0,\"nibble-mask\":1,\"bank-group\":0,\"bank\":1,\"row\":7,\"column\":9,\"correction-mask\":[0,0,0,0]}"
     inject cxl-inject-memory-module-event "{\"path\":\"$DEV\",\"log\":\"fatal\",\"flags\":1,\"type\":3,\"health-status\":3,\"media-status\":7,\"additional-status\":1,\"life-used\":30,\"temperature\":-15,\"dirty-shutdown-count\":4,\"corrected-volatile-error-count\":3,\"corrected-persistent-error-count\":1}"
     wait_for 120 "the store to hold the nine records" store_holds 9
-    wait_for 120 "rasdaemon's database to hold the nine" ras_holds 9
+    wait_for 120 "rasdaemon to read the Memory Module record" grep -q ' cxl_memory_module .*hdr_handle:' /share/rasdaemon/rasdaemon.log
     kill -TERM "$pid"
     wait_for 60 "the follower to end on SIGTERM" exited "$pid"
-    kill -TERM "$RPID"
-    wait_for 60 "rasdaemon to end" exited "$RPID"
-    # the comparison, column by column
-    jq -n --slurpfile cxl <(cxltier events --history --store-path "$DB" -j | jq '.events') \
-        --argjson gm "$(ras_rows cxl_general_media_event)" --argjson dram "$(ras_rows cxl_dram_event)" \
-        --argjson mm "$(ras_rows cxl_memory_module_event)" \
-        --argjson kgm "$(kernel_fields cxl_general_media)" --argjson kdram "$(kernel_fields cxl_dram)" \
-        --argjson kmm "$(kernel_fields cxl_memory_module)" \
-        '{ras: {cxl_general_media_event: $gm, cxl_dram_event: $dram, cxl_memory_module_event: $mm}, cxl: $cxl[0],
-          kernel: {cxl_general_media: $kgm, cxl_dram: $kdram, cxl_memory_module: $kmm}}' > /share/rasdaemon/input.json
-    jq -r -f /tests/rasdaemon-compare.jq /share/rasdaemon/input.json > /share/rasdaemon/compare-rows.tsv
-    sort -u -t $'\t' -k1,4 /share/rasdaemon/compare-rows.tsv | cut -f1-4 > /share/rasdaemon/compare.tsv
-    echo "# $(wc -l < /share/rasdaemon/compare-rows.tsv) values compared; statuses: $(cut -f4 /share/rasdaemon/compare-rows.tsv | sort | uniq -c | tr '\n' ' ')" >&3
-    (( $(wc -l < /share/rasdaemon/compare-rows.tsv) > 9 * 20 )) || fail "too few values compared: $(wc -l < /share/rasdaemon/compare-rows.tsv)"
-    run grep -P '\t(MISSING|DIFFERS)\t' /share/rasdaemon/compare-rows.tsv
-    assert_failure 1
+    cxltier events --history --store-path "$DB" -j | jq -c '.events[]' > "$BATS_TEST_TMPDIR/stored"
+    grep '"kind":"general_media"' "$BATS_TEST_TMPDIR/stored" | head -1 | all_fields cxl_general_media
+    grep '"kind":"dram"' "$BATS_TEST_TMPDIR/stored" | head -1 | all_fields cxl_dram
+    grep '"kind":"memory_module"' "$BATS_TEST_TMPDIR/stored" | head -1 | all_fields cxl_memory_module
+    if ! grep -q hdr_maint_op_sub_class /sys/kernel/tracing/events/cxl/cxl_general_media/format; then
+        # 6.12's records lack a field rasdaemon 0.8.3 requires: it parses none, stores none
+        grep -q 'CANT FIND FIELD hdr_maint_op_sub_class' /share/rasdaemon/rasdaemon.log ||
+            fail "rasdaemon parsed records without hdr_maint_op_sub_class: $(tail -3 /share/rasdaemon/rasdaemon.log)"
+        kill -TERM "$RPID"
+        wait_for 60 "rasdaemon to end" exited "$RPID"
+        assert_equal "$(ras_count)" 0
+        printf 'all\tall\t-\trasdaemon stored no record: the kernel has no hdr_maint_op_sub_class ("CANT FIND FIELD", "FAILED TO PARSE")\n' \
+            > /share/rasdaemon/compare.tsv
+    else
+        wait_for 120 "rasdaemon's database to hold the nine" ras_holds 9
+        kill -TERM "$RPID"
+        wait_for 60 "rasdaemon to end" exited "$RPID"
+        # the comparison, column by column
+        jq -n --slurpfile cxl "$BATS_TEST_TMPDIR/stored" \
+            --argjson gm "$(ras_rows cxl_general_media_event)" --argjson dram "$(ras_rows cxl_dram_event)" \
+            --argjson mm "$(ras_rows cxl_memory_module_event)" \
+            --argjson kgm "$(kernel_fields cxl_general_media)" --argjson kdram "$(kernel_fields cxl_dram)" \
+            --argjson kmm "$(kernel_fields cxl_memory_module)" \
+            '{ras: {cxl_general_media_event: $gm, cxl_dram_event: $dram, cxl_memory_module_event: $mm}, cxl: $cxl,
+              kernel: {cxl_general_media: $kgm, cxl_dram: $kdram, cxl_memory_module: $kmm}}' > /share/rasdaemon/input.json
+        jq -r -f /tests/rasdaemon-compare.jq /share/rasdaemon/input.json > /share/rasdaemon/compare-rows.tsv
+        sort -u -t $'\t' -k1,4 /share/rasdaemon/compare-rows.tsv | cut -f1-4 > /share/rasdaemon/compare.tsv
+        echo "# $(wc -l < /share/rasdaemon/compare-rows.tsv) values compared; statuses: $(cut -f4 /share/rasdaemon/compare-rows.tsv | sort | uniq -c | tr '\n' ' ')" >&3
+        (( $(wc -l < /share/rasdaemon/compare-rows.tsv) > 9 * 20 )) || fail "too few values compared: $(wc -l < /share/rasdaemon/compare-rows.tsv)"
+        run grep -E $'\t(MISSING|DIFFERS)\t' /share/rasdaemon/compare-rows.tsv
+        assert_failure 1
+    fi
     # the pages: cxltier retired its two; rasdaemon none (its page isolation
     # acts on EDAC memory-controller errors, not on CXL records)
     run cxltier events --history --summary --store-path "$DB" -j
     assert_success
     assert_equal "$(jq -c '[.summary.retired[] | .action]' <<<"$output")" '["retired","retired"]'
     assert_equal "$(corrupted_kb)" "$(( kb0 + 8 ))"
-    run grep -ci 'offline' /share/rasdaemon/rasdaemon.log
-    echo "# rasdaemon's lines about offlining: $output" >&3
+    echo "# rasdaemon's lines about offlining: $(grep -ci 'offlin' /share/rasdaemon/rasdaemon.log)" >&3
     grep -i 'offlin' /share/rasdaemon/rasdaemon.log | grep -vi 'choice' && fail "rasdaemon offlined a page"
     return 0
 }

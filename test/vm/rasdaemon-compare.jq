@@ -5,7 +5,9 @@
 # "kernel": {TRACEPOINT: [FIELD...]} (the running kernel's formats)}.
 # Output: one line per table and column, tab-separated: table, column, the
 # cxltier key compared, status, an example rasdaemon value, cxltier's value.
-# Status: same; same, rounded (rasdaemon keeps less); rasdaemon-zero (the
+# Status: same; same, rounded (rasdaemon keeps less); same, empty (rasdaemon
+# keeps NULL where the record says the field is not valid, the kernel
+# zeros); rasdaemon-zero (the
 # field is not in the kernel's record: rasdaemon stores a zero of its own);
 # rasdaemon-zero-kernel-has (rasdaemon stored zeros for a field the kernel
 # filled: its bug, cxltier has the value); own (rasdaemon's bookkeeping: its
@@ -39,6 +41,7 @@ def allzero: if type == "string" then test("^[0-]*$") elif type == "number" then
    else $ev.fields[$f] as $cv
      | (if ($cv | type) == "array" then ($cv | map(u64le) | join("")) else $cv end) as $cmp
      | [if $rv == $cmp or ($rv | tostring) == ($cmp | tostring) then "same"
+        elif $rv == "" and ($cmp | allzero) then "same, empty (not valid in the record)"
         elif ($rv | allzero) and ($cmp | allzero | not) then "rasdaemon-zero-kernel-has"
         else "DIFFERS" end, $f, $cv]
    end) as [$status, $key, $cv]
