@@ -8,6 +8,20 @@
 #include "core/conf.h"
 #include "core/context.h"
 #include "events/page-retire.h"
+#include "mm/page-offline.h"
+
+#define DROP_IN "/usr/share/doc/cxltier/examples/cxltier-events-retire.conf"
+
+/* is retirement on for any device? */
+static bool retiring(const struct events_retire *r)
+{
+	if (r->store->conf.retire.retire)
+		return true;
+	for (size_t i = 0; i < r->policy.n; i++)
+		if (r->policy.rule[i].retire.pages == 1)
+			return true;
+	return false;
+}
 
 /* the settings for e's device: [events], then its [device ...] section's */
 static void settings_of(const struct events_retire *r, const struct ct_event *e, struct ct_page_retire_conf *c)
@@ -114,6 +128,12 @@ void events_retire_start(struct cmd_env *env, struct events_retire *r, struct ev
 	if (rc)
 		memset(&r->policy, 0, sizeof(r->policy));
 	ct_event_store_on_new(es->s, on_new, r);
+	/* said at the start, not at the first page due */
+	if (retiring(r) && (rc = ct_page_offline_usable(env->ctx)))
+		cmd_warn(env, "page retirement is on (retire-pages = yes), and %s: a page due is recorded as not "
+			 "retired%s", ct_context_message(env->ctx), rc == -ENOENT ? "" :
+			 ". Under cxltier-events.service, allow it with the drop-in " DROP_IN " (systemctl edit "
+			 "cxltier-events)");
 }
 
 void events_retire_stop(struct events_retire *r)

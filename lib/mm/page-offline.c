@@ -6,10 +6,43 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <stdlib.h>
+#include <linux/capability.h>
 #include "mm/page-offline.h"
 
 #define KPAGEFLAGS "/proc/kpageflags"
 #define SOFT_OFFLINE "/sys/devices/system/memory/soft_offline_page"
+
+/* CAP_SYS_ADMIN in this process's effective set (CapEff of /proc/self/status) */
+static bool has_sys_admin(struct ct_context *ctx)
+{
+	char *text = NULL, *line;
+	unsigned long long eff = 0;
+
+	if (ct_sysfs_read_text(&ctx->sys, "/proc/self/status", &text))
+		return false;
+	line = strstr(text, "\nCapEff:");
+	if (!line || sscanf(line + 8, "%llx", &eff) != 1)
+		eff = 0;
+	free(text);
+	return eff >> CAP_SYS_ADMIN & 1;
+}
+
+int ct_page_offline_usable(struct ct_context *ctx)
+{
+	int fd;
+
+	if (!ct_sysfs_exists(&ctx->sys, SOFT_OFFLINE))
+		return ct_fail(&ctx->err, ENOENT, "the kernel has no %s (built without CONFIG_MEMORY_FAILURE): no page "
+			       "can be retired", SOFT_OFFLINE);
+	if (!has_sys_admin(ctx))
+		return ct_fail(&ctx->err, EPERM, "retiring a page takes CAP_SYS_ADMIN, which this process lacks");
+	fd = ct_sysfs_openat(&ctx->sys, SOFT_OFFLINE, O_WRONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return ct_fail(&ctx->err, -fd, "cannot open %s for writing: %s", SOFT_OFFLINE, strerror(-fd));
+	close(fd);
+	return 0;
+}
 
 uint64_t ct_page_offline_size(void)
 {

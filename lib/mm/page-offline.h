@@ -16,6 +16,10 @@
 
 #define CT_KPF_HWPOISON 19
 
+/* can this process soft-offline pages? 0; -ENOENT no soft_offline_page
+ * (CONFIG_MEMORY_FAILURE); -EPERM no CAP_SYS_ADMIN; -EROFS sysfs is
+ * read-only to it (a sandbox); each with a message */
+int ct_page_offline_usable(struct ct_context *ctx);
 /* the page size of physical memory (the base page) */
 uint64_t ct_page_offline_size(void);
 /* is the page holding physical address phys marked HWPOISON? 0 and

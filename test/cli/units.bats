@@ -106,6 +106,22 @@ verify_clean() {
     [[ $rc == 0 && -z $out ]] || { echo "systemd-analyze verify: status $rc: $out"; return 1; }
 }
 
+@test "cxltier-events.service with the page retirement drop-in: clean, CAP_SYS_ADMIN its one capability, exposure at most 5.0" {
+    local d=$BATS_TEST_TMPDIR/retire
+    mkdir -p "$d"
+    # the drop-in's [Service] lines after the unit's own, as systemd merges them
+    cat "$UNITS/cxltier-events.service" "$CXLTIER_SRC/systemd/cxltier-events-retire.conf" > "$d/cxltier-events.service"
+    run verify_clean "$d/cxltier-events.service"
+    assert_success
+    run security "$d/cxltier-events.service"
+    assert_success
+    e=$(exposure_of_output)
+    echo "# cxltier-events.service with the drop-in: exposure $e" >&3
+    at_most "$e" 5.0 || fail "exposure $e: $(grep '✗' <<<"$output")"
+    assert_output --partial 'CAP_SYS_ADMIN'
+    refute_output --regexp '✗ CapabilityBoundingSet=~CAP_(SYS_MODULE|SYS_RAWIO|SYS_PTRACE|NET_ADMIN|BPF)'
+}
+
 @test "systemd-analyze verify: every unit clean, nothing said" {
     local u n=0
     for u in "$UNITS"/*; do

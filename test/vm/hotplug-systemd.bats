@@ -163,6 +163,39 @@ no_follow_instance() { ! compgen -G '/sys/kernel/tracing/instances/cxltier-follo
     assert_equal "$(systemctl show -P Result cxltier-events.service)" success
 }
 
+# lines of the follower's journal that say TEXT
+journal_count() { events_journal | grep -c "$1"; }
+journal_more() { (( $(journal_count "$1") > $2 )); }
+DRAINED='records that arrived while no follower ran' CANNOT='page retirement is on (retire-pages = yes), and'
+DROPIN=/etc/systemd/system/cxltier-events.service.d/retire.conf
+
+@test "cxltier-events.service with page retirement on: the sandbox's follower says it cannot retire; with the drop-in it can" {
+    printf '\n[events]\nretire-pages = yes\n' >> /etc/cxltier.conf
+    d0=$(journal_count "$DRAINED") c0=$(journal_count "$CANNOT")
+    run systemctl start cxltier-events.service
+    assert_success
+    wait_for 30 "the follower to drain the shared instance (after its start checks)" journal_more "$DRAINED" "$d0"
+    assert_equal "$(journal_count "$CANNOT")" $((c0 + 1))
+    events_journal | grep "$CANNOT" | grep -q 'CAP_SYS_ADMIN' || fail "$(events_journal | grep "$CANNOT")"
+    run systemctl stop cxltier-events.service
+    assert_success
+    # the drop-in the package ships as an example
+    mkdir -p "${DROPIN%/*}"
+    cp /usr/share/doc/cxltier/examples/cxltier-events-retire.conf "$DROPIN"
+    systemctl daemon-reload
+    d0=$(journal_count "$DRAINED")
+    run systemctl start cxltier-events.service
+    assert_success
+    wait_for 30 "the follower to drain the shared instance (after its start checks)" journal_more "$DRAINED" "$d0"
+    assert_equal "$(journal_count "$CANNOT")" $((c0 + 1))
+    assert_equal "$(systemctl show -P CapabilityBoundingSet cxltier-events.service)" cap_sys_admin
+    run systemctl stop cxltier-events.service
+    assert_success
+    rm "$DROPIN"
+    systemctl daemon-reload
+    sed -i '/^\[events\]$/,$d' /etc/cxltier.conf
+}
+
 # (QEMU's device has no Get Health Info: the run opens its mailbox, /dev/cxl/memN,
 # asks which commands it has and writes no health, said only with -v; a
 # mailbox it could not open would be a warning and a failed run)

@@ -316,7 +316,8 @@ for j in "${JOBS[@]}"; do
         adds=(-a "$DEBROOT:/")
     else
         adds=(-a "$b/cxltier:/usr/bin/cxltier"
-              -a "$SRC/udev/90-cxltier.rules:/usr/lib/udev/rules.d/90-cxltier.rules")
+              -a "$SRC/udev/90-cxltier.rules:/usr/lib/udev/rules.d/90-cxltier.rules"
+              -a "$SRC/systemd/cxltier-events-retire.conf:/usr/share/doc/cxltier/examples/cxltier-events-retire.conf")
         # the unit the rule starts (its ExecStart is what the hotplug tests
         # run), and the others, as the package installs them
         if [[ -f $b/cxltier-online@.service ]]; then
