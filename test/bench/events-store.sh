@@ -70,16 +70,9 @@ done
 GUEST
 "$VM/run.sh" -i "$work/initrd.gz" -S "$work/share" --disk "$work/disk.img" --timeout 3000 >/dev/null ||
     { tail -20 "$work/share/console.log"; exit 1; }
-tr -d '\r' < "$work/share/console.log" | awk -v rounds="$ROUNDS" -v n="$N" '
+tr -d '\r' < "$work/share/console.log" | awk -v rounds="$ROUNDS" -v n="$N" -f "$HERE/median.awk" -f /dev/fd/3 3<<'AWK'
 /^BENCH run/ { v[$3] = v[$3] " " $5 }
 /^BENCH fail/ { fail[$3]++; nfail++; print "  failed: " $0 }
-function median(s,   a, k, i, j, t) {
-    k = split(s, a, " ")
-    if (!k) { lo = hi = 0; return 0 }
-    for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
-    lo = a[1]; hi = a[k]
-    return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
-}
 END {
     printf "%d General Media records into the event store (events --file --store), %d rounds, TCG guest%s (records/s):\n",
         n, rounds, ENVIRON["CXLTIER_VM_ICOUNT"] != "" ? ", icount " ENVIRON["CXLTIER_VM_ICOUNT"] : ""
@@ -93,4 +86,5 @@ END {
         else printf "  %-44s %9.0f %9.0f %9.0f\n", label[names[i]], n / (m / 1e6), n / (hi / 1e6), n / (lo / 1e6)
     }
     exit nfail > 0
-}'
+}
+AWK

@@ -74,16 +74,9 @@ GUEST
 "$VM/run.sh" -i "$work/initrd.gz" -S "$work/share" --topology two-devices --timeout 3000 >/dev/null ||
     { tail -20 "$work/share/console.log"; exit 1; }
 failed=0
-tr -d '\r' < "$work/share/console.log" | awk -v rounds="$ROUNDS" '
+tr -d '\r' < "$work/share/console.log" | awk -v rounds="$ROUNDS" -f "$HERE/median.awk" -f /dev/fd/3 3<<'AWK' || failed=1
 /^BENCH run/ { v[$3] = v[$3] " " $5; at[$3, $4] = $5 }
 /^BENCH fail/ { fail[$3]++; nfail++; if (!($3 in why)) { w = $0; sub(/^BENCH fail [^ ]+ [0-9]+ /, "", w); why[$3] = "round " $4 + 1 ": " w } }
-function median(s,   a, k, i, j, t) {
-    k = split(s, a, " ")
-    if (!k) { lo = hi = 0; return 0 }
-    for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
-    lo = a[1]; hi = a[k]
-    return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
-}
 END {
     printf "listing the CXL memory (two devices, one 2-way region onlined), %d alternating rounds, TCG guest%s (ms):\n", rounds,
         ENVIRON["CXLTIER_VM_ICOUNT"] != "" ? ", icount " ENVIRON["CXLTIER_VM_ICOUNT"] : ""
@@ -104,7 +97,8 @@ END {
         printf "  %s: %d run%s failed verification (dropped); the first: %s\n", names[i], fail[names[i]],
             fail[names[i]] == 1 ? "" : "s", why[names[i]]
     exit nfail > 0
-}' || failed=1
+}
+AWK
 if [[ $PROFILE == 1 ]]; then
     for side in cxltier cxl daxctl; do
         echo "  strace -c, $side: $(awk '$NF == "total" {print $4, "syscalls,", $5 + 0, "errors"}' "$work/share/strace-$side.txt")"

@@ -90,17 +90,10 @@ off
 GUEST
     "$VM/run.sh" -i "$work/initrd.gz" -S "$share" -c "$size" --timeout 3000 >/dev/null ||
         { tail -20 "$share/console.log"; exit 1; }
-    tr -d '\r' < "$share/console.log" | awk -v size="$size" -v rounds="$ROUNDS" '
+    tr -d '\r' < "$share/console.log" | awk -v size="$size" -v rounds="$ROUNDS" -f "$HERE/median.awk" -f /dev/fd/3 3<<'AWK' || failed=1
     /^BENCH blocks/ { n = $3 }
     /^BENCH run/ { v[$3] = v[$3] " " $5; at[$3, $4] = $5 }
     /^BENCH fail/ { fail[$3]++; nfail++; if (!($3 in why)) { w = $0; sub(/^BENCH fail [^ ]+ [0-9]+ /, "", w); why[$3] = "round " $4 + 1 ": " w } }
-    function median(s,   a, k, i, j, t) {
-        k = split(s, a, " ")
-        if (!k) { lo = hi = 0; return 0 }
-        for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-        lo = a[1]; hi = a[k]
-        return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
-    }
     END {
         printf "onlining %d blocks (%s) movable, %d alternating rounds, TCG guest%s (ms):\n", n, size, rounds,
             ENVIRON["CXLTIER_VM_ICOUNT"] != "" ? ", icount " ENVIRON["CXLTIER_VM_ICOUNT"] : ""
@@ -127,7 +120,8 @@ GUEST
             printf "  %s: %d run%s failed verification (dropped); the first: %s\n", names[i], fail[names[i]],
                 fail[names[i]] == 1 ? "" : "s", why[names[i]]
         exit nfail > 0
-    }' || failed=1
+    }
+AWK
     if [[ $PROFILE == 1 ]]; then
         # medians of the phases cxltier -vv reports, and of bare start-ups
         sed -n 's/^PHASE //p; s/^START \([^ ]*\) \([0-9]*\)$/start-up: \1|\2/p' "$share/console.log" | awk -F'|' '
