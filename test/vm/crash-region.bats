@@ -12,8 +12,14 @@
 # of offline memory (which the two-device file walks). A create is walked
 # there too, over two memdevs: its steps are a one-memdev create's, with a
 # second target and decoder (a one-memdev create walk was the same points
-# again, a minute of every CI run on each kernel).
+# again, a minute of every CI run on each kernel). And `online --policy mem0`
+# creating the region and onlining it (the hot-add path of the udev unit),
+# its rerun the recovery.
 load crash
+
+@test "online --policy of a memdev with no region (create-region = yes, the hot-add path) killed at every kernel write: the unit's rerun ends with a region onlined movable" {
+    crash_walk_policy mem0
+}
 
 @test "region destroy --offline of a region with its memory online killed at every kernel write, offlining included: a rerun takes it away" {
     crash_walk_destroy --online mem0

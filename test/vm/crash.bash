@@ -182,3 +182,67 @@ crash_walk_destroy() {
     done
     walk_verdict "$what" "$steps" "$@"
 }
+
+# the region over MEMDEV (its first target is MEMDEV's decoder), "" none
+region_over() {
+    local r d
+    for r in $(regions); do
+        d=$(cat $CXL/$r/target0 2>/dev/null)
+        [[ -n $d && $(readlink -f $CXL/$d) == */$1/* ]] && { echo "$r"; return; }
+    done
+    return 0
+}
+
+# what the policy's outcome lacks for MEMDEV: a committed region over it
+# whose blocks are all online movable (one line each; nothing: complete)
+policy_problems() {
+    local r dax b
+    r=$(region_over "$1")
+    [[ -n $r ]] || { echo "no region over $1"; return; }
+    dax=$(basename "$(ls -d $CXL/$r/dax_region*/dax*.* 2>/dev/null | head -1)")
+    [[ -n $dax ]] || { echo "$r has no dax device"; return; }
+    for b in $(vm_blocks_of "$dax"); do
+        [[ $(cat $MEMSYS/$b/state) == online && $(cat $MEMSYS/$b/valid_zones) == Movable ]] ||
+            echo "$b of $r: $(cat $MEMSYS/$b/state), zones $(cat $MEMSYS/$b/valid_zones)"
+    done
+}
+
+# crash_walk_policy MEMDEV: `online --policy MEMDEV` for a memdev that backs
+# no region, the policy saying create-region = yes (a hot-added card as the
+# udev unit runs it), killed at N = 1, 2, ... until it completes; after each,
+# the recovery the unit's next start is (the same command again), then the
+# machine checked: clean, a committed region over MEMDEV with every block
+# online movable, auto_online_blocks as it was. Of the block onlines (one
+# write each, all alike) the first and the last are kill points; the ones
+# between are counted, not walked.
+crash_walk_policy() {
+    local m=$1 n log rs out steps= what="online --policy $1 (create-region = yes)" first_block= blocks
+    local conf=$BATS_TEST_TMPDIR/policy.conf
+    printf '[defaults]\ncreate-region = yes\n' > "$conf"
+    blocks=$(( $(cat $CXL/$m/ram/size) / $((0x$(cat $MEMSYS/block_size_bytes))) ))
+    FAILED=()
+    for (( n = 1; n <= MAX_STEPS + blocks; n++ )); do
+        [[ -z $first_block ]] || (( n == first_block || n >= first_block + blocks - 1 )) || continue
+        log=$BATS_TEST_TMPDIR/policy-$n.log
+        run env CXLTIER_CRASH_AT=$n CXLTIER_CRASH_LOG="$log" cxltier online --policy --config "$conf" "$m"
+        if [[ $status == 0 ]]; then
+            steps=$((n - 1))
+            assert_equal "$(wc -l < "$log")" "$steps"
+            [[ -z $(policy_problems "$m") ]] || fail "a run that completed left: $(policy_problems "$m")"
+            echo "# $what: completes after $steps kernel writes: $(cut -d' ' -f2- "$log" | tr '\n' ';')" >&3
+            break
+        fi
+        assert_equal "$status" 137   # SIGKILL, nothing else
+        assert_equal "$(wc -l < "$log")" "$n"
+        [[ -n $first_block ]] || ! grep -q '/memory[0-9]*/state = online_movable$' <<<"$(killed_at "$log")" || first_block=$n
+        run --separate-stderr cxltier online --policy --config "$conf" "$m"
+        rs=$status out=$stderr
+        [[ $rs == 0 ]] || FAILED+=("N=$n ($(killed_at "$log")): the rerun failed, exit $rs: $(one_line "$out")")
+        [[ -z $(policy_problems "$m") ]] ||
+            FAILED+=("N=$n ($(killed_at "$log")): after the rerun: $(one_line "$(policy_problems "$m")")")
+        after_recovery "$what" "$n" "$(killed_at "$log")" "$rs" "$out"
+    done
+    [[ -n $steps ]] || fail "$what did not complete within $((MAX_STEPS + blocks)) kill points"
+    (( ${#FAILED[@]} == 0 )) || fail "after a killed $what, the recovery left the machine wrong at ${#FAILED[@]} kill points: ${FAILED[*]}"
+    force_clean
+}
