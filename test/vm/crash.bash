@@ -183,12 +183,12 @@ crash_walk_destroy() {
     walk_verdict "$what" "$steps" "$@"
 }
 
-# the region over MEMDEV (its first target is MEMDEV's decoder), "" none
+# the region over MEMDEV (its first target is a decoder of MEMDEV's endpoint), "" none
 region_over() {
-    local r d
+    local r ep
+    ep=$(vm_endpoint_of "$1")
     for r in $(regions); do
-        d=$(cat $CXL/$r/target0 2>/dev/null)
-        [[ -n $d && $(readlink -f $CXL/$d) == */$1/* ]] && { echo "$r"; return; }
+        [[ $(cat $CXL/$r/target0 2>/dev/null) == decoder${ep#endpoint}.* ]] && { echo "$r"; return; }
     done
     return 0
 }
