@@ -64,6 +64,7 @@ expect=(
     "$units/cxltier-online@.service" "$units/cxltier-events.service"
     "$units/cxltier-metrics.service" "$units/cxltier-metrics.timer"
     /usr/share/doc/cxltier/examples/cxltier.conf /usr/share/doc/cxltier/examples/cxltier-alerts.yml
+    /usr/share/doc/cxltier/examples/cxltier-events-retire.conf
     /usr/share/doc/cxltier/copyright /usr/share/doc/cxltier/changelog.gz
     /usr/share/lintian/overrides/cxltier
     /usr/share/man/man1/cxltier.1.gz

@@ -29,6 +29,7 @@ bin=$dest$CXLTIER_BINDIR/cxltier
 want[$CXLTIER_BINDIR/cxltier]=755
 want[$CXLTIER_EXAMPLEDIR/cxltier.conf]=644
 want[$CXLTIER_EXAMPLEDIR/cxltier-alerts.yml]=644
+want[$CXLTIER_EXAMPLEDIR/cxltier-events-retire.conf]=644
 [[ -z ${CXLTIER_COMPLETIONDIR:-} ]] || want[$CXLTIER_COMPLETIONDIR/cxltier]=644
 [[ -z ${CXLTIER_UDEVRULESDIR:-} ]] || want[$CXLTIER_UDEVRULESDIR/90-cxltier.rules]=644
 if [[ -n ${CXLTIER_UNITDIR:-} ]]; then
