@@ -6,6 +6,7 @@
 #include <daxctl/libdaxctl.h>
 #include "change/auto-online-hold.h"
 #include "core/context.h"
+#include "core/crash-point.h"
 #include "change/dax-users.h"
 #include "change/daxmode.h"
 #include "core/kernel.h"
@@ -26,11 +27,17 @@ static struct daxctl_dev *find_dev(struct daxctl_ctx *dctx, const char *name)
 /* unbind from device_dax, bind to kmem */
 static int rebind_ram(struct ct_context *ctx, struct daxctl_dev *dev, const char *name)
 {
-	int rc = daxctl_dev_disable(dev);
+	int rc;
 
+	/* (test-only builds: each libdaxctl step is a kernel write a run can be
+	 * stopped at, core/crash-point.h; killed between the two, the device is
+	 * bound to no driver, which the next --convert takes as devdax) */
+	ct_crash_point("libdaxctl %s disable", name);
+	rc = daxctl_dev_disable(dev);
 	if (rc)
 		return ct_fail(&ctx->err, -rc, "cannot disable %s (in use? a process may have /dev/%s open): %s",
 			       name, name, strerror(-rc));
+	ct_crash_point("libdaxctl %s enable_ram", name);
 	rc = daxctl_dev_enable_ram(dev);
 	if (rc)
 		return ct_fail(&ctx->err, -rc, "switching %s to system-ram failed: %s", name, strerror(-rc));

@@ -8,12 +8,13 @@
  * ASan/UBSan build and the VM tier's build-crash; never the package). Without it ct_crash_point() is an empty
  * inline function: no environment is read, nothing is counted.
  *
- * With it, every call counts one write (the sysfs writer, core/sysfs.c, and
- * each state-changing region step through libcxl, change/region-libcxl.c):
+ * With it, every call counts one write (the sysfs writer, core/sysfs.c,
+ * each state-changing region step through libcxl, change/region-libcxl.c,
+ * and a dax device's unbind and rebind through libdaxctl, change/daxmode.c):
  *   CXLTIER_CRASH_AT=N     the Nth call sends the process SIGKILL, after
  *                          its log line and before the write itself
  *   CXLTIER_CRASH_LOG=FILE each call appends "N WHAT" to FILE (WHAT: the
- *                          path written or the libcxl step)
+ *                          path written or the libcxl/libdaxctl step)
  *   CXLTIER_CRASH_SIGNAL=HUP|INT|QUIT|TERM  that signal instead of SIGKILL
  *                          (the run's handlers see it; the write goes on)
  */

@@ -33,6 +33,10 @@ state_problems() {
         [[ $(cat $CXL/$r/commit 2>/dev/null) == 1 ]] ||
             echo "$r left uncommitted (size $(cat $CXL/$r/size 2>/dev/null), target0 '$(cat $CXL/$r/target0 2>/dev/null)')"
     done
+    # a killed run's record the recovery should have handled and removed
+    for r in $(ls /run/cxltier 2>/dev/null | grep -E '^(auto-online\.held|region-change\.)'); do
+        echo "/run/cxltier/$r left: $(tr '\n' ' ' < /run/cxltier/$r)"
+    done
 }
 
 # the regions left, with their state, for the report
@@ -44,11 +48,18 @@ regions_left() {
     echo "${out:-none}"
 }
 
-# the machine put back by hand between kill points: every region destroyed
-# (the last created first), capacity held for no region freed (an endpoint
-# gives it back last-allocated first), then nothing may be left
+# the machine put back by hand between kill points: a memdev an
+# `offline --remove` disabled bound again, every region destroyed (the last
+# created first), capacity held for no region freed (an endpoint gives it
+# back last-allocated first), then nothing may be left
 force_clean() {
-    local r d
+    local r d m
+    for m in $(ls $CXL | grep '^mem[0-9]*$'); do
+        [[ ! -e $CXL/$m/driver ]] || continue
+        echo "$m" > /sys/bus/cxl/drivers/cxl_mem/bind 2>/dev/null || true
+        vm_wait 60 "$m's endpoint, bound again" vm_endpoint_ready "$m" ||
+            fail "the machine could not be put back by hand: $m, disabled, does not come back"
+    done
     for r in $(regions | sort -t n -k 2 -rn); do
         cxltier region destroy "$r" --offline >/dev/null 2>&1 || true
     done
@@ -81,11 +92,14 @@ setup_file() {
 
 setup() {
     AUTO_ONLINE=$(cat $MEMSYS/auto_online_blocks)
+    AUTO_ONLINE_BEFORE=$AUTO_ONLINE   # (a walk may set another, AUTO_ONLINE then)
     force_clean
 }
 
 teardown() {
+    echo "$AUTO_ONLINE_BEFORE" > $MEMSYS/auto_online_blocks
     force_clean
+    vm_forget_dax_ids   # (a walk that switched a dax device to devdax)
 }
 
 # after_recovery LABEL N KILLED RSTATUS RMESSAGE: check the machine, report
@@ -98,7 +112,8 @@ after_recovery() {
     [[ -z $problems ]] || verdict="NOT CLEAN: $(one_line "$problems"); regions: $(regions_left)"
     echo "# $label N=$n killed at: $killed; recovery: exit $rs: $(one_line "$rmsg"); state: $verdict" >&3
     [[ $verdict == clean ]] || FAILED+=("N=$n ($killed): $verdict")
-    force_clean
+    # (a walk whose setup puts its region back as it was keeps it)
+    [[ -n ${WALK_KEEPS_REGIONS:-} ]] || force_clean
 }
 
 # the end of a walk: FAILED empty, and a fresh create + destroy over MEMDEV...
@@ -254,4 +269,56 @@ crash_walk_policy() {
         after_recovery "$what" "$n" "$(killed_at "$log")" "$rs" "$out"
     done
     (( ${#FAILED[@]} == 0 )) || fail "after a killed $what, the recovery left the machine wrong at ${#FAILED[@]} kill points: ${FAILED[*]}"
+}
+
+# kill_points LOG ALIKE: the kill points of a command whose complete run's
+# writes LOG lists: every write, but of those matching ALIKE (an extended
+# regular expression on "PATH = VALUE": the block changes, one write each,
+# all alike and the costliest points under emulation) the first and the
+# last only; one number a line
+kill_points() {
+    awk -v re="$2" '{ w = $0; sub(/^[0-9]+ /, "", w)
+                      if (w ~ re) { if (!first) first = NR; last = NR } else print NR }
+                    END { if (first) { print first; print last } }' "$1" | sort -nu
+}
+
+# crash_walk WHAT ALIKE: a command killed at its kill points (kill_points),
+# the walk's three functions, defined by the test, doing the rest:
+#   walk_setup     the machine put where the command starts (before each run)
+#   walk_run       the command, run as `walk_run` with CXLTIER_CRASH_AT set
+#   walk_problems  what the outcome lacks (one line each; nothing: complete)
+# A complete run (after a first one, which leaves what every later one
+# finds) lists the writes; at each kill point the command is killed, the
+# same command run again is the recovery (the user's rerun, a unit's next
+# start), then the outcome must be complete and the machine clean
+# (after_recovery). Each point reported in a '#' line.
+crash_walk() {
+    local what=$1 alike=$2 all=$BATS_TEST_TMPDIR/walk-all.log n log rs out points=()
+    walk_setup
+    run walk_run
+    assert_success
+    [[ -n ${WALK_KEEPS_REGIONS:-} ]] || force_clean
+    walk_setup
+    CXLTIER_CRASH_AT=9999 CXLTIER_CRASH_LOG=$all run walk_run
+    assert_success
+    [[ -z $(walk_problems) ]] || fail "a run of $what that completed left: $(one_line "$(walk_problems)")"
+    [[ -n ${WALK_KEEPS_REGIONS:-} ]] || force_clean
+    mapfile -t points < <(kill_points "$all" "$alike")
+    (( ${#points[@]} )) || fail "$what made no kernel write the crash points count"
+    echo "# $what: $(wc -l < "$all") kernel writes, ${#points[@]} kill points walked (${points[*]}): $(cut -d' ' -f2- "$all" | tr '\n' ';')" >&3
+    FAILED=()
+    for n in "${points[@]}"; do
+        log=$BATS_TEST_TMPDIR/walk-$n.log
+        walk_setup
+        CXLTIER_CRASH_AT=$n CXLTIER_CRASH_LOG=$log run walk_run
+        assert_equal "$status" 137   # SIGKILL, nothing else
+        assert_equal "$(wc -l < "$log")" "$n"
+        run --separate-stderr walk_run
+        rs=$status out=$stderr
+        [[ $rs == 0 ]] || FAILED+=("N=$n ($(killed_at "$log")): the rerun failed, exit $rs: $(one_line "$out")")
+        [[ -z $(walk_problems) ]] ||
+            FAILED+=("N=$n ($(killed_at "$log")): after the rerun: $(one_line "$(walk_problems)")")
+        after_recovery "$what" "$n" "$(killed_at "$log")" "$rs" "$out"
+    done
+    (( ${#FAILED[@]} == 0 )) || fail "after a killed $what, the recovery left the machine wrong at ${#FAILED[@]} of ${#points[@]} kill points: ${FAILED[*]}"
 }

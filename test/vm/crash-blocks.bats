@@ -1,0 +1,87 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# vm-build: crash-points -- CXLTIER_CRASH_AT kills cxltier at its Nth kernel write (meson -Dcrash_points=true)
+# vm-test-timeout: 900 -- every kill point of a command walked, each with its recovery, under TCG on a loaded host
+# Crash tests of the changes on memory blocks and dax devices (one memdev;
+# the region steps are walked in crash-region*.bats): `online --reonline`
+# (each block offlined, then onlined movable: recorded in between),
+# `online --convert` (the kernel's own onlining held off, the dax device
+# unbound from device_dax and bound to kmem through libdaxctl, then its
+# blocks onlined) and `offline memN --remove` (every block offline, the
+# region destroyed, the memdev disabled), each killed at its kernel writes
+# (crash.bash: crash_walk), the same command run again as the recovery, the
+# outcome and the machine checked.
+load crash
+
+DAXBUS=/sys/bus/dax/devices
+
+# the region over mem0, made when there is none (R, and its dax device D)
+region_of_mem0() {
+    R=$(region_over mem0)
+    [[ -n $R ]] || R=$(cxltier region create mem0 -j | jq -r '.regions[0].name')
+    [[ -n $R && $R != null ]] || fail "no region over mem0 could be made"
+    D=$(vm_dax_of "$R")
+}
+
+# what is not online movable among D's blocks (one line each)
+blocks_not_movable() {
+    local b
+    [[ -n $(vm_blocks_of "$D") ]] || { echo "$D has no memory blocks (mode $(basename "$(readlink $DAXBUS/$D/driver 2>/dev/null)"))"; return; }
+    for b in $(vm_blocks_of "$D"); do
+        [[ $(cat $MEMSYS/$b/state) == online && $(cat $MEMSYS/$b/valid_zones) == Movable ]] ||
+            echo "$b of $D: $(cat $MEMSYS/$b/state), zones $(cat $MEMSYS/$b/valid_zones)"
+    done
+}
+
+@test "online --reonline of blocks in ZONE_NORMAL killed at every kernel write (before a block's offline, between its offline and its online): the rerun ends with every block online movable" {
+    WALK_KEEPS_REGIONS=1
+    walk_setup() {
+        local b first=1
+        region_of_mem0
+        offline_all "$D"
+        # the first block movable (the node's first memory never in
+        # ZONE_NORMAL: online.bats says why), the others in ZONE_NORMAL
+        for b in $(vm_blocks_of "$D"); do
+            if (( first )); then echo online_movable > $MEMSYS/$b/state; first=0
+            else echo online_kernel > $MEMSYS/$b/state; fi
+        done
+    }
+    walk_run() { cxltier online "$R" --reonline; }
+    walk_problems() { blocks_not_movable; }
+    crash_walk "online --reonline" '/memory[0-9]+/state = (offline|online_movable)$'
+}
+
+@test "online --convert of a devdax device, the kernel onlining new memory itself, killed at every kernel write: the rerun ends in system-ram, every block online movable, auto_online_blocks as it was" {
+    WALK_KEEPS_REGIONS=1
+    walk_setup() {
+        echo offline > $MEMSYS/auto_online_blocks
+        region_of_mem0
+        offline_all "$D"
+        [[ $(basename "$(readlink $DAXBUS/$D/driver 2>/dev/null)") == device_dax ]] || vm_to_devdax "$D"
+        assert_equal "$(basename "$(readlink $DAXBUS/$D/driver)")" device_dax
+        echo online > $MEMSYS/auto_online_blocks
+        AUTO_ONLINE=online
+    }
+    walk_run() { cxltier online "$D" --convert --force; }
+    walk_problems() {
+        local drv
+        drv=$(basename "$(readlink $DAXBUS/$D/driver 2>/dev/null)")
+        [[ $drv == kmem ]] || { echo "$D is bound to '${drv:-no driver}', not kmem"; return; }
+        blocks_not_movable
+    }
+    crash_walk "online --convert (auto_online_blocks = online)" '/memory[0-9]+/state = online_movable$'
+}
+
+@test "offline mem0 --remove of a region online killed at every kernel write: the rerun ends with no region, no capacity held, mem0 disabled" {
+    walk_setup() {
+        region_of_mem0
+        run cxltier online "$R"
+        assert_success
+    }
+    walk_run() { cxltier offline mem0 --remove; }
+    walk_problems() {
+        [[ -z $(regions) ]] || echo "regions left: $(regions_left)"
+        [[ ! -e $CXL/mem0/driver ]] || echo "mem0 is still bound to cxl_mem"
+    }
+    crash_walk "offline mem0 --remove" '/memory[0-9]+/state = offline$'
+}
