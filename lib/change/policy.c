@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <unistd.h>
 #include "change/policy.h"
+#include "core/conf.h"
 #include "core/units.h"
 
 /*
@@ -69,19 +70,6 @@ static bool word(const char *p, const char *end, size_t *len)
 static bool is(const char *p, size_t len, const char *lit)
 {
 	return strlen(lit) == len && !memcmp(p, lit, len);
-}
-
-static int boolean(const char *v, size_t len)
-{
-	static const char *const yes[] = { "yes", "true", "on", "1" }, *const no[] = { "no", "false", "off", "0" };
-
-	for (size_t i = 0; i < 4; i++) {
-		if (strlen(yes[i]) == len && !strncasecmp(v, yes[i], len))
-			return 1;
-		if (strlen(no[i]) == len && !strncasecmp(v, no[i], len))
-			return 0;
-	}
-	return -1;
 }
 
 /* "any" or KEY=VALUE after "device" */
@@ -184,39 +172,35 @@ static int section(const struct cursor *c, const char *p, const char *end, struc
 enum { KEY_ONLINE, KEY_ZONE, KEY_CREATE_REGION, KEY_REONLINE, KEY_RETIRE_PAGES, KEY_RETIRE_THRESHOLD,
        KEY_RETIRE_WINDOW, KEY_RETIRE_LIMIT, NKEYS };
 
-/* retire-* in a [device ...] section: *key and the value into cur->retire */
+/* retire-* in a [device ...] section (core/conf.h checks the value, as for
+ * [events]): *key and the value into cur->retire; 1 when k is no retire key */
 static int retire_setting(const struct cursor *c, const char *k, size_t klen, const char *v, size_t vlen,
 			  struct ct_policy_rule *cur, bool in_defaults, int *key)
 {
-	char val[64];
+	char kbuf[32], vbuf[64];
+	enum ct_conf_retire_key which;
+	const char *expect;
 	uint64_t u;
-	char *e;
+	int rc;
 
+	if (klen >= sizeof(kbuf))
+		return 1;
+	memcpy(kbuf, k, klen);
+	kbuf[klen] = '\0';
+	/* (a value too long for any good one is cut, and refused below) */
+	memcpy(vbuf, v, vlen < sizeof(vbuf) ? vlen : sizeof(vbuf) - 1);
+	vbuf[vlen < sizeof(vbuf) ? vlen : sizeof(vbuf) - 1] = '\0';
+	if ((rc = ct_conf_retire_value(kbuf, vbuf, &which, &u, &expect)) == -ENOENT)
+		return 1;
 	if (in_defaults)
-		return bad(c, k, "%.*s: page retirement is set in [events] (every device) or in [device ...]",
-			   (int)klen, k);
-	if (vlen >= sizeof(val))
-		return bad(c, v, "%.*s: the value is too long", (int)klen, k);
-	memcpy(val, v, vlen);
-	val[vlen] = '\0';
-	if (is(k, klen, "retire-pages")) {
-		*key = KEY_RETIRE_PAGES;
-		if ((cur->retire.pages = boolean(v, vlen)) < 0)
-			return bad(c, v, "retire-pages = %s: expected yes or no", val);
-	} else if (is(k, klen, "retire-window")) {
-		*key = KEY_RETIRE_WINDOW;
-		if (ct_parse_duration(val, &u) || !u)
-			return bad(c, v, "retire-window = %s: a duration such as 24h or 7d", val);
-		cur->retire.window_s = (int64_t)u;
-	} else {
-		bool threshold = is(k, klen, "retire-threshold");
-		*key = threshold ? KEY_RETIRE_THRESHOLD : KEY_RETIRE_LIMIT;
-		errno = 0;
-		u = strtoull(val, &e, 10);
-		if (!isdigit((unsigned char)val[0]) || *e || errno || u > 1000000 || (threshold && !u))
-			return bad(c, v, "%.*s = %s: %s", (int)klen, k, val, threshold ? "a number of errors, 1 or more"
-				   : "a number of pages an hour (0: no limit)");
-		*(threshold ? &cur->retire.threshold : &cur->retire.limit) = (int64_t)u;
+		return bad(c, k, "%s: page retirement is set in [events] (every device) or in [device ...]", kbuf);
+	if (rc)
+		return bad(c, v, "%s = %.*s: %s", kbuf, (int)vlen, v, expect);
+	switch (which) {
+	case CT_CONF_RETIRE_PAGES: *key = KEY_RETIRE_PAGES; cur->retire.pages = (int)u; break;
+	case CT_CONF_RETIRE_WINDOW: *key = KEY_RETIRE_WINDOW; cur->retire.window_s = (int64_t)u; break;
+	case CT_CONF_RETIRE_THRESHOLD: *key = KEY_RETIRE_THRESHOLD; cur->retire.threshold = (int64_t)u; break;
+	case CT_CONF_RETIRE_LIMIT: *key = KEY_RETIRE_LIMIT; cur->retire.limit = (int64_t)u; break;
 	}
 	return 0;
 }
@@ -226,7 +210,7 @@ static int setting(const struct cursor *c, const char *k, const char *end, struc
 {
 	const char *p, *v;
 	size_t klen, vlen;
-	int *field, val;
+	int *field, val, key = 0, rc;
 	unsigned *seen;
 
 	if (!word(k, end, &klen))
@@ -247,7 +231,7 @@ static int setting(const struct cursor *c, const char *k, const char *end, struc
 		int key = is(k, klen, "online") ? KEY_ONLINE : is(k, klen, "reonline") ? KEY_REONLINE : KEY_CREATE_REGION;
 		field = key == KEY_ONLINE ? &cur->online : key == KEY_REONLINE ? &cur->reonline : &cur->create_region;
 		seen = &seen_line[key];
-		if ((val = boolean(v, vlen)) < 0)
+		if ((val = ct_conf_boolean(v, vlen)) < 0)
 			return bad(c, v, "%.*s = %.*s: expected yes or no", (int)klen, k, (int)vlen, v);
 	} else if (is(k, klen, "zone")) {
 		field = &cur->movable;
@@ -258,17 +242,15 @@ static int setting(const struct cursor *c, const char *k, const char *end, struc
 			val = 0;
 		else
 			return bad(c, v, "zone = %.*s: expected movable or normal", (int)vlen, v);
-	} else if (is(k, klen, "retire-pages") || is(k, klen, "retire-threshold") || is(k, klen, "retire-window") ||
-		   is(k, klen, "retire-limit")) {
-		int key = 0, rc = retire_setting(c, k, klen, v, vlen, cur, in_defaults, &key);
-		if (rc)
-			return rc;
+	} else if (!(rc = retire_setting(c, k, klen, v, vlen, cur, in_defaults, &key))) {
 		seen = &seen_line[key];
 		field = NULL;
 		val = 0;
+	} else if (rc < 0) {
+		return rc;
 	} else {
-		return bad(c, k, "unknown key '%.*s' (online, zone, create-region, reonline, retire-pages, "
-			   "retire-threshold, retire-window, retire-limit)", (int)klen, k);
+		return bad(c, k, "unknown key '%.*s' (online, zone, create-region, reonline, " CT_CONF_RETIRE_KEYS ")",
+			   (int)klen, k);
 	}
 	if (*seen)
 		return bad(c, k, "'%.*s' set twice in this section (first on line %u)", (int)klen, k, *seen);

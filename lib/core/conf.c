@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "core/conf.h"
+#include "core/units.h"
 
 #define CONF_MAX 65536
 
@@ -83,5 +85,49 @@ int ct_conf_read(const char *path, char **text, struct ct_error *err)
 	fclose(f);
 	t[len] = '\0';
 	*text = t;
+	return 0;
+}
+
+int ct_conf_boolean(const char *v, size_t len)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1" }, *const no[] = { "no", "false", "off", "0" };
+
+	for (size_t i = 0; i < 4; i++) {
+		if (strlen(yes[i]) == len && !strncasecmp(v, yes[i], len))
+			return 1;
+		if (strlen(no[i]) == len && !strncasecmp(v, no[i], len))
+			return 0;
+	}
+	return -1;
+}
+
+int ct_conf_retire_value(const char *key, const char *value, enum ct_conf_retire_key *which, uint64_t *out,
+			 const char **expect)
+{
+	char *end;
+	int b;
+
+	if (!strcmp(key, "retire-pages")) {
+		*which = CT_CONF_RETIRE_PAGES;
+		*expect = "yes or no";
+		if ((b = ct_conf_boolean(value, strlen(value))) < 0)
+			return -EINVAL;
+		*out = (uint64_t)b;
+	} else if (!strcmp(key, "retire-window")) {
+		*which = CT_CONF_RETIRE_WINDOW;
+		*expect = "a duration such as 24h or 7d";
+		if (ct_parse_duration(value, out) || !*out)
+			return -EINVAL;
+	} else if (!strcmp(key, "retire-threshold") || !strcmp(key, "retire-limit")) {
+		bool threshold = !strcmp(key, "retire-threshold");
+		*which = threshold ? CT_CONF_RETIRE_THRESHOLD : CT_CONF_RETIRE_LIMIT;
+		*expect = threshold ? "a number of errors, 1 or more" : "a number of pages an hour (0: no limit)";
+		errno = 0;
+		*out = strtoull(value, &end, 10);
+		if (value[0] < '0' || value[0] > '9' || *end || errno || *out > 1000000 || (threshold && !*out))
+			return -EINVAL;
+	} else {
+		return -ENOENT;
+	}
 	return 0;
 }

@@ -7,6 +7,8 @@
 #ifndef CXLTIER_CONF_H
 #define CXLTIER_CONF_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include "core/error.h"
 
 #define CT_CONF_PATH "/etc/cxltier.conf"
@@ -22,5 +24,22 @@ int ct_conf_section(const char *text, const char *name, const char *section, ct_
 /* the file read whole (at most 64 KiB): 0 and *text (malloc'd), -ENOENT
  * with no message when it does not exist, else -errno with a message */
 int ct_conf_read(const char *path, char **text, struct ct_error *err);
+
+/* yes/true/on/1 and no/false/off/0, any case: 1, 0, or -1 for anything
+ * else (v: len bytes, not necessarily NUL-terminated) */
+int ct_conf_boolean(const char *v, size_t len);
+
+/* The page-retirement keys, read the same wherever they are set ([events]
+ * for every device, a [device ...] section for the devices it matches). */
+enum ct_conf_retire_key { CT_CONF_RETIRE_PAGES, CT_CONF_RETIRE_THRESHOLD, CT_CONF_RETIRE_WINDOW,
+			  CT_CONF_RETIRE_LIMIT };
+#define CT_CONF_RETIRE_KEYS "retire-pages, retire-threshold, retire-window, retire-limit"
+/* key (NUL-terminated) and value: 0 with *which and *out (pages: 1 or 0;
+ * threshold: errors, 1 or more; window: seconds, 1 or more; limit: pages an
+ * hour, 0 none), -ENOENT when key is none of them, -EINVAL when the value
+ * is not one; *expect then says what is (for the caller's message, which
+ * names the file and line) */
+int ct_conf_retire_value(const char *key, const char *value, enum ct_conf_retire_key *which, uint64_t *out,
+			 const char **expect);
 
 #endif

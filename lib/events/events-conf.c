@@ -11,6 +11,10 @@
 static int on_key(const char *k, const char *v, const char *name, unsigned line, void *arg, struct ct_error *err)
 {
 	struct ct_events_conf *c = arg;
+	enum ct_conf_retire_key which;
+	const char *expect;
+	uint64_t n;
+	int rc;
 
 	if (!strcmp(k, "store")) {
 		if (v[0] != '/' || strlen(v) >= sizeof(c->store))
@@ -24,28 +28,18 @@ static int on_key(const char *k, const char *v, const char *name, unsigned line,
 		if (ct_parse_size(v, &c->store_max_bytes) || (c->store_max_bytes && c->store_max_bytes < (1u << 20)))
 			return ct_fail(err, EINVAL, "%s:%u: store-max-size = %s: a size of 1M or more, such as 256M "
 				       "(0: none)", name, line, v);
-	} else if (!strcmp(k, "retire-pages")) {
-		if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "on") || !strcmp(v, "1"))
-			c->retire.retire = true;
-		else if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "off") || !strcmp(v, "0"))
-			c->retire.retire = false;
-		else
-			return ct_fail(err, EINVAL, "%s:%u: retire-pages = %s: yes or no", name, line, v);
-	} else if (!strcmp(k, "retire-window")) {
-		if (ct_parse_duration(v, &c->retire.window_s) || !c->retire.window_s)
-			return ct_fail(err, EINVAL, "%s:%u: retire-window = %s: a duration such as 24h or 7d", name, line, v);
-	} else if (!strcmp(k, "retire-threshold") || !strcmp(k, "retire-limit")) {
-		bool threshold = !strcmp(k, "retire-threshold");
-		char *end;
-		errno = 0;
-		unsigned long long n = strtoull(v, &end, 10);
-		if (v[0] < '0' || v[0] > '9' || *end || errno || n > 1000000 || (threshold && !n))
-			return ct_fail(err, EINVAL, "%s:%u: %s = %s: %s", name, line, k, v,
-				       threshold ? "a number of errors, 1 or more" : "a number of pages an hour (0: no limit)");
-		*(threshold ? &c->retire.threshold : &c->retire.limit) = (unsigned)n;
+	} else if ((rc = ct_conf_retire_value(k, v, &which, &n, &expect)) != -ENOENT) {
+		if (rc)
+			return ct_fail(err, EINVAL, "%s:%u: %s = %s: %s", name, line, k, v, expect);
+		switch (which) {
+		case CT_CONF_RETIRE_PAGES: c->retire.retire = n; break;
+		case CT_CONF_RETIRE_WINDOW: c->retire.window_s = n; break;
+		case CT_CONF_RETIRE_THRESHOLD: c->retire.threshold = (unsigned)n; break;
+		case CT_CONF_RETIRE_LIMIT: c->retire.limit = (unsigned)n; break;
+		}
 	} else {
 		return ct_fail(err, EINVAL, "%s:%u: [events]: unknown key '%s' (store, store-max-age, store-max-size, "
-			       "retire-pages, retire-threshold, retire-window, retire-limit)", name, line, k);
+			       CT_CONF_RETIRE_KEYS ")", name, line, k);
 	}
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include "tap.h"
 #include "change/policy.h"
+#include "events/events-conf.h"
 
 static const char conf[] =
 	"# comment\n"
@@ -175,7 +176,7 @@ static void retire(void)
 	ct_policy_free(&p);
 	refused("[defaults]\nretire-pages = yes\n", "t.conf:2:1: retire-pages: page retirement is set in [events]",
 		"retire-* in [defaults]");
-	refused("[device any]\nretire-pages = maybe\n", "t.conf:2:16: retire-pages = maybe: expected yes or no",
+	refused("[device any]\nretire-pages = maybe\n", "t.conf:2:16: retire-pages = maybe: yes or no",
 		"retire-pages takes yes or no");
 	refused("[device any]\nretire-threshold = 0\n", "t.conf:2:20: retire-threshold = 0: a number of errors",
 		"a threshold of 0");
@@ -185,6 +186,31 @@ static void retire(void)
 		"a negative limit");
 	refused("[device any]\nretire-limit = 1\nretire-limit = 2\n", "t.conf:3:1: 'retire-limit' set twice",
 		"a retire key set twice");
+	/* one reader of the retire keys for [events] and [device ...]: they
+	 * took different spellings of yes before (YES only in [device ...]) */
+	{
+		static const char *const bad[][2] = {
+			{ "retire-pages = maybe", "yes or no" }, { "retire-threshold = 0", "a number of errors, 1 or more" },
+			{ "retire-window = 0", "a duration such as 24h or 7d" },
+			{ "retire-limit = 1000001", "a number of pages an hour (0: no limit)" },
+		};
+		struct ct_events_conf ec;
+		char t[128], want[160];
+		is_int(ct_events_conf_parse("[events]\nretire-pages = YES\nretire-threshold = 7\n", "t.conf", &ec, &err), 0,
+		       "[events] retire-pages = YES: %s", err.msg);
+		ok(ec.retire.retire && ec.retire.threshold == 7, "[events] takes YES as [device ...] does");
+		is_int(parse("[device any]\nretire-pages = YES\n", &p), 0, "[device any] retire-pages = YES: %s", err.msg);
+		ct_policy_free(&p);
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			snprintf(t, sizeof(t), "[events]\n%s\n", bad[i][0]);
+			snprintf(want, sizeof(want), "t.conf:2: %s: %s", bad[i][0], bad[i][1]);
+			ct_error_clear(&err);
+			ok(ct_events_conf_parse(t, "t.conf", &ec, &err) == -EINVAL && !strcmp(err.msg, want),
+			   "[events] %s refused as [device ...] refuses it: %s", bad[i][0], err.msg);
+			snprintf(t, sizeof(t), "[device any]\n%s\n", bad[i][0]);
+			ok(parse(t, &p) == -EINVAL && strstr(err.msg, bad[i][1]), "[device any] %s: %s", bad[i][0], err.msg);
+		}
+	}
 	refused("[event]\n", "t.conf:1:2: unknown section [event] (expected [defaults], [device ...], [events] or "
 		"[migrate])", "a misspelt [events]");
 }

@@ -48,6 +48,10 @@ blocks_not_movable() {
     }
     walk_run() { cxltier online "$R" --reonline; }
     walk_problems() { blocks_not_movable; }
+    # (the rerun would online an offline block anyway: that the killed
+    # run's record is what it went by shows in what it says)
+    WALK_RECOVERY_SAYS='warning: a --reonline \(pid [0-9]+, memory[0-9]+\) was killed midway: (left|finished): memory[0-9]+ (is online already|onlined movable)'
+
     crash_walk "online --reonline" '/memory[0-9]+/state = (offline|online_movable)$'
 }
 

@@ -287,6 +287,8 @@ kill_points() {
 #   walk_setup     the machine put where the command starts (before each run)
 #   walk_run       the command, run as `walk_run` with CXLTIER_CRASH_AT set
 #   walk_problems  what the outcome lacks (one line each; nothing: complete)
+# and WALK_RECOVERY_SAYS, when set: what the rerun must say at every point (a
+# regular expression; the record of the killed run found and handled).
 # A complete run (after a first one, which leaves what every later one
 # finds) lists the writes; at each kill point the command is killed, the
 # same command run again is the recovery (the user's rerun, a unit's next
@@ -318,6 +320,8 @@ crash_walk() {
         [[ $rs == 0 ]] || FAILED+=("N=$n ($(killed_at "$log")): the rerun failed, exit $rs: $(one_line "$out")")
         [[ -z $(walk_problems) ]] ||
             FAILED+=("N=$n ($(killed_at "$log")): after the rerun: $(one_line "$(walk_problems)")")
+        [[ -z ${WALK_RECOVERY_SAYS:-} ]] || [[ $(one_line "$out") =~ $WALK_RECOVERY_SAYS ]] ||
+            FAILED+=("N=$n ($(killed_at "$log")): the rerun did not say what it found of the killed run ($WALK_RECOVERY_SAYS)")
         after_recovery "$what" "$n" "$(killed_at "$log")" "$rs" "$out"
     done
     (( ${#FAILED[@]} == 0 )) || fail "after a killed $what, the recovery left the machine wrong at ${#FAILED[@]} of ${#points[@]} kill points: ${FAILED[*]}"
