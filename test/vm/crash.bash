@@ -17,33 +17,52 @@ load helper
 # completes would loop)
 MAX_STEPS=40
 
-# the regions there, oldest first
-regions() { ls $CXL | grep '^region[0-9]' | sort -t n -k 2 -n; }
+# (the checks below read sysfs with bash's own read and globs: a fork and
+# exec costs tens of milliseconds under TCG, and they run at every kill point)
+
+# rd FILE: VAL set to FILE's first line ("" when it cannot be read)
+rd() { VAL=; read -r VAL < "$1" 2>/dev/null || true; }
+
+# the regions there, oldest first (REGIONS, and one a line)
+regions() {
+    local r
+    REGIONS=()
+    for r in $CXL/region[0-9]*; do [[ -e $r ]] && REGIONS[${r##*/region}]=${r##*/}; done
+    REGIONS=("${REGIONS[@]}")
+    (( ${#REGIONS[@]} == 0 )) || printf '%s\n' "${REGIONS[@]}"
+}
 
 # what is wrong with the machine, one line each (nothing: clean)
 state_problems() {
-    local d r size
-    for d in $(ls $CXL | grep '^decoder[0-9]*\.[0-9]*$'); do
-        [[ -f $CXL/$d/dpa_size ]] || continue   # (endpoint decoders have one)
-        size=$(( $(cat $CXL/$d/dpa_size) ))
-        [[ $size == 0 || -n $(cat $CXL/$d/region 2>/dev/null) ]] ||
-            echo "$d holds dpa_size $size outside a region (mode $(cat $CXL/$d/mode 2>/dev/null))"
+    local p d r VAL region
+    for p in $CXL/decoder*.*/dpa_size; do   # (endpoint decoders have one)
+        [[ -e $p ]] || continue
+        rd "$p"
+        (( VAL )) || continue
+        d=${p%/dpa_size}
+        region=$VAL
+        rd "$d/region"
+        [[ -n $VAL ]] || { rd "$d/mode"; echo "${d##*/} holds dpa_size $(( region )) outside a region (mode $VAL)"; }
     done
-    for r in $(regions); do
-        [[ $(cat $CXL/$r/commit 2>/dev/null) == 1 ]] ||
-            echo "$r left uncommitted (size $(cat $CXL/$r/size 2>/dev/null), target0 '$(cat $CXL/$r/target0 2>/dev/null)')"
+    regions > /dev/null
+    for r in "${REGIONS[@]}"; do
+        rd "$CXL/$r/commit"
+        [[ $VAL == 1 ]] || echo "$r left uncommitted (size $(cat $CXL/$r/size 2>/dev/null), target0 '$(cat $CXL/$r/target0 2>/dev/null)')"
     done
     # a killed run's record the recovery should have handled and removed
-    for r in $(ls /run/cxltier 2>/dev/null | grep -E '^(auto-online\.held|region-change\.)'); do
-        echo "/run/cxltier/$r left: $(tr '\n' ' ' < /run/cxltier/$r)"
+    for r in /run/cxltier/auto-online.held /run/cxltier/region-change.*; do
+        [[ -e $r ]] && echo "$r left: $(tr '\n' ' ' < "$r")"
     done
+    return 0
 }
 
 # the regions left, with their state, for the report
 regions_left() {
-    local r out=
-    for r in $(regions); do
-        out+="${out:+, }$r (commit $(cat $CXL/$r/commit 2>/dev/null), $([[ -e $CXL/$r/driver ]] && echo bound || echo unbound))"
+    local r out= VAL
+    regions > /dev/null
+    for r in "${REGIONS[@]}"; do
+        rd "$CXL/$r/commit"
+        out+="${out:+, }$r (commit $VAL, $([[ -e $CXL/$r/driver ]] && echo bound || echo unbound))"
     done
     echo "${out:-none}"
 }
@@ -53,29 +72,54 @@ regions_left() {
 # created first), capacity held for no region freed (an endpoint gives it
 # back last-allocated first), then nothing may be left
 force_clean() {
-    local r d m
-    for m in $(ls $CXL | grep '^mem[0-9]*$'); do
-        [[ ! -e $CXL/$m/driver ]] || continue
+    local r d m p i VAL by_index=()
+    for m in $CXL/mem[0-9]*; do
+        [[ -e $m && ! -e $m/driver ]] || continue
+        m=${m##*/}
         echo "$m" > /sys/bus/cxl/drivers/cxl_mem/bind 2>/dev/null || true
         vm_wait 60 "$m's endpoint, bound again" vm_endpoint_ready "$m" ||
             fail "the machine could not be put back by hand: $m, disabled, does not come back"
     done
-    for r in $(regions | sort -t n -k 2 -rn); do
-        cxltier region destroy "$r" --offline >/dev/null 2>&1 || true
+    regions > /dev/null
+    for (( i = ${#REGIONS[@]} - 1; i >= 0; i-- )); do
+        cxltier region destroy "${REGIONS[i]}" --offline >/dev/null 2>&1 || true
     done
-    for d in $(ls $CXL | grep '^decoder[0-9]*\.[0-9]*$' | sort -t . -k 2 -rn); do
-        [[ -f $CXL/$d/dpa_size && -z $(cat $CXL/$d/region 2>/dev/null) ]] || continue
-        [[ $(( $(cat $CXL/$d/dpa_size) )) == 0 ]] || echo 0 > $CXL/$d/dpa_size || true
+    for p in $CXL/decoder*.*/dpa_size; do
+        [[ -e $p ]] || continue
+        rd "$p"
+        (( VAL )) || continue
+        d=${p%/dpa_size}
+        rd "$d/region"
+        [[ -z $VAL ]] || continue
+        by_index[${d##*.}]+=" $d"
+    done
+    local idx=("${!by_index[@]}")
+    for (( i = ${#idx[@]} - 1; i >= 0; i-- )); do
+        for d in ${by_index[idx[i]]}; do echo 0 > "$d/dpa_size" || true; done
     done
     [[ -z $(regions) && -z $(state_problems) ]] ||
         fail "the machine could not be put back by hand: regions $(regions_left); $(state_problems | tr '\n' ';')"
 }
 
-# the last line of a message, on one line
-one_line() { tr '\n' ' ' <<<"$1" | sed 's/  */ /g; s/ $//'; }
+# a message on one line
+one_line() {
+    local m=${1//$'\n'/ }
+    while [[ $m == *'  '* ]]; do m=${m//  / }; done
+    echo "${m% }"
+}
 
 # the killed write: the last line of the crash log ("N what")
-killed_at() { tail -1 "$1" 2>/dev/null || echo "(no crash log)"; }
+killed_at() {
+    local line last="(no crash log)"
+    [[ -f $1 ]] && while IFS= read -r line; do last=$line; done < "$1"
+    echo "$last"
+}
+
+# the number of lines of a crash log
+log_lines() { local l=(); [[ -f $1 ]] && mapfile -t l < "$1"; echo "${#l[@]}"; }
+
+# the memdevs bound to no driver (an `offline --remove` disabled them), one a line
+all_bound() { local m; for m in $CXL/mem[0-9]*; do [[ ! -e $m || -e $m/driver ]] || echo "${m##*/}"; done; }
 
 # fresh_cycle MEMDEV...: a fresh create + destroy works: "ok" or what failed
 fresh_cycle() {
@@ -91,7 +135,9 @@ setup_file() {
 }
 
 setup() {
-    AUTO_ONLINE=$(cat $MEMSYS/auto_online_blocks)
+    local VAL
+    rd $MEMSYS/auto_online_blocks
+    AUTO_ONLINE=$VAL
     AUTO_ONLINE_BEFORE=$AUTO_ONLINE   # (a walk may set another, AUTO_ONLINE then)
     force_clean
 }
@@ -106,14 +152,17 @@ teardown() {
 # the kill point's line, and add it to FAILED when it is not clean
 after_recovery() {
     local label=$1 n=$2 killed=$3 rs=$4 rmsg=$5 problems verdict=clean
+    local VAL
     problems=$(state_problems)
-    [[ $(cat $MEMSYS/auto_online_blocks) == "$AUTO_ONLINE" ]] ||
-        problems+="${problems:+$'\n'}auto_online_blocks is $(cat $MEMSYS/auto_online_blocks), was $AUTO_ONLINE"
+    rd $MEMSYS/auto_online_blocks
+    [[ $VAL == "$AUTO_ONLINE" ]] ||
+        problems+="${problems:+$'\n'}auto_online_blocks is $VAL, was $AUTO_ONLINE"
     [[ -z $problems ]] || verdict="NOT CLEAN: $(one_line "$problems"); regions: $(regions_left)"
     echo "# $label N=$n killed at: $killed; recovery: exit $rs: $(one_line "$rmsg"); state: $verdict" >&3
     [[ $verdict == clean ]] || FAILED+=("N=$n ($killed): $verdict")
-    # (a walk whose setup puts its region back as it was keeps it)
-    [[ -n ${WALK_KEEPS_REGIONS:-} ]] || force_clean
+    # (a walk whose setup puts its region back as it was keeps it; a clean
+    # machine with no region and every memdev bound needs nothing)
+    [[ -n ${WALK_KEEPS_REGIONS:-} ]] || [[ $verdict == clean && -z $(regions) && -z $(all_bound) ]] || force_clean
 }
 
 # the end of a walk: FAILED empty, and a fresh create + destroy over MEMDEV...
@@ -135,15 +184,15 @@ crash_walk_create() {
     FAILED=()
     for (( n = 1; n <= MAX_STEPS; n++ )); do
         log=$BATS_TEST_TMPDIR/create-$n.log
-        run env CXLTIER_CRASH_AT=$n CXLTIER_CRASH_LOG="$log" cxltier region create "$@"
+        CXLTIER_CRASH_AT=$n CXLTIER_CRASH_LOG=$log run cxltier region create "$@"
         if [[ $status == 0 ]]; then
             steps=$((n - 1))
-            assert_equal "$(wc -l < "$log")" "$steps"
+            assert_equal "$(log_lines "$log")" "$steps"
             echo "# $what: completes after $steps kernel writes: $(cut -d' ' -f2- "$log" | tr '\n' ';')" >&3
             break
         fi
         assert_equal "$status" 137   # SIGKILL, nothing else
-        assert_equal "$(wc -l < "$log")" "$n"
+        assert_equal "$(log_lines "$log")" "$n"
         run --separate-stderr cxltier region create "$@" -j
         rs=$status out=$stderr
         if [[ $rs == 0 ]]; then
@@ -179,16 +228,16 @@ crash_walk_destroy() {
             assert_success
             (( blocks )) || blocks=$(( $(cat $CXL/$r/size) / $(( 0x$(cat $MEMSYS/block_size_bytes) )) ))
         fi
-        run env CXLTIER_CRASH_AT=$n CXLTIER_CRASH_LOG="$log" cxltier region destroy "$r" --offline
+        CXLTIER_CRASH_AT=$n CXLTIER_CRASH_LOG=$log run cxltier region destroy "$r" --offline
         if [[ $status == 0 ]]; then
             steps=$((n - 1))
-            assert_equal "$(wc -l < "$log")" "$steps"
+            assert_equal "$(log_lines "$log")" "$steps"
             [[ ! -e $CXL/$r ]] || fail "$r is still there after a destroy that completed"
             echo "# $what: completes after $steps kernel writes: $(cut -d' ' -f2- "$log" | tr '\n' ';')" >&3
             break
         fi
         assert_equal "$status" 137   # SIGKILL, nothing else
-        assert_equal "$(wc -l < "$log")" "$n"
+        assert_equal "$(log_lines "$log")" "$n"
         run --separate-stderr cxltier region destroy "$r" --offline
         rs=$status out=$stderr
         [[ $rs == 0 ]] || FAILED+=("N=$n ($(killed_at "$log")): the rerun failed, exit $rs: $(one_line "$out")")
@@ -200,10 +249,11 @@ crash_walk_destroy() {
 
 # the region over MEMDEV (its first target is a decoder of MEMDEV's endpoint), "" none
 region_over() {
-    local r ep
-    ep=$(vm_endpoint_of "$1")
+    local r ep VAL
+    ep=$(vm_endpoint_of "$1") || return 0   # (a memdev disabled: no endpoint, no region)
     for r in $(regions); do
-        [[ $(cat $CXL/$r/target0 2>/dev/null) == decoder${ep#endpoint}.* ]] && { echo "$r"; return; }
+        rd "$CXL/$r/target0"
+        [[ $VAL == decoder${ep#endpoint}.* ]] && { echo "$r"; return; }
     done
     return 0
 }
@@ -211,14 +261,15 @@ region_over() {
 # what the policy's outcome lacks for MEMDEV: a committed region over it
 # whose blocks are all online movable (one line each; nothing: complete)
 policy_problems() {
-    local r dax b
+    local r dax b state VAL
     r=$(region_over "$1")
     [[ -n $r ]] || { echo "no region over $1"; return; }
     dax=$(basename "$(ls -d $CXL/$r/dax_region*/dax*.* 2>/dev/null | head -1)")
     [[ -n $dax ]] || { echo "$r has no dax device"; return; }
     for b in $(vm_blocks_of "$dax"); do
-        [[ $(cat $MEMSYS/$b/state) == online && $(cat $MEMSYS/$b/valid_zones) == Movable ]] ||
-            echo "$b of $r: $(cat $MEMSYS/$b/state), zones $(cat $MEMSYS/$b/valid_zones)"
+        rd $MEMSYS/$b/state; state=$VAL
+        rd $MEMSYS/$b/valid_zones
+        [[ $state == online && $VAL == Movable ]] || echo "$b of $r: $state, zones $VAL"
     done
 }
 
@@ -241,7 +292,7 @@ crash_walk_policy() {
     run cxltier online --policy --config "$conf" "$m"
     assert_success
     force_clean
-    run env CXLTIER_CRASH_AT=9999 CXLTIER_CRASH_LOG="$all" cxltier online --policy --config "$conf" "$m"
+    CXLTIER_CRASH_AT=9999 CXLTIER_CRASH_LOG=$all run cxltier online --policy --config "$conf" "$m"
     assert_success
     [[ -z $(policy_problems "$m") ]] || fail "a run that completed left: $(policy_problems "$m")"
     force_clean
@@ -258,9 +309,9 @@ crash_walk_policy() {
     FAILED=()
     for n in "${points[@]}"; do
         log=$BATS_TEST_TMPDIR/policy-$n.log
-        run env CXLTIER_CRASH_AT=$n CXLTIER_CRASH_LOG="$log" cxltier online --policy --config "$conf" "$m"
+        CXLTIER_CRASH_AT=$n CXLTIER_CRASH_LOG=$log run cxltier online --policy --config "$conf" "$m"
         assert_equal "$status" 137   # SIGKILL, nothing else
-        assert_equal "$(wc -l < "$log")" "$n"
+        assert_equal "$(log_lines "$log")" "$n"
         run --separate-stderr cxltier online --policy --config "$conf" "$m"
         rs=$status out=$stderr
         [[ $rs == 0 ]] || FAILED+=("N=$n ($(killed_at "$log")): the rerun failed, exit $rs: $(one_line "$out")")
@@ -314,7 +365,7 @@ crash_walk() {
         walk_setup
         CXLTIER_CRASH_AT=$n CXLTIER_CRASH_LOG=$log run walk_run
         assert_equal "$status" 137   # SIGKILL, nothing else
-        assert_equal "$(wc -l < "$log")" "$n"
+        assert_equal "$(log_lines "$log")" "$n"
         run --separate-stderr walk_run
         rs=$status out=$stderr
         [[ $rs == 0 ]] || FAILED+=("N=$n ($(killed_at "$log")): the rerun failed, exit $rs: $(one_line "$out")")

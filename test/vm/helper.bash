@@ -9,6 +9,13 @@ bats_require_minimum_version 1.5.0   # run --separate-stderr
 . /usr/share/cxltier-vm/udev-check.bash    # rules_parsed_clean (test/tools/udev-check.bash)
 export CXLTIER_NO_MAN=1
 
+# bats 1.8 times each test with two `date +%s%N` (an exec each, tens of
+# milliseconds under TCG, at every test); bash's own clock gives the same
+# milliseconds (bats calls it after the file, and so this, is loaded)
+if [[ ${BATS_VERSION:-} == 1.8.* ]]; then
+get_mills_since_epoch() { local us=${EPOCHREALTIME/./}; printf '%d\n' $(( us / 1000 )); }
+fi
+
 # The JSON contract in the guest: whatever a test reads through `cxltier ... -j`
 # (in $(...), a pipe or `run`) is kept, with its command line, in
 # $CXLTIER_VM_JSON_DIR on the share; after the boot the host checks each
@@ -28,15 +35,22 @@ cxltier() {
     # or run in the test's own shell; a subshell writing to a file or a
     # named FIFO is a run in the background: exec'd
     me=$BASHPID
-    [[ $me == "$CXLTIER_VM_TEST_SHELL" || $(readlink "/proc/$me/fd/1") == pipe:* ]] || json=
+    # (readlink only when the output would be kept: an exec costs tens of
+    # milliseconds under TCG, and this runs for every cxltier of every test)
+    [[ -z $json || $me == "$CXLTIER_VM_TEST_SHELL" || $(readlink "/proc/$me/fd/1") == pipe:* ]] || json=
     if [[ -z $json || -z ${CXLTIER_VM_JSON_DIR:-} || ! -d ${CXLTIER_VM_JSON_DIR:-} ]]; then
         [[ $BASHPID == "$CXLTIER_VM_TEST_SHELL" ]] || exec cxltier "$@"
         command cxltier "$@"
         return
     fi
-    out=$(mktemp "$CXLTIER_VM_JSON_DIR/${CXLTIER_VM_FILE:-x}-${BATS_SUITE_TEST_NUMBER:-0}-XXXXXX") || return 1
-    printf '%s\0' "$@" > "$out.argv"
-    command cxltier "$@" > "$out" || rc=$?
+    # a name no other call takes: this process and the microsecond (no
+    # mktemp to exec); noclobber makes a clash an error, not an overwrite
+    out=$CXLTIER_VM_JSON_DIR/${CXLTIER_VM_FILE:-x}-${BATS_SUITE_TEST_NUMBER:-0}-$me-${EPOCHREALTIME/./}
+    local -   # (noclobber for this function only)
+    set -o noclobber
+    : > "$out" || return 1
+    printf '%s\0' "$@" >| "$out.argv"
+    command cxltier "$@" >| "$out" || rc=$?
     cat "$out"
     return $rc
 }
@@ -86,17 +100,19 @@ kernel_demotion_targets() {
 
 # state and zone of every block of a dax device: "memory34=online:Movable ..."
 blocks_state() {
-    local b
+    local b state zones
     for b in $(vm_blocks_of "$1"); do
-        printf '%s=%s:%s ' "$b" "$(cat $MEMSYS/$b/state)" "$(cat $MEMSYS/$b/valid_zones | tr ' ' ,)"
+        read -r state < $MEMSYS/$b/state; read -r zones < $MEMSYS/$b/valid_zones
+        printf '%s=%s:%s ' "$b" "$state" "${zones// /,}"
     done
 }
 
 # every block of a dax device offline
 offline_all() {
-    local b
+    local b state
     for b in $(vm_blocks_of "$1"); do
-        [ "$(cat $MEMSYS/$b/state)" = offline ] || echo offline > $MEMSYS/$b/state
+        read -r state < $MEMSYS/$b/state
+        [[ $state == offline ]] || echo offline > $MEMSYS/$b/state
     done
 }
 

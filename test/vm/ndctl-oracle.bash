@@ -26,81 +26,68 @@ oracle_ready() {
     [[ $($CXL81 version) == 81 ]] || { echo "oracle: $CXL81 is not ndctl 81: $($CXL81 version 2>&1)" >&2; return 1; }
 }
 
-# oracle_present WHAT JSON KEY...: each KEY of the object JSON has a value (a
-# key both tools lack would compare equal)
-oracle_present() {
-    local what=$1 json=$2 k
-    shift 2
-    for k in "$@"; do
-        jq -e --arg k "$k" '.[$k] != null' <<<"$json" >/dev/null ||
-            { echo "oracle: $what: no $k to compare: $json" >&2; return 1; }
-    done
-}
+# (each comparison is one `cxl list` and one jq: under TCG a start of
+# either costs a tenth of a second, and the topology files compare often)
 
-# oracle_diff WHAT OURS THEIRS: OURS and THEIRS are JSON objects; prints
-# "WHAT: KEY: cxltier V, ndctl 81 W" for each key whose values differ (a key
-# one of them lacks is null there); 1 if any differs
-oracle_diff() {
-    local out
-    out=$(jq -rn --arg w "$1" --argjson a "$2" --argjson b "$3" '
-        ($a | keys) + ($b | keys) | unique[] as $k | select($a[$k] != $b[$k])
-        | "\($w): \($k): cxltier \($a[$k] | tojson), ndctl 81 \($b[$k] | tojson)"') || return 1
-    [[ -z $out ]] || { echo "$out" >&2; return 1; }
-}
+# jq definitions the comparisons share:
+#   diff(w; a; b)      "W: KEY: cxltier V, ndctl 81 W" for each key whose
+#                      values differ (a key one of them lacks is null there)
+#   absent(w; o; ks)   "oracle: W: no KEY to compare: O" for each key of ks
+#                      O lacks (a key both tools lack would compare equal)
+ORACLE_JQ_DEFS='
+def diff($w; $a; $b): ($a | keys) + ($b | keys) | unique[] as $k | select($a[$k] != $b[$k])
+    | "\($w): \($k): cxltier \($a[$k] | tojson), ndctl 81 \($b[$k] | tojson)";
+def absent($w; $o; $ks): $ks[] | select($o[.] == null) | "oracle: \($w): no \(.) to compare: \($o | tojson)";
+'
 
-# the decoders `cxl list -D` prints, whatever its grouping ([{"root decoders":
-# [...]}, ...] when several kinds, a plain array when one), one array
-oracle_decoders() {
-    $CXL81 list -D "$@" | jq -c '[.[] | if has("decoder") then . else (to_entries[].value[]) end]'
-}
-
-# ndctl's view of REGION, in cxltier's keys
-oracle_region_theirs() {
-    local r=$1 root eps
-    root=$(oracle_decoders -d root -r "$r") || return 1
-    eps=$(oracle_decoders -d endpoint -r "$r") || return 1
-    $CXL81 list -R -T -r "$r" | jq -c --argjson root "$root" --argjson eps "$eps" '.[0] | {size, resource,
-        interleave_ways, interleave_granularity, root_decoder: ($root | map(.decoder) | join(",")),
-        targets: [.mappings | sort_by(.position)[] | . as $m | {position, memdev, decoder,
-                  dpa_resource: ([$eps[] | select(.decoder == $m.decoder)][0].dpa_resource),
-                  dpa_size: ([$eps[] | select(.decoder == $m.decoder)][0].dpa_size)}]}'
-}
-
-# cxltier's region JSON (list's or region create's) in the compared keys
-oracle_region_ours() {
-    jq -c '{size, resource, interleave_ways, interleave_granularity, root_decoder,
-            targets: [.targets | sort_by(.position)[] | {position, memdev, decoder, dpa_resource, dpa_size}]}'
-}
+# oracle_say OUT: OUT's lines (the differences found) on stderr; 1 if any
+oracle_say() { [[ -z $1 ]] || { echo "$1" >&2; return 1; }; }
 
 # oracle_region REGION [OURS]: ndctl 81 reports REGION as cxltier does (OURS:
-# a region object cxltier printed; default: `cxltier list -j -r REGION`'s)
+# a region object cxltier printed; default: `cxltier list -j -r REGION`'s).
+# ndctl's view is one `cxl list -R -T -D -r REGION`: the region with its
+# mappings (-T), and its decoders, root and endpoint, wherever ndctl nests
+# them (regions go under root decoders when both are listed)
 oracle_region() {
-    local r=$1 ours theirs
-    if [[ $# -ge 2 ]]; then ours=$(oracle_region_ours <<<"$2"); else
-        ours=$(cxltier list -j -r "$r" | jq -c '.regions[0]' | oracle_region_ours); fi
-    theirs=$(oracle_region_theirs "$r") || { echo "oracle: cxl list could not report $r" >&2; return 1; }
-    [[ $(jq -r '.targets | length' <<<"$theirs") -gt 0 ]] || { echo "oracle: ndctl 81 shows $r with no targets: $theirs" >&2; return 1; }
-    oracle_present "$r (ndctl 81)" "$theirs" size resource interleave_ways interleave_granularity root_decoder || return 1
-    oracle_diff "$r" "$ours" "$theirs"
+    local r=$1 ours all out
+    if [[ $# -ge 2 ]]; then ours=$2; else ours=$(cxltier list -j -r "$r" | jq -c '.regions[0]'); fi
+    all=$($CXL81 list -R -T -D -r "$r") || { echo "oracle: cxl list could not report $r" >&2; return 1; }
+    out=$(jq -rn --arg r "$r" --argjson ours "$ours" --argjson all "${all:-null}" "$ORACLE_JQ_DEFS"'
+        ($all | [.. | objects | select(has("endpoint decoders")) | .["endpoint decoders"][]]) as $eps
+        | ($all | [.. | objects | select(has("root decoders")) | .["root decoders"][] | .decoder]) as $roots
+        | ($all | [.. | objects | select(has("mappings"))][0]) as $reg
+        | if $reg == null then "oracle: cxl list -R -T -D -r \($r) shows no region: \($all | tojson)" else
+          ($reg | {size, resource, interleave_ways, interleave_granularity, root_decoder: ($roots | join(",")),
+            targets: [.mappings | sort_by(.position)[] | . as $m | {position, memdev, decoder,
+                      dpa_resource: ([$eps[] | select(.decoder == $m.decoder)][0].dpa_resource),
+                      dpa_size: ([$eps[] | select(.decoder == $m.decoder)][0].dpa_size)}]}) as $b
+          | ($ours | {size, resource, interleave_ways, interleave_granularity, root_decoder,
+              targets: [.targets | sort_by(.position)[] | {position, memdev, decoder, dpa_resource, dpa_size}]}) as $a
+          | if ($b.targets | length) == 0 then "oracle: ndctl 81 shows \($r) with no targets: \($b | tojson)"
+            else absent("\($r) (ndctl 81)"; $b; ["size", "resource", "interleave_ways", "interleave_granularity",
+                        "root_decoder"]), diff($r; $a; $b) end
+          end') || { echo "oracle: the comparison of $r failed (jq)" >&2; return 1; }
+    oracle_say "$out"
 }
 
 # oracle_memdevs: every memdev, both tools, the same fields
 oracle_memdevs() {
-    local ours theirs m bad=0
-    ours=$(cxltier list -j | jq -c '[.memdevs[] | {memdev: .name, serial, host, ram_size, pmem_size, firmware_version,
-                                       ram_qos_class}] | sort_by(.memdev)')
-    theirs=$($CXL81 list -M | jq -c '[.[] | {memdev, serial, host, ram_size: (.ram_size // 0),
-                                       pmem_size: (.pmem_size // 0), firmware_version, ram_qos_class}] | sort_by(.memdev)')
-    [[ $(jq -c 'map(.memdev)' <<<"$ours") == "$(jq -c 'map(.memdev)' <<<"$theirs")" ]] ||
-        { echo "oracle: memdevs: cxltier $(jq -c 'map(.memdev)' <<<"$ours"), ndctl 81 $(jq -c 'map(.memdev)' <<<"$theirs")" >&2; return 1; }
-    [[ $(jq length <<<"$ours") -gt 0 ]] || { echo "oracle: no memdevs to compare" >&2; return 1; }
-    for m in $(jq -r '.[].memdev' <<<"$ours"); do
-        oracle_present "$m (ndctl 81)" "$(jq -c --arg m "$m" '.[] | select(.memdev == $m)' <<<"$theirs")" \
-            serial host ram_size firmware_version || bad=1
-        oracle_diff "$m" "$(jq -c --arg m "$m" '.[] | select(.memdev == $m)' <<<"$ours")" \
-            "$(jq -c --arg m "$m" '.[] | select(.memdev == $m)' <<<"$theirs")" || bad=1
-    done
-    return $bad
+    local ours theirs out
+    ours=$(cxltier list -j) || return 1
+    theirs=$($CXL81 list -M) || { echo "oracle: cxl list -M failed" >&2; return 1; }
+    out=$(jq -rn --argjson ours "$ours" --argjson theirs "${theirs:-null}" "$ORACLE_JQ_DEFS"'
+        ([$ours.memdevs[] | {memdev: .name, serial, host, ram_size, pmem_size, firmware_version, ram_qos_class}]
+         | sort_by(.memdev)) as $a
+        | ([$theirs[] | {memdev, serial, host, ram_size: (.ram_size // 0), pmem_size: (.pmem_size // 0),
+             firmware_version, ram_qos_class}] | sort_by(.memdev)) as $b
+        | if ($a | map(.memdev)) != ($b | map(.memdev)) then
+            "oracle: memdevs: cxltier \($a | map(.memdev) | tojson), ndctl 81 \($b | map(.memdev) | tojson)"
+          elif ($a | length) == 0 then "oracle: no memdevs to compare"
+          else range($a | length) as $i
+            | absent("\($b[$i].memdev) (ndctl 81)"; $b[$i]; ["serial", "host", "ram_size", "firmware_version"]),
+              diff($a[$i].memdev; $a[$i]; $b[$i])
+          end') || { echo "oracle: the comparison of the memdevs failed (jq)" >&2; return 1; }
+    oracle_say "$out"
 }
 
 # oracle_poison MEMDEV: its poison list, both tools: the same records

@@ -94,6 +94,9 @@ fi
 # KVM only where hardware virtualisation is really there (kvm_intel/kvm_amd);
 # otherwise TCG. -cpu ...,hypervisor=off: the guest kernel refuses to commit a
 # CXL region when CPUID says "hypervisor" (no cache invalidation in a VM).
+# CXLTIER_VM_TCG_THREAD=single|multi: one host thread for the guest, or one
+# per vCPU (default; vm-test.sh sets single when its boots' vCPUs outnumber
+# the host's cores)
 ACC=(-accel "tcg,thread=${CXLTIER_VM_TCG_THREAD:-multi}" -cpu max,hypervisor=off) ACCEL=tcg
 # CXLTIER_VM_ICOUNT=shift=0,sleep=off: guest time counts instructions, not the
 # host's wall clock (benchmarks on a busy host; one TCG thread)

@@ -175,43 +175,53 @@ vm_endpoint_ready() { # MEMDEV: its endpoint is bound and has decoders
 
 vm_endpoint_of() { # memN -> endpointM
     local e
+    # (-ef: the same sysfs directory, both links followed, by bash alone:
+    # an exec costs tens of milliseconds under TCG)
     for e in $CXL/endpoint*; do
-        [ "$(basename "$(readlink -f "$e/uport")")" = "$1" ] && { basename "$e"; return 0; }
+        [[ -e $CXL/$1 && $e/uport -ef $CXL/$1 ]] && { echo "${e##*/}"; return 0; }
     done
     echo "vm_endpoint_of: no endpoint for $1" >&2; return 1
 }
 vm_free_decoder() { # endpointM -> first decoder with dpa_size 0
-    local d
+    local d v
     for d in $CXL/$1/decoder[0-9]*; do
-        [ $(( $(cat "$d/dpa_size") )) -eq 0 ] || continue
-        basename "$d"; return 0
+        read -r v < "$d/dpa_size" || continue
+        (( v == 0 )) || continue
+        echo "${d##*/}"; return 0
     done
     return 1
 }
 vm_decoder_for_region() { # endpointM -> decoder with dpa but no region
-    local d
+    local d mode region
     for d in $CXL/$1/decoder[0-9]*; do
-        [ "$(cat "$d/mode")" = ram ] && [ -z "$(cat "$d/region")" ] && { basename "$d"; return 0; }
+        mode= region=
+        read -r mode < "$d/mode" || true; read -r region < "$d/region" || true
+        [[ $mode == ram && -z $region ]] && { echo "${d##*/}"; return 0; }
     done
     return 1
 }
 
 # vm_dax_of REGION -> daxN.M
-vm_dax_of() { basename "$(ls -d $CXL/$1/dax_region*/dax*.* | head -1)"; }
+vm_dax_of() {
+    local d
+    for d in $CXL/$1/dax_region*/dax*.*; do [[ -e $d ]] && { echo "${d##*/}"; return 0; }; done
+    echo "vm_dax_of: $1 has no dax device" >&2   # (and prints nothing)
+}
 
 # vm_blocks_of DAX -> memoryN names (decimal ids), from resource and size
 vm_blocks_of() {
-    local d=/sys/bus/dax/devices/$1 bs start size first n
-    bs=$((0x$(cat $MEMSYS/block_size_bytes)))
-    start=$(( $(cat "$d/resource") )); size=$(cat "$d/size")
+    local d=/sys/bus/dax/devices/$1 bs start size first n i
+    read -r bs < $MEMSYS/block_size_bytes; bs=$((0x$bs))
+    read -r start < "$d/resource"; start=$((start)); read -r size < "$d/size"
     first=$(( (start + bs - 1) / bs )); n=$(( (start + size) / bs - first ))
     for ((i = first; i < first + n; i++)); do echo "memory$i"; done
 }
 
 # vm_online_movable DAX: the reference way (write online_movable by hand)
 vm_online_movable() {
-    local b
+    local b state
     for b in $(vm_blocks_of "$1"); do
-        [ "$(cat $MEMSYS/$b/state)" = online ] || echo online_movable > $MEMSYS/$b/state
+        read -r state < $MEMSYS/$b/state
+        [[ $state == online ]] || echo online_movable > $MEMSYS/$b/state
     done
 }
