@@ -137,10 +137,13 @@ if [[ -z $deb ]]; then
 fi
 vm_t0=$(date +%s) vm_cpu0=$(cpu_jiffies)
 # (not in this run's TMPDIR, which must be empty when the host tiers end)
-trixie_bin=
-[[ $trixie_build_rc == 0 && -x build/trixie/cxltier ]] && trixie_bin=$SRC/build/trixie/cxltier
+# the Debian 13 build: its binary beside the Debian 12 one in every guest,
+# and with its units and tools the Debian 13 guests' (# vm-userland: trixie;
+# without it the Debian 13 tier fails, and those boots are not made)
+trixie_bin= trixie_build=
+[[ $trixie_build_rc == 0 && -x build/trixie/cxltier ]] && trixie_bin=$SRC/build/trixie/cxltier trixie_build=$SRC/build/trixie
 env -u TMPDIR CXLTIER_VM_DEB=${deb:+$SRC/$deb} CXLTIER_VM_ASAN_BUILD=build-asan CXLTIER_VM_CRASH_BUILD=build-crash \
-    CXLTIER_VM_TRIXIE_BIN=$trixie_bin \
+    CXLTIER_VM_TRIXIE_BIN=$trixie_bin CXLTIER_VM_TRIXIE_BUILD=$trixie_build \
     ./test/vm/vm-test.sh build > build/vm-tap.txt 2>&1 &
 VM_PID=$!
 echo "VM tier: started beside the host tiers (pid $VM_PID; its TAP in build/vm-tap.txt, printed when it ends)"

@@ -12,15 +12,17 @@
 set -euo pipefail
 ROOT=${CXLTIER_TRIXIE_ROOT:-/var/cache/cxltier-trixie/root}
 HERE=$(cd "$(dirname "$0")" && pwd)
-# what tools/install-deps.sh installs on Debian 12, less the VM tier's (the
-# Debian 13 tier builds, runs the unit and CLI tests and packages; the VM
-# tier's guests are built on the host)
+# what tools/install-deps.sh installs on Debian 12, less the VM tier's own
+# (the Debian 13 tier builds, runs the unit and CLI tests and packages; the
+# VM tier's Debian 13 guests take their userland from here: systemd, udev,
+# ndctl, bats, numactl, jq, and pciutils and strace for the tests)
 PKGS=(build-essential gcc clang meson ninja-build pkg-config git
       libcxl-dev libdaxctl-dev libjson-c-dev libkmod-dev libsmartcols-dev libsqlite3-dev
       libtracefs-dev libtraceevent-dev libnuma-dev
       asciidoctor debhelper dpkg-dev lintian systemd udev fakeroot
       bats bats-assert bats-support jq valgrind bash-completion bc procps kmod util-linux
-      python3-jsonschema prometheus prometheus-node-exporter curl xxd ndctl daxctl numactl)
+      python3-jsonschema prometheus prometheus-node-exporter curl xxd ndctl daxctl numactl
+      pciutils strace)
 stamp=$(printf '%s\n' "${PKGS[@]}" | sha256sum | cut -c1-16)
 
 . "$HERE/debian-mirror.bash"

@@ -6,7 +6,9 @@
 # libcxl/libdaxctl 81, json-c 0.18, meson 1.7, systemd 257):
 #   build  meson setup -Dwerror=true and the build; the binary is copied to
 #          OUT/cxltier (the VM tier runs it in its guests with trixie's
-#          libraries: CXLTIER_VM_TRIXIE_BIN), the build kept for `test`;
+#          libraries: CXLTIER_VM_TRIXIE_BIN), with its units and the tests'
+#          tools for the Debian 13 guests (CXLTIER_VM_TRIXIE_BUILD=OUT), the
+#          build kept for `test`;
 #   test   the unit and CLI tests of that build, then the Debian package
 #          built from the same debian/ for trixie, lintian clean
 #          (tools/build-deb.sh; its tests were these: nocheck); the build
@@ -39,7 +41,7 @@ in_root() {
 }
 
 if [[ $phase != test ]]; then
-    rm -rf "$work" "$OUT"/cxltier "$OUT"/meson-logs "$OUT"/cxltier_*.deb
+    rm -rf "$work" "$OUT"/cxltier "$OUT"/meson-logs "$OUT"/cxltier_*.deb "$OUT"/cxltier-*.service "$OUT"/cxltier-*.timer "$OUT"/test
     mkdir -p "$work/src" "$work/out"
     # the tree's files as tools/build-deb.sh takes them (git: tracked and
     # untracked-but-not-ignored; no build directories)
@@ -55,6 +57,15 @@ if [[ $phase != test ]]; then
              ninja -C build >/dev/null || ninja -C build' ||
         { echo "trixie: the build failed"; exit 1; }
     cp "$work/src/build/cxltier" "$OUT/cxltier" && echo "trixie: built $OUT/cxltier"
+    # what the VM tier's Debian 13 guests carry beside it (vm-test.sh:
+    # CXLTIER_VM_TRIXIE_BUILD): the units as built there, the tests' tools
+    mkdir -p "$OUT/test"
+    for f in cxltier-online@.service cxltier-events.service cxltier-metrics.service cxltier-metrics.timer; do
+        [[ ! -f $work/src/build/$f ]] || cp "$work/src/build/$f" "$OUT/"
+    done
+    for f in pin-pages mkcdat hog map-dax; do
+        [[ ! -x $work/src/build/test/$f ]] || cp "$work/src/build/test/$f" "$OUT/test/"
+    done
 fi
 [[ $phase != build ]] || exit 0
 [[ -x $work/src/build/cxltier ]] || { echo "trixie: no build to test (tools/trixie-test.sh build first)"; exit 1; }

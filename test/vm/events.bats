@@ -3,6 +3,7 @@
 # vm-topology: default
 # vm-boot-group: events
 # vm-asan-tests: general media: every field|--follow -- a record decoded whole, and --follow with its signals, reader gone, SIGKILL leftovers and lost instance (the whole file runs on the plain build)
+# vm-userland: trixie -- the tracefs reader and the follower under Debian 13's libtracefs/libtraceevent
 # `cxltier events` against the real kernel: events injected
 # into QEMU's Type-3 device over QMP, drained by the kernel, read back.
 load helper

@@ -4,6 +4,7 @@
 # vm-args: --append cxltier.init=systemd
 # vm-kernels: 6.12 7.x
 # vm-test-timeout: 600 -- a hot-add, region creation and onlining of 512 MiB of emulated CXL memory under TCG
+# vm-userland: trixie -- the udev rule and units under Debian 13's systemd 257 and udev
 # The whole chain as a machine runs it: Debian's systemd is PID 1, its
 # journald and udevd run under it, cxltier's udev rule and unit are installed
 # as the package installs them. A Type-3 device hot-added over QMP ends as

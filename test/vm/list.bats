@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: default
 # vm-boot-group: inspect
+# vm-userland: trixie -- list against libcxl/libdaxctl 81 and Debian 13's ndctl beside it
 # `cxltier list` against the real kernel: checked against sysfs and ndctl.
 load helper
 

@@ -5,19 +5,25 @@
 # kernels, Debian's systemd/udevd (PID 1 when a boot asks: guest/init), plus
 # whatever -a adds (the freshly built cxltier, the tests).
 #
-# usage: mkinitramfs.sh [-k KERNEL] -o OUT [-a SRC[:DST]]...
+# usage: mkinitramfs.sh [-k KERNEL] [-r ROOT] -o OUT [-a SRC[:DST]]...
 #   -k KERNEL   whose modules (a fetch.sh label: 6.12, 7.x; default 6.12)
+#   -r ROOT     the userland from the Debian root ROOT (tools/trixie-root.sh:
+#               Debian 13's systemd, udev, ndctl, bash, bats, ...) instead of
+#               this machine's: every program and library is ROOT's, found
+#               by ROOT's own ldd and ldconfig (run chrooted); busybox is
+#               this machine's static one
 #   ELF files added with -a bring their shared libraries along (an ASan
-#   build's libasan/libubsan too).
+#   build's libasan/libubsan too; with -r, ROOT's).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE=${CXLTIER_VM_CACHE:-/var/cache/cxltier-vm}
 . "$CACHE/env.sh"
-OUT= ADDS=() KERNEL=6.12
-while getopts "k:o:a:" o; do
-    case $o in k) KERNEL=$OPTARG ;; o) OUT=$OPTARG ;; a) ADDS+=("$OPTARG") ;; *) exit 2 ;; esac
+OUT= ADDS=() KERNEL=6.12 SYS=
+while getopts "k:o:a:r:" o; do
+    case $o in k) KERNEL=$OPTARG ;; o) OUT=$OPTARG ;; a) ADDS+=("$OPTARG") ;; r) SYS=$(realpath "$OPTARG") ;; *) exit 2 ;; esac
 done
-[[ -n $OUT ]] || { echo "usage: $0 [-k KERNEL] -o OUT [-a SRC[:DST]]..." >&2; exit 2; }
+[[ -n $OUT ]] || { echo "usage: $0 [-k KERNEL] [-r ROOT] -o OUT [-a SRC[:DST]]..." >&2; exit 2; }
+[[ -z $SYS || -x $SYS/usr/bin/bash ]] || { echo "mkinitramfs: $SYS is no Debian root" >&2; exit 2; }
 if [[ -f $CACHE/kernel-$KERNEL.env ]]; then
     . "$CACHE/kernel-$KERNEL.env"
 elif [[ $KERNEL != 6.12 ]]; then
@@ -26,7 +32,10 @@ fi
 
 ROOT=$(mktemp -d /tmp/cxltier-initramfs.XXXXXX)
 chmod 755 "$ROOT"   # the guest's /: non-root tests must traverse it
-trap 'rm -rf "$ROOT"' EXIT
+# with -r: ELF files from elsewhere are looked at by ROOT's ldd from here
+LDDTMP=
+[[ -z $SYS ]] || LDDTMP=$(mktemp -d "$SYS/tmp/cxltier-ldd.XXXXXX")
+trap 'rm -rf "$ROOT" ${LDDTMP:+"$LDDTMP"}' EXIT
 mkdir -p "$ROOT"/usr/{bin,sbin,lib,lib64} "$ROOT"/{dev,proc,sys,tmp,run,share,root,etc,var/lock}
 for d in bin sbin lib lib64; do ln -s "usr/$d" "$ROOT/$d"; done
 chmod 1777 "$ROOT/tmp"
@@ -39,16 +48,34 @@ put() {
     mkdir -p "$ROOT$d"
     cp -L --remove-destination --preserve=mode "$src" "$ROOT$d/$(basename "$dst")"
 }
+# a file of the userland (this machine's, or ROOT's with -r) to the same path
+put_sys() { put "$SYS$1" "${2:-$1}"; }
+# ldd FILE, by the userland's loader: with -r, ROOT's ldd chrooted, FILE
+# (a path of the userland's, or with outside=1 one of this machine's) seen
+# through ROOT; the libraries it prints are paths of the userland
+sys_ldd() {
+    local f=$1 outside=${2:-0} t
+    if [[ -z $SYS ]]; then ldd "$f" 2>/dev/null; return 0; fi
+    if (( outside )); then
+        t=$LDDTMP/$(basename "$f"); cp -L "$f" "$t"; f=${t#"$SYS"}
+    fi
+    chroot "$SYS" ldd "$f" 2>/dev/null || true
+}
+sys_test() { [[ -x $SYS$1 ]]; }
 declare -A SEEN=()
 is_elf() { [[ -f $1 && $(head -c4 "$1" | od -An -tx1 | tr -d ' ') == 7f454c46 ]]; }
+# put_libs FILE [OUTSIDE]: FILE's shared libraries, the userland's
 put_libs() {
     local lib
     while read -r lib; do
         [[ -n $lib && -z ${SEEN[$lib]:-} ]] || continue
-        SEEN[$lib]=1; put "$lib"
-    done < <(ldd "$1" 2>/dev/null | awk '/=> \//{print $3} /^[ \t]*\/[^ ]+ \(/{print $1}')
+        SEEN[$lib]=1; put_sys "$lib"
+    done < <(sys_ldd "$1" "${2:-0}" | awk '/=> \//{print $3} /^[ \t]*\/[^ ]+ \(/{print $1}')
 }
-put_bin() { put "$@"; if is_elf "$1"; then put_libs "$1"; fi; }
+# a program of the userland, with its libraries
+put_bin() { put_sys "$@"; if is_elf "$SYS$1"; then put_libs "$1"; fi; }
+# a file from this machine (-a), with the userland's libraries when an ELF file
+put_host_bin() { put "$@"; if is_elf "$1"; then put_libs "$1" 1; fi; }
 # the libraries an ELF file names for dlopen: cxltier loads libcxl, libsqlite3
 # and others on first use (tools/gen-lazy-stubs.py), so ldd does not list
 # them; their sonames are strings in the binary, found where ldconfig says
@@ -57,7 +84,9 @@ put_bin() { put "$@"; if is_elf "$1"; then put_libs "$1"; fi; }
 LDCACHE=
 put_dlopened() {
     local so path
-    [[ -n $LDCACHE ]] || LDCACHE=$(ldconfig -p)
+    if [[ -z $LDCACHE ]]; then
+        if [[ -n $SYS ]]; then LDCACHE=$(chroot "$SYS" ldconfig -p); else LDCACHE=$(ldconfig -p); fi
+    fi
     for so in $(strings -a "$1" | grep -xE 'lib[A-Za-z0-9_+-]+\.so\.[0-9]+' | sort -u); do
         path=$(awk -v s="$so" '$1 == s && /x86-64/ && !found { print $NF; found = 1 }' <<<"$LDCACHE")
         [[ -n $path && -z ${SEEN[$path]:-} ]] || continue
@@ -74,7 +103,7 @@ done
 for b in /usr/bin/bash /usr/bin/kmod /usr/bin/cxl /usr/bin/daxctl /usr/bin/numactl \
          /usr/bin/migratepages /usr/bin/jq /usr/bin/xxd /usr/bin/setpci /usr/bin/strace /usr/bin/flock \
          /usr/bin/setpriv /usr/bin/timeout /usr/bin/pkill /usr/bin/date; do
-    if [[ -x $b ]]; then put_bin "$b"; fi
+    if sys_test "$b"; then put_bin "$b"; fi
 done
 # GNU find, xargs and cp in place of busybox's: capture-sysfs lists a tree
 # with find -printf and copies links with cp -P --parents, as on a real machine
@@ -84,11 +113,11 @@ for l in modprobe insmod rmmod lsmod modinfo depmod; do
 done
 ln -sf bash "$ROOT/usr/bin/sh"
 # bats and its helper libraries
-put /usr/bin/bats
+put_sys /usr/bin/bats
 mkdir -p "$ROOT/usr/libexec"
-cp -a /usr/lib/bats-core "$ROOT/usr/lib/"; cp -a /usr/libexec/bats-core "$ROOT/usr/libexec/"
+cp -a "$SYS/usr/lib/bats-core" "$ROOT/usr/lib/"; cp -a "$SYS/usr/libexec/bats-core" "$ROOT/usr/libexec/"
 for l in bats-support bats-assert; do
-    [[ -d /usr/lib/bats/$l ]] && { mkdir -p "$ROOT/usr/lib/bats"; cp -a "/usr/lib/bats/$l" "$ROOT/usr/lib/bats/"; }
+    [[ -d $SYS/usr/lib/bats/$l ]] && { mkdir -p "$ROOT/usr/lib/bats"; cp -a "$SYS/usr/lib/bats/$l" "$ROOT/usr/lib/bats/"; }
 done
 
 # systemd as PID 1 for the files that ask for it (kernel command line
@@ -96,19 +125,19 @@ done
 # the units they need, started as Debian starts them, and systemctl and
 # journalctl; only what cxltier-vm.target pulls in runs (no .wants of a full
 # boot), and a boot without cxltier.init=systemd never starts any of it
-if [[ -x /usr/lib/systemd/systemd ]]; then
+if sys_test /usr/lib/systemd/systemd; then
     SD=/usr/lib/systemd/system
     for b in /usr/lib/systemd/systemd /usr/lib/systemd/systemd-journald /usr/lib/systemd/systemd-udevd \
              /usr/bin/systemctl /usr/bin/journalctl /usr/bin/udevadm; do
         put_bin "$b"
     done
     mkdir -p "$ROOT$SD" "$ROOT/usr/lib/udev/rules.d" "$ROOT/etc/systemd"
-    for u in "$SD"/*.target "$SD"/systemd-udevd{.service,-control.socket,-kernel.socket} \
-             "$SD"/systemd-journald{.service,.socket,-dev-log.socket,-audit.socket}; do
+    for u in "$SYS$SD"/*.target "$SYS$SD"/systemd-udevd{.service,-control.socket,-kernel.socket} \
+             "$SYS$SD"/systemd-journald{.service,.socket,-dev-log.socket,-audit.socket}; do
         [[ -e $u ]] && cp -L "$u" "$ROOT$SD/"
     done
     cp "$HERE"/guest/cxltier-vm.{target,service} "$ROOT$SD/"
-    cp /usr/lib/os-release "$ROOT/usr/lib/os-release" 2>/dev/null && ln -sf ../usr/lib/os-release "$ROOT/etc/os-release"
+    cp "$SYS/usr/lib/os-release" "$ROOT/usr/lib/os-release" 2>/dev/null && ln -sf ../usr/lib/os-release "$ROOT/etc/os-release"
 fi
 
 # kernel modules with their dependencies; depmod inside the image. 7.x ships
@@ -150,9 +179,9 @@ for spec in "${ADDS[@]}"; do
     [[ -e $src ]] || { echo "mkinitramfs: $src does not exist" >&2; exit 1; }
     if [[ -d $src ]]; then
         mkdir -p "$ROOT$dst"; cp -a "$src/." "$ROOT$dst/"
-        while IFS= read -r -d '' f; do is_elf "$f" && { put_libs "$f"; put_dlopened "$f"; }; done < <(find "$src" -type f -print0)
+        while IFS= read -r -d '' f; do is_elf "$f" && { put_libs "$f" 1; put_dlopened "$f"; }; done < <(find "$src" -type f -print0)
     else
-        put_bin "$src" "$dst"
+        put_host_bin "$src" "$dst"
         if is_elf "$src"; then put_dlopened "$src"; fi
     fi
 done

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-topology: default
 # vm-boot-group: inject
+# vm-userland: trixie -- region create and destroy through libcxl 81 (create_ram_region), as cxltier built on Debian 13 does them
 # `cxltier region create/destroy` against the kernel's region driver: one
 # memdev, a 1-way RAM region. The tests run in order; each leaves no region.
 load helper

@@ -32,6 +32,12 @@
 #                                after the files before it and booted again, the
 #                                same share and disk, before this one: a file
 #                                that is not a group's first, and never runs alone
+#   # vm-userland: trixie -- WHY  the file also boots, on the 7.x kernel (the
+#                                pair a Debian 13 user has), a guest whose
+#                                userland is Debian 13's (systemd 257, udev,
+#                                libcxl/ndctl 81, bash, bats) with cxltier
+#                                built there, as "[7.x trixie]"; only with
+#                                CXLTIER_VM_TRIXIE_BUILD
 #   # vm-build: crash-points -- WHY  the file needs the test-only build
 #                                (meson -Dcrash_points=true: CXLTIER_CRASH_AT):
 #                                it boots only with CXLTIER_VM_CRASH_BUILD (or,
@@ -57,6 +63,12 @@
 #                             build): in every boot's share as cxltier-trixie, run
 #                             with trixie's libraries (the ndctl81 export); the
 #                             tests that use it skip without it
+#   CXLTIER_VM_TRIXIE_BUILD   what tools/trixie-test.sh build leaves (cxltier
+#                             built in a Debian 13 root, its units, the tests'
+#                             tools): the files with "# vm-userland: trixie"
+#                             boot it in a Debian 13 userland made from
+#   CXLTIER_VM_TRIXIE_ROOT    that root (default /var/cache/cxltier-trixie/root:
+#                             tools/trixie-root.sh's)
 #   CXLTIER_VM_CRASH_BUILD    a build directory configured -Dcrash_points=true
 #                             (with or without sanitizers): the files with
 #                             "# vm-build: crash-points" boot with it, on every
@@ -269,6 +281,21 @@ if [[ -n $CRASH_BUILD ]]; then
         done
     done
 fi
+# the files that ask for it, in a Debian 13 userland with cxltier built
+# there, on 7.x (the build given as the boot's "build": TRIXIE)
+TBUILD= TROOT=
+if [[ -n ${CXLTIER_VM_TRIXIE_BUILD:-} ]]; then
+    TBUILD=$(realpath "$CXLTIER_VM_TRIXIE_BUILD")
+    TROOT=${CXLTIER_VM_TRIXIE_ROOT:-/var/cache/cxltier-trixie/root}
+    [[ -x $TBUILD/cxltier && -x $TROOT/usr/bin/bash ]] ||
+        { echo "vm-test: CXLTIER_VM_TRIXIE_BUILD=$TBUILD needs its cxltier and a Debian 13 root ($TROOT: tools/trixie-root.sh)" >&2; exit 1; }
+    for f in "${FILES[@]}"; do
+        [[ $(header vm-userland "$f") == trixie* ]] && ! needs_crash_points "$f" || continue
+        for k in "${KERNELS[@]}"; do
+            [[ $k == 7.x ]] && runs_on "$k" "$f" && JOBS+=("$k trixie|$k|$TBUILD|$f")
+        done
+    done
+fi
 [[ ${#JOBS[@]} -gt 0 ]] || { echo "vm-test: no test file runs on kernels ${KERNELS[*]}" >&2; exit 1; }
 # the files of a boot group (# vm-boot-group:) with the same label (kernel
 # and build) become one boot, "LABEL|KERNEL|BUILD|FILE|FILE...", in the
@@ -314,6 +341,26 @@ for j in "${JOBS[@]}"; do
     IFS='|' read -r label k b f <<< "$j"
     [[ -z ${INITRD[$b|$k]:-} ]] || continue
     out=$WORK/initrd-$k-$(basename "$b").cpio
+    if [[ $b == "$TBUILD" ]]; then
+        # Debian 13's userland, cxltier and its units and the tests' tools as
+        # built there (tools/trixie-test.sh build)
+        adds=(-a "$b/cxltier:/usr/bin/cxltier"
+              -a "$SRC/udev/90-cxltier.rules:/usr/lib/udev/rules.d/90-cxltier.rules"
+              -a "$SRC/systemd/cxltier-events-retire.conf:/usr/share/doc/cxltier/examples/cxltier-events-retire.conf")
+        for u in cxltier-online@.service cxltier-events.service cxltier-metrics.service cxltier-metrics.timer; do
+            [[ -f $b/$u ]] && adds+=(-a "$b/$u:/usr/lib/systemd/system/$u")
+        done
+        exe=$(sed -n 's/^ExecStart=\([^ ]*\).*/\1/p' "$b/cxltier-online@.service" 2>/dev/null)
+        [[ -z $exe || $exe == /usr/bin/cxltier ]] || adds+=(-a "$b/cxltier:$exe")
+        adds+=(-a "$HERE:/tests" -a "$SRC/test/capture-sysfs.sh:/usr/bin/capture-sysfs")
+        for helper in pin-pages mkcdat hog map-dax; do
+            [[ -x $b/test/$helper ]] && adds+=(-a "$b/test/$helper:/usr/bin/$helper")
+        done
+        "$HERE/mkinitramfs.sh" -k "$k" -r "$TROOT" -o "$out" "${adds[@]}" ||
+            { echo "vm-test: the Debian 13 initramfs for kernel $k failed" >&2; exit 1; }
+        INITRD[$b|$k]=$out
+        continue
+    fi
     if [[ -n $DEBROOT && $b == "$BUILD" ]]; then
         adds=(-a "$DEBROOT:/")
     else
