@@ -69,6 +69,8 @@
 #                             boot it in a Debian 13 userland made from
 #   CXLTIER_VM_TRIXIE_ROOT    that root (default /var/cache/cxltier-trixie/root:
 #                             tools/trixie-root.sh's)
+#   CXLTIER_VM_LABELS         only the boots of these labels, '|' between them
+#                             ("7.x trixie|6.12 crash")
 #   CXLTIER_VM_CRASH_BUILD    a build directory configured -Dcrash_points=true
 #                             (with or without sanitizers): the files with
 #                             "# vm-build: crash-points" boot with it, on every
@@ -295,6 +297,12 @@ if [[ -n ${CXLTIER_VM_TRIXIE_BUILD:-} ]]; then
             [[ $k == 7.x ]] && runs_on "$k" "$f" && JOBS+=("$k trixie|$k|$TBUILD|$f")
         done
     done
+fi
+# CXLTIER_VM_LABELS="7.x trixie|6.12 crash": only the boots of these labels
+if [[ -n ${CXLTIER_VM_LABELS:-} ]]; then
+    kept=()
+    for j in "${JOBS[@]}"; do [[ "|$CXLTIER_VM_LABELS|" == *"|${j%%|*}|"* ]] && kept+=("$j"); done
+    JOBS=("${kept[@]}")
 fi
 [[ ${#JOBS[@]} -gt 0 ]] || { echo "vm-test: no test file runs on kernels ${KERNELS[*]}" >&2; exit 1; }
 # the files of a boot group (# vm-boot-group:) with the same label (kernel
