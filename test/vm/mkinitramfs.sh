@@ -131,6 +131,9 @@ if sys_test /usr/lib/systemd/systemd; then
              /usr/bin/systemctl /usr/bin/journalctl /usr/bin/udevadm; do
         put_bin "$b"
     done
+    # systemd 255 and later start every unit's process through its executor
+    # (without it PID 1 fails: "Failed to allocate manager object")
+    if sys_test /usr/lib/systemd/systemd-executor; then put_bin /usr/lib/systemd/systemd-executor; fi
     mkdir -p "$ROOT$SD" "$ROOT/usr/lib/udev/rules.d" "$ROOT/etc/systemd"
     for u in "$SYS$SD"/*.target "$SYS$SD"/systemd-udevd{.service,-control.socket,-kernel.socket} \
              "$SYS$SD"/systemd-journald{.service,.socket,-dev-log.socket,-audit.socket}; do
