@@ -237,6 +237,9 @@ TIER_NAMES+=("VM tier (from its start, beside the host tiers above)")
 tier_time "$vm_t0" "$vm_cpu0"
 vok=$(grep '^ok ' build/vm-tap.txt | grep -vc ' # skip'); vfail=$(grep -c '^not ok ' build/vm-tap.txt)
 vskip=$(grep -c '^ok .* # skip' build/vm-tap.txt)
+# of them, the Debian 13 guests' ("[7.x trixie]"), counted apart
+gok=$(grep '^ok [0-9]* \[[^]]* trixie\]' build/vm-tap.txt | grep -vc ' # skip')
+gfail=$(grep -c '^not ok .*\[[^]]* trixie\]' build/vm-tap.txt)
 # files booted twice after a fault of the emulation (QEMU aborted, a guest
 # kernel lost its timer): no failure, but on the closing line
 vtwice=$(grep -c '^# \[.*\] .*\.bats: .*; booting it again' build/vm-tap.txt)
@@ -261,5 +264,5 @@ for i in "${!TIER_NAMES[@]}"; do
 done
 echo
 [[ $status != 0 && $failed == 0 ]] && failed=1   # a tier failed outside any single test
-echo "$passed passed, $failed failed, $skipped skipped (of which Debian 13: ${t_ok:-0} passed, ${t_fail:-0} failed, ${t_skip:-0} skipped; VM tier: ${vok:-0} passed, ${vfail:-0} failed, ${vskip:-0} skipped)$( (( ${vtwice:-0} )) && echo "; $vtwice VM boots repeated after a fault of the emulation (named in the VM tier)")"
+echo "$passed passed, $failed failed, $skipped skipped (of which Debian 13: ${t_ok:-0} passed, ${t_fail:-0} failed, ${t_skip:-0} skipped; VM tier: ${vok:-0} passed, ${vfail:-0} failed, ${vskip:-0} skipped, of which in Debian 13 guests: ${gok:-0} passed, ${gfail:-0} failed)$( (( ${vtwice:-0} )) && echo "; $vtwice VM boots repeated after a fault of the emulation (named in the VM tier)")"
 exit $status
