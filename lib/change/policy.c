@@ -187,13 +187,19 @@ static int retire_setting(const struct cursor *c, const char *k, size_t klen, co
 		return 1;
 	memcpy(kbuf, k, klen);
 	kbuf[klen] = '\0';
-	/* (a value too long for any good one is cut, and refused below) */
-	memcpy(vbuf, v, vlen < sizeof(vbuf) ? vlen : sizeof(vbuf) - 1);
-	vbuf[vlen < sizeof(vbuf) ? vlen : sizeof(vbuf) - 1] = '\0';
+	/* a value too long for any good one is not cut (a cut one could pass):
+	 * "" is given, which tells a retire key from another all the same */
+	vbuf[0] = '\0';
+	if (vlen < sizeof(vbuf)) {
+		memcpy(vbuf, v, vlen);
+		vbuf[vlen] = '\0';
+	}
 	if ((rc = ct_conf_retire_value(kbuf, vbuf, &which, &u, &expect)) == -ENOENT)
 		return 1;
 	if (in_defaults)
 		return bad(c, k, "%s: page retirement is set in [events] (every device) or in [device ...]", kbuf);
+	if (vlen >= sizeof(vbuf))
+		return bad(c, v, "%s: the value is too long", kbuf);
 	if (rc)
 		return bad(c, v, "%s = %.*s: %s", kbuf, (int)vlen, v, expect);
 	switch (which) {

@@ -186,6 +186,11 @@ static void retire(void)
 		"a negative limit");
 	refused("[device any]\nretire-limit = 1\nretire-limit = 2\n", "t.conf:3:1: 'retire-limit' set twice",
 		"a retire key set twice");
+	/* a value past the parser's buffer is refused whole: cut to its first
+	 * 63 characters, 70 zeros and an x would read as a limit of 0 */
+	refused("[device any]\nretire-limit = "
+		"0000000000000000000000000000000000000000000000000000000000000000000000x\n",
+		"t.conf:2:16: retire-limit: the value is too long", "a value longer than any good one");
 	/* one reader of the retire keys for [events] and [device ...]: they
 	 * took different spellings of yes before (YES only in [device ...]) */
 	{
