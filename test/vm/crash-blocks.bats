@@ -13,24 +13,12 @@
 # outcome and the machine checked.
 load crash
 
-DAXBUS=/sys/bus/dax/devices
-
 # the region over mem0, made when there is none (R, and its dax device D)
 region_of_mem0() {
     R=$(region_over mem0)
     [[ -n $R ]] || R=$(cxltier region create mem0 -j | jq -r '.regions[0].name')
     [[ -n $R && $R != null ]] || fail "no region over mem0 could be made"
     D=$(vm_dax_of "$R")
-}
-
-# what is not online movable among D's blocks (one line each)
-blocks_not_movable() {
-    local b
-    [[ -n $(vm_blocks_of "$D") ]] || { echo "$D has no memory blocks (mode $(basename "$(readlink $DAXBUS/$D/driver 2>/dev/null)"))"; return; }
-    for b in $(vm_blocks_of "$D"); do
-        [[ $(cat $MEMSYS/$b/state) == online && $(cat $MEMSYS/$b/valid_zones) == Movable ]] ||
-            echo "$b of $D: $(cat $MEMSYS/$b/state), zones $(cat $MEMSYS/$b/valid_zones)"
-    done
 }
 
 @test "online --reonline of blocks in ZONE_NORMAL killed at every kernel write (before a block's offline, between its offline and its online): the rerun ends with every block online movable" {
@@ -47,7 +35,7 @@ blocks_not_movable() {
         done
     }
     walk_run() { cxltier online "$R" --reonline; }
-    walk_problems() { blocks_not_movable; }
+    walk_problems() { blocks_not_movable "$D"; }
     # (the rerun would online an offline block anyway: that the killed
     # run's record is what it went by shows in what it says)
     WALK_RECOVERY_SAYS='warning: a --reonline \(pid [0-9]+, memory[0-9]+\) was killed midway: (left|finished): memory[0-9]+ (is online already|onlined movable)'
@@ -61,17 +49,17 @@ blocks_not_movable() {
         echo offline > $MEMSYS/auto_online_blocks
         region_of_mem0
         offline_all "$D"
-        [[ $(basename "$(readlink $DAXBUS/$D/driver 2>/dev/null)") == device_dax ]] || vm_to_devdax "$D"
-        assert_equal "$(basename "$(readlink $DAXBUS/$D/driver)")" device_dax
+        [[ $(dax_driver "$D") == device_dax ]] || vm_to_devdax "$D"
+        assert_equal "$(dax_driver "$D")" device_dax
         echo online > $MEMSYS/auto_online_blocks
         AUTO_ONLINE=online
     }
     walk_run() { cxltier online "$D" --convert --force; }
     walk_problems() {
         local drv
-        drv=$(basename "$(readlink $DAXBUS/$D/driver 2>/dev/null)")
+        drv=$(dax_driver "$D")
         [[ $drv == kmem ]] || { echo "$D is bound to '${drv:-no driver}', not kmem"; return; }
-        blocks_not_movable
+        blocks_not_movable "$D"
     }
     crash_walk "online --convert (auto_online_blocks = online)" '/memory[0-9]+/state = online_movable$'
 }

@@ -33,17 +33,26 @@ regions() {
 }
 
 # what is wrong with the machine, one line each (nothing: clean)
-state_problems() {
-    local p d r VAL region
+# the endpoint decoders holding capacity for no region: "DIR SIZE" a line
+held_decoders() {
+    local p d size VAL
     for p in $CXL/decoder*.*/dpa_size; do   # (endpoint decoders have one)
         [[ -e $p ]] || continue
         rd "$p"
         (( VAL )) || continue
-        d=${p%/dpa_size}
-        region=$VAL
+        d=${p%/dpa_size} size=$(( VAL ))
         rd "$d/region"
-        [[ -n $VAL ]] || { rd "$d/mode"; echo "${d##*/} holds dpa_size $(( region )) outside a region (mode $VAL)"; }
+        [[ -n $VAL ]] || echo "$d $size"
     done
+    return 0
+}
+
+state_problems() {
+    local d r size VAL
+    while read -r d size; do
+        rd "$d/mode"
+        echo "${d##*/} holds dpa_size $size outside a region (mode $VAL)"
+    done < <(held_decoders)
     regions > /dev/null
     for r in "${REGIONS[@]}"; do
         rd "$CXL/$r/commit"
@@ -72,10 +81,8 @@ regions_left() {
 # created first), capacity held for no region freed (an endpoint gives it
 # back last-allocated first), then nothing may be left
 force_clean() {
-    local r d m p i VAL by_index=()
-    for m in $CXL/mem[0-9]*; do
-        [[ -e $m && ! -e $m/driver ]] || continue
-        m=${m##*/}
+    local d m i by_index=()
+    for m in $(unbound_memdevs); do
         echo "$m" > /sys/bus/cxl/drivers/cxl_mem/bind 2>/dev/null || true
         vm_wait 60 "$m's endpoint, bound again" vm_endpoint_ready "$m" ||
             fail "the machine could not be put back by hand: $m, disabled, does not come back"
@@ -84,15 +91,7 @@ force_clean() {
     for (( i = ${#REGIONS[@]} - 1; i >= 0; i-- )); do
         cxltier region destroy "${REGIONS[i]}" --offline >/dev/null 2>&1 || true
     done
-    for p in $CXL/decoder*.*/dpa_size; do
-        [[ -e $p ]] || continue
-        rd "$p"
-        (( VAL )) || continue
-        d=${p%/dpa_size}
-        rd "$d/region"
-        [[ -z $VAL ]] || continue
-        by_index[${d##*.}]+=" $d"
-    done
+    while read -r d _; do by_index[${d##*.}]+=" $d"; done < <(held_decoders)
     local idx=("${!by_index[@]}")
     for (( i = ${#idx[@]} - 1; i >= 0; i-- )); do
         for d in ${by_index[idx[i]]}; do echo 0 > "$d/dpa_size" || true; done
@@ -119,7 +118,23 @@ killed_at() {
 log_lines() { local l=(); [[ -f $1 ]] && mapfile -t l < "$1"; echo "${#l[@]}"; }
 
 # the memdevs bound to no driver (an `offline --remove` disabled them), one a line
-all_bound() { local m; for m in $CXL/mem[0-9]*; do [[ ! -e $m || -e $m/driver ]] || echo "${m##*/}"; done; }
+unbound_memdevs() { local m; for m in $CXL/mem[0-9]*; do [[ ! -e $m || -e $m/driver ]] || echo "${m##*/}"; done; }
+
+# the driver DAX is bound to ("" none)
+dax_driver() { local l; l=$(readlink "/sys/bus/dax/devices/$1/driver" 2>/dev/null) || true; echo "${l##*/}"; }
+
+# what is not online movable among DAX's blocks, one line each naming them
+# as OWNER's (default DAX); a device with no blocks is one such line
+blocks_not_movable() {
+    local dax=$1 owner=${2:-$1} b blocks state VAL
+    blocks=$(vm_blocks_of "$dax")
+    [[ -n $blocks ]] || { echo "$dax has no memory blocks (its driver: $(dax_driver "$dax"))"; return; }
+    for b in $blocks; do
+        rd $MEMSYS/$b/state; state=$VAL
+        rd $MEMSYS/$b/valid_zones
+        [[ $state == online && $VAL == Movable ]] || echo "$b of $owner: $state, zones $VAL"
+    done
+}
 
 # fresh_cycle MEMDEV...: a fresh create + destroy works: "ok" or what failed
 fresh_cycle() {
@@ -162,7 +177,7 @@ after_recovery() {
     [[ $verdict == clean ]] || FAILED+=("N=$n ($killed): $verdict")
     # (a walk whose setup puts its region back as it was keeps it; a clean
     # machine with no region and every memdev bound needs nothing)
-    [[ -n ${WALK_KEEPS_REGIONS:-} ]] || [[ $verdict == clean && -z $(regions) && -z $(all_bound) ]] || force_clean
+    [[ -n ${WALK_KEEPS_REGIONS:-} ]] || [[ $verdict == clean && -z $(regions) && -z $(unbound_memdevs) ]] || force_clean
 }
 
 # the end of a walk: FAILED empty, and a fresh create + destroy over MEMDEV...
@@ -261,79 +276,53 @@ region_over() {
 # what the policy's outcome lacks for MEMDEV: a committed region over it
 # whose blocks are all online movable (one line each; nothing: complete)
 policy_problems() {
-    local r dax b state VAL
+    local r dax
     r=$(region_over "$1")
     [[ -n $r ]] || { echo "no region over $1"; return; }
-    dax=$(basename "$(ls -d $CXL/$r/dax_region*/dax*.* 2>/dev/null | head -1)")
+    dax=$(vm_dax_of "$r" 2>/dev/null)
     [[ -n $dax ]] || { echo "$r has no dax device"; return; }
-    for b in $(vm_blocks_of "$dax"); do
-        rd $MEMSYS/$b/state; state=$VAL
-        rd $MEMSYS/$b/valid_zones
-        [[ $state == online && $VAL == Movable ]] || echo "$b of $r: $state, zones $VAL"
-    done
+    blocks_not_movable "$dax" "$r"
 }
 
 # crash_walk_policy MEMDEV: `online --policy MEMDEV` for a memdev that backs
 # no region, the policy saying create-region = yes (a hot-added card as the
-# udev unit runs it), killed at its kernel writes; after each, the recovery
-# the unit's next start is (the same command again), then the machine
-# checked: clean, a committed region over MEMDEV with every block online
-# movable, auto_online_blocks as it was. A run that completes lists the
-# writes first; the kill points are the region's first write and its commit
-# (every create step between is walked by the create walk,
-# crash-region-two-devices.bats) and every write after the commit, of the
-# block onlines (one write each, all alike) the first and the last.
+# udev unit runs it), killed at its kernel writes (crash_walk); after each,
+# the recovery the unit's next start is (the same command again), then the
+# machine checked: clean, a committed region over MEMDEV with every block
+# online movable, auto_online_blocks as it was. The kill points are the
+# region's first write and its commit (every create step between is walked
+# by the create walk, crash-region-two-devices.bats) and every write after
+# the commit, of the block onlines (one write each, all alike) the first and
+# the last. (The first complete run leaves what every later one finds: the
+# decoder's mode set to ram stays after its capacity is freed, one write
+# fewer.)
 crash_walk_policy() {
-    local m=$1 n log rs out what="online --policy $1 (create-region = yes)" all=$BATS_TEST_TMPDIR/policy-all.log
-    local conf=$BATS_TEST_TMPDIR/policy.conf total commit blocks=() points=()
-    printf '[defaults]\ncreate-region = yes\n' > "$conf"
-    # twice: the first run leaves what every later one finds (the decoder's
-    # mode set to ram stays after its capacity is freed: one write fewer)
-    run cxltier online --policy --config "$conf" "$m"
-    assert_success
-    force_clean
-    CXLTIER_CRASH_AT=9999 CXLTIER_CRASH_LOG=$all run cxltier online --policy --config "$conf" "$m"
-    assert_success
-    [[ -z $(policy_problems "$m") ]] || fail "a run that completed left: $(policy_problems "$m")"
-    force_clean
-    total=$(wc -l < "$all")
-    commit=$(grep -n '/region[0-9]*/commit = 1$' "$all" | cut -d: -f1)
-    [[ -n $commit ]] || fail "no region commit among the writes: $(cut -d' ' -f2- "$all" | tr '\n' ';')"
-    points=(1 "$commit")
-    for (( n = commit + 1; n <= total; n++ )); do
-        if sed -n "${n}p" "$all" | grep -q '/memory[0-9]*/state = online_movable$'; then blocks+=("$n"); else points+=("$n"); fi
-    done
-    (( ${#blocks[@]} )) && points+=("${blocks[0]}" "${blocks[-1]}")
-    mapfile -t points < <(printf '%s\n' "${points[@]}" | sort -nu)
-    echo "# $what: $total kernel writes, ${#points[@]} kill points walked (${points[*]}): $(cut -d' ' -f2- "$all" | tr '\n' ';')" >&3
-    FAILED=()
-    for n in "${points[@]}"; do
-        log=$BATS_TEST_TMPDIR/policy-$n.log
-        CXLTIER_CRASH_AT=$n CXLTIER_CRASH_LOG=$log run cxltier online --policy --config "$conf" "$m"
-        assert_equal "$status" 137   # SIGKILL, nothing else
-        assert_equal "$(log_lines "$log")" "$n"
-        run --separate-stderr cxltier online --policy --config "$conf" "$m"
-        rs=$status out=$stderr
-        [[ $rs == 0 ]] || FAILED+=("N=$n ($(killed_at "$log")): the rerun failed, exit $rs: $(one_line "$out")")
-        [[ -z $(policy_problems "$m") ]] ||
-            FAILED+=("N=$n ($(killed_at "$log")): after the rerun: $(one_line "$(policy_problems "$m")")")
-        after_recovery "$what" "$n" "$(killed_at "$log")" "$rs" "$out"
-    done
-    (( ${#FAILED[@]} == 0 )) || fail "after a killed $what, the recovery left the machine wrong at ${#FAILED[@]} kill points: ${FAILED[*]}"
+    POLICY_MEMDEV=$1 POLICY_CONF=$BATS_TEST_TMPDIR/policy.conf
+    printf '[defaults]\ncreate-region = yes\n' > "$POLICY_CONF"
+    walk_setup() { :; }   # (each point starts where force_clean leaves the machine: no region)
+    walk_run() { cxltier online --policy --config "$POLICY_CONF" "$POLICY_MEMDEV"; }
+    walk_problems() { policy_problems "$POLICY_MEMDEV"; }
+    crash_walk "online --policy $1 (create-region = yes)" '/memory[0-9]+/state = online_movable$' \
+        '/region[0-9]+/commit = 1$'
 }
 
-# kill_points LOG ALIKE: the kill points of a command whose complete run's
-# writes LOG lists: every write, but of those matching ALIKE (an extended
-# regular expression on "PATH = VALUE": the block changes, one write each,
-# all alike and the costliest points under emulation) the first and the
-# last only; one number a line
+# kill_points LOG ALIKE [FROM]: the kill points of a command whose complete
+# run's writes LOG lists: every write, but of those matching ALIKE (an
+# extended regular expression on "PATH = VALUE": the block changes, one
+# write each, all alike and the costliest points under emulation) the first
+# and the last only; with FROM, of the writes before the first that matches
+# it only the first (the steps between are walked by another walk); one
+# number a line. Status 3 when FROM matches no write.
 kill_points() {
-    awk -v re="$2" '{ w = $0; sub(/^[0-9]+ /, "", w)
+    local out
+    out=$(awk -v re="$2" -v from="${3:-}" '{ w = $0; sub(/^[0-9]+ /, "", w)
+                      if (from != "" && !seen) { if (w ~ from) seen = 1; else { if (NR == 1) print NR; next } }
                       if (w ~ re) { if (!first) first = NR; last = NR } else print NR }
-                    END { if (first) { print first; print last } }' "$1" | sort -nu
+                    END { if (first) { print first; print last }; if (from != "" && !seen) exit 3 }' "$1") || return
+    sort -nu <<<"$out"
 }
 
-# crash_walk WHAT ALIKE: a command killed at its kill points (kill_points),
+# crash_walk WHAT ALIKE [FROM]: a command killed at its kill points (kill_points),
 # the walk's three functions, defined by the test, doing the rest:
 #   walk_setup     the machine put where the command starts (before each run)
 #   walk_run       the command, run as `walk_run` with CXLTIER_CRASH_AT set
@@ -346,7 +335,7 @@ kill_points() {
 # start), then the outcome must be complete and the machine clean
 # (after_recovery). Each point reported in a '#' line.
 crash_walk() {
-    local what=$1 alike=$2 all=$BATS_TEST_TMPDIR/walk-all.log n log rs out points=()
+    local what=$1 alike=$2 from=${3:-} all=$BATS_TEST_TMPDIR/walk-all.log n log rs out points=() list
     walk_setup
     run walk_run
     assert_success
@@ -356,7 +345,9 @@ crash_walk() {
     assert_success
     [[ -z $(walk_problems) ]] || fail "a run of $what that completed left: $(one_line "$(walk_problems)")"
     [[ -n ${WALK_KEEPS_REGIONS:-} ]] || force_clean
-    mapfile -t points < <(kill_points "$all" "$alike")
+    list=$(kill_points "$all" "$alike" "$from") ||
+        fail "no write of $what matches '$from': $(cut -d' ' -f2- "$all" | tr '\n' ';')"
+    mapfile -t points <<<"$list"
     (( ${#points[@]} )) || fail "$what made no kernel write the crash points count"
     echo "# $what: $(wc -l < "$all") kernel writes, ${#points[@]} kill points walked (${points[*]}): $(cut -d' ' -f2- "$all" | tr '\n' ';')" >&3
     FAILED=()

@@ -349,26 +349,10 @@ for j in "${JOBS[@]}"; do
     IFS='|' read -r label k b f <<< "$j"
     [[ -z ${INITRD[$b|$k]:-} ]] || continue
     out=$WORK/initrd-$k-$(basename "$b").cpio
-    if [[ $b == "$TBUILD" ]]; then
-        # Debian 13's userland, cxltier and its units and the tests' tools as
-        # built there (tools/trixie-test.sh build)
-        adds=(-a "$b/cxltier:/usr/bin/cxltier"
-              -a "$SRC/udev/90-cxltier.rules:/usr/lib/udev/rules.d/90-cxltier.rules"
-              -a "$SRC/systemd/cxltier-events-retire.conf:/usr/share/doc/cxltier/examples/cxltier-events-retire.conf")
-        for u in cxltier-online@.service cxltier-events.service cxltier-metrics.service cxltier-metrics.timer; do
-            [[ -f $b/$u ]] && adds+=(-a "$b/$u:/usr/lib/systemd/system/$u")
-        done
-        exe=$(sed -n 's/^ExecStart=\([^ ]*\).*/\1/p' "$b/cxltier-online@.service" 2>/dev/null)
-        [[ -z $exe || $exe == /usr/bin/cxltier ]] || adds+=(-a "$b/cxltier:$exe")
-        adds+=(-a "$HERE:/tests" -a "$SRC/test/capture-sysfs.sh:/usr/bin/capture-sysfs")
-        for helper in pin-pages mkcdat hog map-dax; do
-            [[ -x $b/test/$helper ]] && adds+=(-a "$b/test/$helper:/usr/bin/$helper")
-        done
-        "$HERE/mkinitramfs.sh" -k "$k" -r "$TROOT" -o "$out" "${adds[@]}" ||
-            { echo "vm-test: the Debian 13 initramfs for kernel $k failed" >&2; exit 1; }
-        INITRD[$b|$k]=$out
-        continue
-    fi
+    # the userland: this machine's (Debian 12), or for the Debian 13 build
+    # the trixie root's (mkinitramfs.sh -r), with the tests' tools built there
+    userland=() tools=$BUILD/test
+    [[ $b != "$TBUILD" ]] || userland=(-r "$TROOT") tools=$b/test
     if [[ -n $DEBROOT && $b == "$BUILD" ]]; then
         adds=(-a "$DEBROOT:/")
     else
@@ -390,15 +374,16 @@ for j in "${JOBS[@]}"; do
     for f in "${FILES[@]}"; do   # files from elsewhere (e.g. the harness's own checks)
         [[ $(dirname "$f") == "$HERE" ]] || adds+=(-a "$f:/tests/$(basename "$f")")
     done
-    # the tests' own tools from the plain build, in the ASan boots too: they
-    # are not under test, and an ASan hog "leaks" the memory it holds by design
+    # the tests' own tools from the plain build (the Debian 13 one's in its
+    # guests), in the ASan boots too: they are not under test, and an ASan
+    # hog "leaks" the memory it holds by design
     for helper in pin-pages mkcdat hog map-dax; do
-        [[ -x $BUILD/test/$helper ]] && adds+=(-a "$BUILD/test/$helper:/usr/bin/$helper")
+        [[ -x $tools/$helper ]] && adds+=(-a "$tools/$helper:/usr/bin/$helper")
     done
-    # udevadm to test the rule (udevadm test)
-    [[ -x /usr/bin/udevadm ]] && adds+=(-a /usr/bin/udevadm:/usr/bin/udevadm)
-    "$HERE/mkinitramfs.sh" -k "$k" -o "$out" "${adds[@]}" ||
-        { echo "vm-test: initramfs for kernel $k and $b failed" >&2; exit 1; }
+    # udevadm to test the rule (udevadm test; a Debian 13 userland has its own)
+    [[ -n ${userland[*]} || ! -x /usr/bin/udevadm ]] || adds+=(-a /usr/bin/udevadm:/usr/bin/udevadm)
+    "$HERE/mkinitramfs.sh" -k "$k" "${userland[@]}" -o "$out" "${adds[@]}" ||
+        { echo "vm-test: initramfs for kernel $k and $b${userland[*]:+ (userland ${userland[1]})} failed" >&2; exit 1; }
     INITRD[$b|$k]=$out
 done
 
