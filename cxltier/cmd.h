@@ -41,6 +41,7 @@ int cmd_cdat(int argc, char **argv, struct cmd_env *env);
 int cmd_tiers(int argc, char **argv, struct cmd_env *env);
 int cmd_online(int argc, char **argv, struct cmd_env *env);
 int cmd_offline(int argc, char **argv, struct cmd_env *env);
+int cmd_hotplug(int argc, char **argv, struct cmd_env *env);
 int cmd_doctor(int argc, char **argv, struct cmd_env *env);
 int cmd_health(int argc, char **argv, struct cmd_env *env);
 int cmd_events(int argc, char **argv, struct cmd_env *env);

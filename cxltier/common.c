@@ -7,11 +7,15 @@
 #include "cmd.h"
 #include "core/context.h"
 
+/* one line, written at once: a run of `cxltier hotplug` shares its stderr
+ * (the journal's stream), and a line written in pieces could be cut by
+ * the other's */
 static void vmsg(const struct cmd_env *env, const char *kind, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "cxltier %s: %s", env->cmd ? env->cmd : "", kind);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	char text[3072];
+
+	vsnprintf(text, sizeof(text), fmt, ap);
+	fprintf(stderr, "cxltier %s: %s%s\n", env->cmd ? env->cmd : "", kind, text);
 }
 
 void cmd_err(const struct cmd_env *env, const char *fmt, ...)

@@ -28,6 +28,7 @@ const struct cmd commands[] = {
 	{ "usage", cmd_usage, "where processes' and cgroups' memory is, per node and per memory tier" },
 	{ "online", cmd_online, "online memory blocks into ZONE_MOVABLE (dax, region, memdev, node, blocks)" },
 	{ "offline", cmd_offline, "offline memory blocks, with bounded retries when busy" },
+	{ "hotplug", cmd_hotplug, "wait for CXL devices udev's rule marks and online them per the policy, as they come" },
 	{ "metrics", cmd_metrics, "CXL capacity, tiers, health and error counts as a node_exporter textfile" },
 	{ "doctor", cmd_doctor, "explain why CXL memory is missing, offline, in the wrong zone or tier" },
 	{ "help", cmd_help, "show a command's manual (or its usage)" },

@@ -7,24 +7,22 @@
 #include <unistd.h>
 #include "lazy-libs.h"
 
-#define MAX_LIBS 8
-
 void *lazy_symbol(unsigned lib, const char *name)
 {
-	static void *handle[MAX_LIBS];
+	static void *handle[LAZY_MAX_LIBS];
 	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	void *h, *fn = NULL;
 
 	pthread_mutex_lock(&lock);
-	if (lib < MAX_LIBS && !(h = handle[lib]))
+	if (lib < LAZY_MAX_LIBS && !(h = handle[lib]))
 		h = handle[lib] = dlopen(lazy_sonames[lib], RTLD_LAZY | RTLD_LOCAL);
 	else
-		h = lib < MAX_LIBS ? handle[lib] : NULL;
+		h = lib < LAZY_MAX_LIBS ? handle[lib] : NULL;
 	if (h)
 		fn = dlsym(h, name);
 	pthread_mutex_unlock(&lock);
 	if (!fn) {
-		fprintf(stderr, "cxltier: cannot load %s from %s: %s\n", name, lib < MAX_LIBS ? lazy_sonames[lib] : "?",
+		fprintf(stderr, "cxltier: cannot load %s from %s: %s\n", name, lib < LAZY_MAX_LIBS ? lazy_sonames[lib] : "?",
 			dlerror());
 		_exit(127);
 	}

@@ -4,6 +4,9 @@
 #ifndef CXLTIER_LAZY_LIBS_H
 #define CXLTIER_LAZY_LIBS_H
 
+/* the handles kept (the generated stubs check their libraries fit) */
+#define LAZY_MAX_LIBS 16
+
 /* the libraries, by index, as the generator was given them */
 extern const char *const lazy_sonames[];
 

@@ -79,7 +79,9 @@ def main():
              '#include <stdarg.h>', '#include <stdbool.h>', '#include <stdint.h>']
     lines += ['#include <%s>' % header for _, _, header in libs]
     lines += ['#include "lazy-libs.h"', '',
-              'const char *const lazy_sonames[] = { %s };' % ', '.join('"%s"' % s for _, s, _ in libs), '']
+              'const char *const lazy_sonames[] = { %s };' % ', '.join('"%s"' % s for _, s, _ in libs),
+              '_Static_assert(sizeof(lazy_sonames) / sizeof(lazy_sonames[0]) <= LAZY_MAX_LIBS, '
+              '"more libraries than lazy-libs.c keeps handles for");', '']
     for sym in sorted(protos):
         ret, params = protos[sym]
         args = [] if params in ('void', '') else split_params(params)

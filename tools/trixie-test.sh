@@ -60,7 +60,7 @@ if [[ $phase != test ]]; then
     # what the VM tier's Debian 13 guests carry beside it (vm-test.sh:
     # CXLTIER_VM_TRIXIE_BUILD): the units as built there, the tests' tools
     mkdir -p "$OUT/test"
-    for f in cxltier-online@.service cxltier-events.service cxltier-metrics.service cxltier-metrics.timer; do
+    for f in cxltier-hotplug.service cxltier-events.service cxltier-metrics.service cxltier-metrics.timer; do
         [[ ! -f $work/src/build/$f ]] || cp "$work/src/build/$f" "$OUT/"
     done
     for f in pin-pages mkcdat hog map-dax; do

@@ -55,7 +55,7 @@ int ct_hotplug_session_load(struct ct_hotplug_session *s, char *const *targets, 
 			    struct ct_topology *t)
 {
 	if (full || needs_full_topology(targets, n))
-		return ct_topology_load(s->ctx, t);
+		return ct_topology_load_for_change(s->ctx, t);
 	return ct_topology_load_dax_sysfs(s->ctx, t);
 }
 

@@ -161,10 +161,13 @@ static size_t build_steps(const struct ct_region_plan *p, struct step *s)
 }
 
 /* the dax device appears when the region driver has probed; give it a
- * moment (a module may still load), without failing the creation */
+ * moment (a module may still load), without failing the creation. Looked
+ * for after 1 ms, then twice as long each time up to 20 ms: it is mostly
+ * there at once or soon after, and every millisecond here is one of a
+ * hot-add's (test/bench/hotplug.sh) */
 static void wait_dax(struct ct_context *ctx, const char *region)
 {
-	struct timespec start, now, nap = { 0, 20 * 1000 * 1000 };
+	struct timespec start, now, nap = { 0, 1000 * 1000 };
 	char path[256], **d;
 	size_t n;
 
@@ -188,6 +191,8 @@ static void wait_dax(struct ct_context *ctx, const char *region)
 		if (found || now.tv_sec - start.tv_sec >= 5)
 			break;
 		nanosleep(&nap, NULL);
+		if (nap.tv_nsec < 20 * 1000 * 1000)
+			nap.tv_nsec *= 2;
 	}
 	ct_error_clear(&ctx->err);
 }

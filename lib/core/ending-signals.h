@@ -7,16 +7,22 @@
 
 #include <signal.h>
 
+/* the set of them */
+static inline void ct_ending_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGQUIT);
+}
+
 /* hold them; OLD gets the mask to put back with sigprocmask(SIG_SETMASK) */
 static inline void ct_hold_ending_signals(sigset_t *old)
 {
 	sigset_t hold;
 
-	sigemptyset(&hold);
-	sigaddset(&hold, SIGINT);
-	sigaddset(&hold, SIGTERM);
-	sigaddset(&hold, SIGHUP);
-	sigaddset(&hold, SIGQUIT);
+	ct_ending_signals(&hold);
 	sigprocmask(SIG_BLOCK, &hold, old);
 }
 

@@ -9,7 +9,7 @@
 #include "mm/tiers.h"
 #include "cxl/topology.h"
 
-int ct_topology_load(struct ct_context *ctx, struct ct_topology *t)
+static int topology_load(struct ct_context *ctx, struct ct_topology *t, bool live_libcxl)
 {
 	const char *force = getenv("CXLTIER_BACKEND");
 	int rc;
@@ -23,7 +23,7 @@ int ct_topology_load(struct ct_context *ctx, struct ct_topology *t)
 	 * compare both against the same kernel). */
 	if (force && strcmp(force, "sysfs") == 0)
 		rc = ct_topology_load_sysfs(ctx, t);
-	else if ((force && strcmp(force, "libcxl") == 0) || ctx->live)
+	else if ((force && strcmp(force, "libcxl") == 0) || (ctx->live && live_libcxl))
 		rc = ct_topology_load_libcxl(ctx, t);
 	else
 		rc = ct_topology_load_sysfs(ctx, t);
@@ -32,6 +32,16 @@ int ct_topology_load(struct ct_context *ctx, struct ct_topology *t)
 	if (rc)
 		ct_topology_free(t);
 	return rc;
+}
+
+int ct_topology_load(struct ct_context *ctx, struct ct_topology *t)
+{
+	return topology_load(ctx, t, true);
+}
+
+int ct_topology_load_for_change(struct ct_context *ctx, struct ct_topology *t)
+{
+	return topology_load(ctx, t, false);
 }
 
 int ct_topology_finish(struct ct_context *ctx, struct ct_topology *t)

@@ -77,6 +77,14 @@ struct ct_context;
 /* live systems only (-EOPNOTSUPP on a captured tree); root for the mailbox */
 int ct_memdev_partition(struct ct_context *ctx, const char *memdev, struct ct_partition *p);
 int ct_topology_load(struct ct_context *ctx, struct ct_topology *t);
+/* the same chain for a run that changes memory (online, offline, the
+ * policy's regions): through the rooted reader on the live system too
+ * (CXLTIER_BACKEND still forces one). It reads what a change needs in a
+ * tenth of libcxl's time (one memdev under emulation: 1 ms against 11, with
+ * libcxl and libdaxctl not loaded at all), and the hot-add chain reads it
+ * twice (test/bench/hotplug.sh); the VM tier holds both backends equal on
+ * the same kernel (CXLTIER_BACKEND) */
+int ct_topology_load_for_change(struct ct_context *ctx, struct ct_topology *t);
 void ct_topology_free(struct ct_topology *t);
 
 /* the backends, and what they share */

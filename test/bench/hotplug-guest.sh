@@ -3,8 +3,8 @@
 # /share/run.sh's body under systemd as PID 1, topology hotplug4): Type-3
 # cards hot-added over QMP until every block of each is online movable.
 # Sides, rotating from round to round:
-#   chain   device_add; udev (90-cxltier.rules) -> systemd
-#           (cxltier-online@memN.service) -> cxltier online --policy does the rest
+#   chain   device_add; udev (90-cxltier.rules) -> cxltier-hotplug.service
+#           (`cxltier hotplug`, resident) -> cxltier online --policy does the rest
 #   floor   the rule off; device_add, and a minimal script of the sysfs
 #           writes (region over the card, committed, bound; each block
 #           written online_movable), started with it (polling for the memdev)
@@ -173,11 +173,15 @@ verify() { # SERIAL...: prints what is wrong
     return $bad
 }
 
-# udev and systemd are done with cxltier's units
+# udev and systemd are done, and cxltier-hotplug.service has no run under
+# way (its cgroup holds the watch alone, or nothing)
+HPCG=/sys/fs/cgroup/system.slice/cxltier-hotplug.service/cgroup.procs
 settled() {
+    local n=0 p
     udevadm settle --timeout=0 || return 1
-    [[ -z $(systemctl list-jobs --no-legend 'cxltier-online@*' 2>/dev/null) ]] || return 1
-    [[ -z $(systemctl list-units --no-legend --state=activating,deactivating 'cxltier-online@*' 2>/dev/null) ]]
+    [[ -z $(systemctl list-jobs --no-legend 'cxltier-hotplug.service' 2>/dev/null) ]] || return 1
+    if [[ -e $HPCG ]]; then while read -r p; do n=$((n + 1)); done < $HPCG; fi
+    (( n <= 1 ))
 }
 vwait() { vm_wait "$@" 2>&1 | sed 's/^/BENCH note: /' >> $LOG; return "${PIPESTATUS[0]}"; }
 
@@ -289,7 +293,7 @@ run_side() { # SIDE ROUND
         say "BENCH times $side $2 $t0 $t1"   # (the journal's lines placed by them)
     else
         say "BENCH drop $side $2 ${why//$'\n'/; }"
-        journalctl --no-pager -o short-monotonic -u 'cxltier-online@*' | tail -20 | sed 's/^/BENCH note: /' >> $LOG
+        journalctl --no-pager -o short-monotonic -u cxltier-hotplug.service | tail -20 | sed 's/^/BENCH note: /' >> $LOG
     fi
     [[ $side == profile ]] && say "BENCH t0 $side $2 $t0" && say "BENCH t1 $side $2 $t1"
     teardown "${ids[@]}"
@@ -297,13 +301,15 @@ run_side() { # SIDE ROUND
 
 # profiled chain runs: udevadm monitor's event times and cxltier -vv's
 # phases in the journal (not counted in the timed sides)
-exe=$(systemctl show -P ExecStart cxltier-online@mem9.service | sed -n 's/.*path=\([^ ;]*\).*/\1/p')
+exe=$(systemctl show -P ExecStart cxltier-hotplug.service | sed -n 's/.*path=\([^ ;]*\).*/\1/p')
 profile() { # ROUND
     local mon
-    mkdir -p /run/systemd/system/cxltier-online@.service.d
-    printf '[Service]\nExecStart=\nExecStart=%s online --policy --timeout 60 -vv %%i\n' "$exe" \
-        > /run/systemd/system/cxltier-online@.service.d/vv.conf
+    mkdir -p /run/systemd/system/cxltier-hotplug.service.d
+    printf '[Service]\nExecStart=\nExecStart=%s hotplug --timeout 60 -vv\n' "$exe" \
+        > /run/systemd/system/cxltier-hotplug.service.d/vv.conf
     systemctl daemon-reload
+    systemctl try-restart cxltier-hotplug.service
+    vwait 300 "udev and systemd to settle after the restart" settled
     udevadm monitor --kernel --udev --subsystem-match=cxl --subsystem-match=dax > /tmp/mon.$1 &
     mon=$!
     sleep 1
@@ -311,24 +317,29 @@ profile() { # ROUND
     say "BENCH t2 profile $1 ${EPOCHREALTIME/./}"
     kill $mon; wait $mon 2>/dev/null
     grep -E '(bind|add) +/.*/(mem[0-9]+|dax[0-9]+\.[0-9]+) \((cxl|dax)\)' /tmp/mon.$1 | sed "s/^/BENCH mon $1 /" >> $LOG
-    rm -r /run/systemd/system/cxltier-online@.service.d
+    rm -r /run/systemd/system/cxltier-hotplug.service.d
     systemctl daemon-reload
+    systemctl try-restart cxltier-hotplug.service
+    vwait 300 "udev and systemd to settle after the restart" settled
 }
 
-# the journal: systemd's and cxltier's lines of every cxltier-online unit,
+# the journal: systemd's and cxltier's lines of cxltier-hotplug.service,
 # with both clocks (realtime and monotonic, microseconds)
 journal() {
-    journalctl --no-pager -o json -u 'cxltier-online@*' |
+    journalctl --no-pager -o json -u cxltier-hotplug.service |
         jq -r '"BENCH journal \(.__REALTIME_TIMESTAMP) \(.__MONOTONIC_TIMESTAMP) \(.UNIT // ._SYSTEMD_UNIT // "-") \(.MESSAGE)"' >> $LOG
 }
 
-# what starting the unit costs, apart from what cxltier does: `cxltier
-# --version` run by hand, as a oneshot service without a sandbox, and as
-# one with cxltier-online@'s sandbox (its unit file, ExecStart replaced)
+# what starting a unit costs, apart from what cxltier does (what a unit per
+# device paid at every device, and cxltier-hotplug.service pays once):
+# `cxltier --version` run by hand, as a oneshot service without a sandbox,
+# and as one with cxltier-hotplug.service's sandbox (its unit file,
+# ExecStart and Type replaced)
 startup() {
     local i t u=/run/systemd/system
-    sed -e "s|^ExecStart=.*|ExecStart=$exe --version|" -e '/^Description=/d' \
-        /usr/lib/systemd/system/cxltier-online@.service > $u/hb-sandboxed.service
+    sed -e "s|^ExecStart=.*|ExecStart=$exe --version|" -e 's/^Type=.*/Type=oneshot/' \
+        -e '/^\(Description\|NotifyAccess\|Restart\|RestartSec\)=/d' \
+        /usr/lib/systemd/system/cxltier-hotplug.service > $u/hb-sandboxed.service
     printf '[Service]\nType=oneshot\nExecStart=%s --version\n' "$exe" > $u/hb-bare.service
     systemctl daemon-reload
     for ((i = 0; i < 5; i++)); do
@@ -341,8 +352,8 @@ startup() {
     while IFS= read -r line; do
         k=$((k + 1))
         printf '[Service]\nType=oneshot\nExecStart=%s --version\n%s\n' "$exe" "$line" > $u/hb-one$k.service
-    done < <(sed -n '/^\[Service\]/,$p' /usr/lib/systemd/system/cxltier-online@.service |
-             grep -Ev '^(\[|#|$|ExecStart=|Type=)')
+    done < <(sed -n '/^\[Service\]/,$p' /usr/lib/systemd/system/cxltier-hotplug.service |
+             grep -Ev '^(\[|#|$|ExecStart=|Type=|NotifyAccess=|Restart=|RestartSec=)')
     systemctl daemon-reload
     for ((i = 0; i < 3; i++)); do
         for ((j = 1; j <= k; j++)); do
@@ -356,6 +367,10 @@ startup() {
 }
 
 settled || vwait 300 "udev and systemd to settle at boot" settled
+# running, as on a machine that booted with a CXL memdev (udev's coldplug
+# starts it; this guest boots without it): the first card does not pay its
+# start (and the profile's runs, a warm-up, restart it with -vv anyway)
+systemctl start cxltier-hotplug.service
 for ((p = 0; p < PROFILE; p++)); do profile $p; done   # (the first: a warm-up too)
 (( PROFILE == 0 )) || startup
 journal

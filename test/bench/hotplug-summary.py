@@ -94,28 +94,30 @@ if t0:
                 add(f"{'kernel: memdev bound (uevent)' if src == 'KERNEL' else 'udevd: memdev event done'}", rel(t))
             if act == "bind" and dev.startswith("dax"):
                 add(f"{'kernel: dax device bound to kmem (uevent)' if src == 'KERNEL' else 'udevd: dax event done'}", rel(t))
-        unit = f"cxltier-online@{mem}.service"
-        js = [(r, msg) for r, _, u, msg in jl if a <= r <= b and (u == unit or msg.startswith(unit) or unit in msg.split(" ")[:2])]
-        st = next((r for r, msg in js if msg.startswith(f"Starting {unit}") or msg.startswith(f"Starting cxltier-online@{mem}")), None)
+        # cxltier-hotplug.service's lines: a run started and done, its
+        # phases (-vv), in the profiled run's window
+        js = [(r, msg) for r, _, u, msg in jl if a <= r <= b and u == "cxltier-hotplug.service"]
+        runre = re.compile(r"cxltier hotplug: online --policy (.*): (started|done|exit)")
+        st = next((r for r, msg in js for m in [runre.match(msg)] if m and m[2] == "started" and mem in m[1].split()), None)
         if st:
-            add("systemd: unit starting", (st - a) / 1000)
+            add("cxltier hotplug: its run started", (st - a) / 1000)
         phases = [(r, m) for r, msg in js for m in [re.match(r"cxltier online: (.*): ([\d.]+) ms$", msg)] if m]
         if phases:
             first = phases[0][0] - float(phases[0][1][2]) * 1000
             add("cxltier: main (its first phase, start)", (first - a) / 1000)
             for r, m in phases:
                 add(f"  phase {m[1]} (ms)", float(m[2]))
-        fin = next((r for r, msg in js if msg.startswith(f"Finished {unit}") or "Deactivated successfully" in msg), None)
+        fin = next((r for r, msg in js for m in [runre.match(msg)] if m and m[2] != "started" and mem in m[1].split()), None)
         if fin:
-            add("systemd: unit finished", (fin - a) / 1000)
+            add("cxltier hotplug: its run ended", (fin - a) / 1000)
         if p in t1:
             add("every block online movable (poll)", (t1[p] - a) / 1000)
     if rows:
-        order = ["kernel: memdev bound (uevent)", "udevd: memdev event done", "systemd: unit starting",
+        order = ["kernel: memdev bound (uevent)", "udevd: memdev event done", "cxltier hotplug: its run started",
                  "cxltier: main (its first phase, start)"]
         order += [k for k in rows if k.startswith("  phase")]
         order += ["kernel: dax device bound to kmem (uevent)", "udevd: dax event done",
-                  "every block online movable (poll)", "systemd: unit finished"]
+                  "every block online movable (poll)", "cxltier hotplug: its run ended"]
         print(f"  where the chain's time goes ({len(t0)} profiled runs, udevadm monitor and cxltier -vv;"
               f" ms from the card's coming, medians; phases: their own length):")
         for k in order:
@@ -124,7 +126,7 @@ if t0:
                 print(f"    {k:48} {mid(v):9.1f}  (min {min(v):.1f}, max {max(v):.1f}, n={len(v)})")
 if startup:
     print("  starting a run of cxltier, medians (ms):", ", ".join(
-        f"{ {'exec': 'cxltier --version by hand', 'bare-unit': 'as a oneshot unit', 'sandboxed-unit': 'as one with cxltier-online@.service sandbox'}.get(k, k)} {mid(v):.1f}"
+        f"{ {'exec': 'cxltier --version by hand', 'bare-unit': 'as a oneshot unit', 'sandboxed-unit': 'as one with cxltier-hotplug.service sandbox (what a unit per device paid each time)'}.get(k, k)} {mid(v):.1f}"
         for k, v in startup.items()))
 if oneline and "bare-unit" in startup:
     bare = mid(startup["bare-unit"])
@@ -132,22 +134,26 @@ if oneline and "bare-unit" in startup:
     for k, v in sorted(oneline.items(), key=lambda kv: -mid(kv[1]))[:8]:
         print(f"    {mid(v) - bare:7.1f}  {k}")
 
-# the timed chain runs (one card, four), from the journal alone: when the
-# memdevs' units started and finished (ms from the card's coming)
+# the timed chain runs (one card, four), from the journal alone: when
+# cxltier hotplug started and ended its runs for memdevs (ms from the card's
+# coming), and how many runs it made
 jl = sorted(journal.values(), key=lambda j: j[0])
+runre = re.compile(r"cxltier hotplug: online --policy (.*): (started|done|exit)")
 for side in ("chain", "four"):
     rows = {}
     for a, b in times.get(side, []):
-        st = [r for r, _, u, msg in jl if a <= r <= b + 5_000_000 and msg.startswith("Starting cxltier-online@mem")]
-        fin = [r for r, _, u, msg in jl if a <= r <= b + 5_000_000 and msg.startswith("Finished cxltier-online@mem")]
-        dax = [r for r, _, u, msg in jl if a <= r <= b + 5_000_000 and msg.startswith("Starting cxltier-online@dax")]
+        ev = [(r, m[1].split(), m[2]) for r, _, u, msg in jl if a <= r <= b + 5_000_000
+              for m in [runre.match(msg)] if m]
+        st = [r for r, devs, what in ev if what == "started" and any(d.startswith("mem") for d in devs)]
+        fin = [r for r, devs, what in ev if what != "started" and any(d.startswith("mem") for d in devs)]
         if st:
-            rows.setdefault("first memdev unit starting", []).append((st[0] - a) / 1000)
-            rows.setdefault("last memdev unit starting", []).append((st[-1] - a) / 1000)
+            rows.setdefault("first run over a memdev started", []).append((st[0] - a) / 1000)
+            rows.setdefault("last run over a memdev started", []).append((st[-1] - a) / 1000)
         if fin:
-            rows.setdefault("first memdev unit finished", []).append((fin[0] - a) / 1000)
-            rows.setdefault("last memdev unit finished", []).append((fin[-1] - a) / 1000)
-        rows.setdefault("dax units started meanwhile (count)", []).append(len([r for r in dax if r <= b]))
+            rows.setdefault("first run over a memdev ended", []).append((fin[0] - a) / 1000)
+            rows.setdefault("last run over a memdev ended", []).append((fin[-1] - a) / 1000)
+        rows.setdefault("runs started before the last block (count)", []).append(
+            len([r for r, _, what in ev if what == "started" and r <= b]))
         rows.setdefault("every block online movable (poll)", []).append((b - a) / 1000)
     if rows:
         print(f"  the timed {side} runs ({len(times[side])}), from the journal (ms from the card's coming, medians):")

@@ -7,7 +7,8 @@
 # them; topology hotplug4: four free root ports). Sides, in an order that
 # rotates from round to round (test/bench/hotplug-guest.sh says how):
 #   chain   the real chain: udev (90-cxltier.rules) -> systemd
-#           (cxltier-online@memN.service) -> cxltier online --policy
+#           (cxltier-hotplug.service, started at boot by the boot memdev's
+#           tag) -> cxltier online --policy
 #   floor   the rule off; a minimal script of the sysfs writes (region made,
 #           committed, bound; each block written online_movable), started
 #           as the QMP command returns (polling for the memdev)
@@ -25,7 +26,7 @@
 # Before the rounds, BENCH_PROFILE (default 3) chain runs with udevadm
 # monitor and cxltier -vv (not counted; the first is a warm-up too) say
 # where the chain's time goes, and the start of a oneshot unit running
-# `cxltier --version` is timed bare, with cxltier-online@'s sandbox, and
+# `cxltier --version` is timed bare, with cxltier-hotplug.service's sandbox, and
 # with each line of that sandbox alone.
 # Prints median, min and max per side, the ratios chain/floor, kernel/floor
 # and four/chain, and the profile's medians.
@@ -52,10 +53,10 @@ rm -rf "$share"; mkdir -p "$share"
 # cxltier, its rule and its units as vm-test.sh installs them
 adds=(-a "$BUILD/cxltier:/usr/bin/cxltier"
       -a "$SRC/udev/90-cxltier.rules:/usr/lib/udev/rules.d/90-cxltier.rules")
-for u in cxltier-online@.service cxltier-events.service cxltier-metrics.service cxltier-metrics.timer; do
+for u in cxltier-hotplug.service cxltier-events.service cxltier-metrics.service cxltier-metrics.timer; do
     [[ -f $BUILD/$u ]] && adds+=(-a "$BUILD/$u:/usr/lib/systemd/system/$u")
 done
-exe=$(sed -n 's/^ExecStart=\([^ ]*\).*/\1/p' "$BUILD/cxltier-online@.service")
+exe=$(sed -n 's/^ExecStart=\([^ ]*\).*/\1/p' "$BUILD/cxltier-hotplug.service")
 [[ -z $exe || $exe == /usr/bin/cxltier ]] || adds+=(-a "$BUILD/cxltier:$exe")
 adds+=(-a /usr/bin/udevadm:/usr/bin/udevadm)
 "$VM/mkinitramfs.sh" -k "$K" -o "$work/initrd.gz" "${adds[@]}" >/dev/null

@@ -1,6 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-only
-# The udev rule and the systemd unit that run `cxltier online --policy`.
+# The udev rule, cxltier-hotplug.service and `cxltier hotplug`, which run
+# `cxltier online --policy` (the chain itself runs in the VM tier:
+# vm/hotplug-systemd.bats, vm/hotplug-four.bats).
 load helper
 
 RULES=$CXLTIER_SRC/udev/90-cxltier.rules
@@ -14,15 +16,43 @@ udev_test() { # rules-file action devpath
     rm -f /run/udev/rules.d/90-cxltier-test.rules
 }
 
-@test "the unit runs cxltier online --policy for its instance" {
-    unit=${CXLTIER_BUILD:-$BATS_TEST_DIRNAME/../../build}/cxltier-online@.service
+@test "the unit runs cxltier hotplug, which gives each run its --timeout" {
+    unit=${CXLTIER_BUILD:-$BATS_TEST_DIRNAME/../../build}/cxltier-hotplug.service
     run grep -E '^ExecStart=' "$unit"
-    assert_output --regexp '^ExecStart=/.*/cxltier online --policy --timeout 60 %i$'
-    cmd=$(sed -n 's/^ExecStart=//p' "$unit" | sed "s#^[^ ]*cxltier#$CXLTIER#; s/%i/dax0.0/")
-    # the same command line, on the lab tree, as a dry run
-    run --separate-stderr $cmd --sysroot "$(fixture lab-region-offline)" --dry-run -j
+    assert_success
+    assert_output --regexp '^ExecStart=/.*/cxltier hotplug --timeout 60$'
+    # a run as hotplug starts one (cmd-hotplug.c: the devices after "--"),
+    # over dax0.0 of the lab tree, as a dry run
+    run --separate-stderr cxltier --sysroot "$(fixture lab-region-offline)" online --policy --timeout 60 --dry-run -j -- dax0.0
     assert_success
     [[ $(jq '.blocks | length' <<<"$output") == 8 ]]
+}
+
+@test "hotplug: no targets, no --sysroot, a --timeout in whole seconds; each refusal says why (exit 2)" {
+    run --separate-stderr cxltier hotplug mem0
+    assert_failure 2
+    [[ $stderr == *"hotplug takes no target ('mem0'): the devices come from udev's rule"* ]]
+    run --separate-stderr cxltier --sysroot "$(fixture lab-region-offline)" hotplug --once
+    assert_failure 2
+    [[ $stderr == *"hotplug watches the live system only"* ]]
+    for t in -1 1.5 x 86401 ''; do
+        run --separate-stderr cxltier hotplug --timeout "$t" --once
+        assert_failure 2
+        [[ $stderr == *"--timeout $t: give whole seconds, 0 to 86400"* ]]
+    done
+    for o in -j -n -b "-o name"; do
+        run --separate-stderr cxltier hotplug $o --once
+        assert_failure 2
+        [[ $stderr == *"hotplug prints no table or JSON of its own: its runs' output goes to the journal"* ]]
+    done
+}
+
+@test "hotplug --once on a machine where udev tagged nothing: no run, exit 0" {
+    [[ ! -e /run/udev/tags/cxltier ]] || fail "this machine has devices udev tagged cxltier: the test wants one without"
+    run --separate-stderr cxltier hotplug --once
+    assert_success
+    assert_equal "$stderr" "cxltier hotplug: no device marked by udev's rule"
+    assert_output ""
 }
 
 @test "udev: the rule's match keys on a real memory block of this machine" {
@@ -52,22 +82,29 @@ udev_test() { # rules-file action devpath
         assert_success
         rules_parsed_clean 90-cxltier-test.rules
         assert_output --partial "ACTION=$action"
-        refute_output --regexp 'SYSTEMD_WANTS=.*cxltier-online'
+        refute_output --regexp 'SYSTEMD_WANTS=.*cxltier-hotplug'
+        refute_output --regexp 'TAGS=.*:cxltier:'
     done
 }
 
-@test "the rule: one unit per dax device or memdev event, only the keys udev knows, no work inside udev" {
+@test "the rule: a tag per dax device or memdev event, the memdev's wanting the service while no watch listens, only the keys udev knows, no work inside udev" {
     run grep -E 'RUN\+?=' "$RULES"
     assert_failure 1
-    run grep -c 'SYSTEMD_WANTS' "$RULES"
+    run grep -c 'TAG+="cxltier"$' "$RULES"
+    assert_success
     assert_output 2
+    run grep -c 'TEST!="/run/cxltier/hotplug.watch", TAG+="systemd", ENV{SYSTEMD_WANTS}+="cxltier-hotplug.service"' "$RULES"
+    assert_success
+    assert_output 1
+    run grep -c 'SYSTEMD_WANTS' "$RULES"
+    assert_output 1
     run grep -E 'SUBSYSTEM=="memory"' "$RULES"
     assert_failure 1
     run grep -E '^ACTION=="add\|bind", SUBSYSTEM=="dax", ENV\{DRIVER\}=="kmem"' "$RULES"
     assert_success
 }
 
-@test "the rule: a memdev bound to cxl_mem starts the unit for it" {
+@test "the rule: a memdev bound to cxl_mem is tagged, and starts the service" {
     run grep -E '^ACTION=="add\|bind", SUBSYSTEM=="cxl", ENV\{DEVTYPE\}=="cxl_memdev", ENV\{DRIVER\}=="cxl_mem", KERNEL=="mem\[0-9\]\*"' "$RULES"
     assert_success
 }

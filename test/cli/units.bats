@@ -14,25 +14,24 @@ ceiling_of() {
     case $1 in
     cxltier-metrics.service) echo 2.5 ;;
     cxltier-events.service) echo 3.5 ;;
-    cxltier-online@mem0.service) echo 5.0 ;;
+    cxltier-hotplug.service) echo 3.5 ;;
     *) return 1 ;;
     esac
 }
-SERVICES=(cxltier-metrics.service cxltier-events.service cxltier-online@mem0.service)
+SERVICES=(cxltier-metrics.service cxltier-events.service cxltier-hotplug.service)
 
 # the built units in a directory of their own, their ExecStart the build's
-# binary (verify wants it executable), the template as an instance
+# binary (verify wants it executable)
 setup_file() {
     local u
     UNITS=$BATS_FILE_TMPDIR/units
     mkdir -p "$UNITS"
-    for u in cxltier-events.service cxltier-metrics.service cxltier-metrics.timer cxltier-online@.service; do
+    for u in cxltier-events.service cxltier-metrics.service cxltier-metrics.timer cxltier-hotplug.service; do
         [[ -f $CXLTIER_BUILD/$u ]] || { echo "the build has no $u" >&2; return 1; }
     done
-    for u in cxltier-events.service cxltier-metrics.service cxltier-metrics.timer; do
+    for u in cxltier-events.service cxltier-metrics.service cxltier-metrics.timer cxltier-hotplug.service; do
         with_build_binary < "$CXLTIER_BUILD/$u" > "$UNITS/$u"
     done
-    with_build_binary < "$CXLTIER_BUILD/cxltier-online@.service" > "$UNITS/cxltier-online@mem0.service"
     export UNITS
 }
 
@@ -74,8 +73,8 @@ without_sandbox() { awk '/^# The sandbox/ { cut = 1 } /^\[/ { cut = 0 } !cut'; }
     assert_exposure_within cxltier-events.service
 }
 
-@test "cxltier-online@.service (as cxltier-online@mem0.service): exposure at most 5.0" {
-    assert_exposure_within cxltier-online@mem0.service
+@test "cxltier-hotplug.service: exposure at most 3.5" {
+    assert_exposure_within cxltier-hotplug.service
 }
 
 @test "each unit without its sandbox scores above its ceiling: the check can fail" {
@@ -133,13 +132,13 @@ verify_clean() {
 }
 
 @test "the verify check fails on a unit systemd only half reads (Type=oneshott)" {
-    sed 's/^Type=.*/Type=oneshott/' "$UNITS/cxltier-online@mem0.service" > "$BATS_TEST_TMPDIR/cxltier-online@mem0.service"
-    grep -q '^Type=oneshott' "$BATS_TEST_TMPDIR/cxltier-online@mem0.service"
-    run verify_clean "$BATS_TEST_TMPDIR/cxltier-online@mem0.service"
+    sed 's/^Type=.*/Type=oneshott/' "$UNITS/cxltier-hotplug.service" > "$BATS_TEST_TMPDIR/cxltier-hotplug.service"
+    grep -q '^Type=oneshott' "$BATS_TEST_TMPDIR/cxltier-hotplug.service"
+    run verify_clean "$BATS_TEST_TMPDIR/cxltier-hotplug.service"
     assert_failure 1
     # (systemd 252: "Failed to parse service type, ignoring: oneshott";
     # 257: "Failed to parse Type=oneshott, ignoring: Invalid argument")
-    assert_output --regexp ':11: Failed to parse (service type, ignoring: oneshott|Type=oneshott, ignoring)'
+    assert_output --regexp ':16: Failed to parse (service type, ignoring: oneshott|Type=oneshott, ignoring)'
 }
 
 @test "the units keep what they are for: ExecStart, Restart=always for the follower, a bounded start at boot" {
@@ -148,6 +147,8 @@ verify_clean() {
     grep -qx 'StateDirectory=cxltier' "$UNITS/cxltier-events.service"
     grep -qx 'StateDirectoryMode=0700' "$UNITS/cxltier-events.service"
     grep -qx 'Restart=always' "$UNITS/cxltier-events.service"
-    grep -qx "ExecStart=$CXLTIER online --policy --timeout 60 %i" "$UNITS/cxltier-online@mem0.service"
-    grep -qx 'TimeoutStartSec=5min' "$UNITS/cxltier-online@mem0.service"
+    grep -qx "ExecStart=$CXLTIER hotplug --timeout 60" "$UNITS/cxltier-hotplug.service"
+    grep -qx 'Type=notify' "$UNITS/cxltier-hotplug.service"
+    grep -qx 'Restart=on-failure' "$UNITS/cxltier-hotplug.service"
+    grep -qx 'TimeoutStartSec=5min' "$UNITS/cxltier-hotplug.service"
 }

@@ -61,7 +61,7 @@ expect=(
     /usr/bin/cxltier
     "$completions/cxltier"
     "$udevrules/90-cxltier.rules"
-    "$units/cxltier-online@.service" "$units/cxltier-events.service"
+    "$units/cxltier-hotplug.service" "$units/cxltier-events.service"
     "$units/cxltier-metrics.service" "$units/cxltier-metrics.timer"
     /usr/share/doc/cxltier/examples/cxltier.conf /usr/share/doc/cxltier/examples/cxltier-alerts.yml
     /usr/share/doc/cxltier/examples/cxltier-events-retire.conf

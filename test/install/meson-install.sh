@@ -33,7 +33,7 @@ want[$CXLTIER_EXAMPLEDIR/cxltier-events-retire.conf]=644
 [[ -z ${CXLTIER_COMPLETIONDIR:-} ]] || want[$CXLTIER_COMPLETIONDIR/cxltier]=644
 [[ -z ${CXLTIER_UDEVRULESDIR:-} ]] || want[$CXLTIER_UDEVRULESDIR/90-cxltier.rules]=644
 if [[ -n ${CXLTIER_UNITDIR:-} ]]; then
-    want[$CXLTIER_UNITDIR/cxltier-online@.service]=644
+    want[$CXLTIER_UNITDIR/cxltier-hotplug.service]=644
     want[$CXLTIER_UNITDIR/cxltier-events.service]=644
     want[$CXLTIER_UNITDIR/cxltier-metrics.service]=644
     want[$CXLTIER_UNITDIR/cxltier-metrics.timer]=644
@@ -107,7 +107,7 @@ fi
 if [[ -z ${CXLTIER_UDEVRULESDIR:-} ]]; then
     tap_skip "udev rule" "not installed in this configuration"
 else
-    grep -q 'SYSTEMD_WANTS.*cxltier-online@' "$dest$CXLTIER_UDEVRULESDIR/90-cxltier.rules" 2>/dev/null &&
+    grep -q 'SYSTEMD_WANTS.*cxltier-hotplug.service' "$dest$CXLTIER_UDEVRULESDIR/90-cxltier.rules" 2>/dev/null &&
         tap_ok "udev rule in $CXLTIER_UDEVRULESDIR" || tap_fail "udev rule" </dev/null
 fi
 
@@ -116,7 +116,7 @@ if [[ -z ${CXLTIER_UNITDIR:-} ]]; then
     tap_skip "systemd units" "not installed in this configuration"
 else
     bad=()
-    for u in cxltier-online@.service cxltier-events.service cxltier-metrics.service; do
+    for u in cxltier-hotplug.service cxltier-events.service cxltier-metrics.service; do
         grep -q "^ExecStart=$CXLTIER_BINDIR/cxltier " "$dest$CXLTIER_UNITDIR/$u" 2>/dev/null || bad+=("$u")
     done
     [[ ${#bad[@]} == 0 ]] && tap_ok "systemd units in $CXLTIER_UNITDIR run $CXLTIER_BINDIR/cxltier" ||

@@ -6,24 +6,35 @@
 # vm-test-timeout: 600 -- a hot-add, region creation and onlining of 512 MiB of emulated CXL memory under TCG
 # vm-userland: trixie -- the udev rule and units under Debian 13's systemd 257 and udev
 # The whole chain as a machine runs it: Debian's systemd is PID 1, its
-# journald and udevd run under it, cxltier's udev rule and unit are installed
-# as the package installs them. A Type-3 device hot-added over QMP ends as
-# movable memory with nothing done by the test but the hot-add:
-# udev (90-cxltier.rules) -> systemd (cxltier-online@memN.service) -> cxltier.
+# journald and udevd run under it, cxltier's udev rule and units are
+# installed as the package installs them. A Type-3 device hot-added over QMP
+# ends as movable memory with nothing done by the test but the hot-add:
+# udev (90-cxltier.rules: tagged) -> systemd (cxltier-hotplug.service,
+# started by the boot device's tag, resident) -> `cxltier online --policy`.
 # Then the remove path (`offline memN --remove`, QMP device_del), a serial
-# the policy leaves offline, and the first serial again on a kernel that
-# onlines new memory itself. hotplug.bats tests each link alone in detail.
+# the policy leaves offline (its run caught while it waits, to read its
+# sandbox), and the first serial again on a kernel that onlines new memory
+# itself, hot-added while the watch is down (SIGKILL: systemd starts it
+# again, and it takes what was tagged meanwhile). hotplug.bats tests each
+# link alone in detail.
 load helper
+load hotplug-watch
 
 SERIAL=0x9ac0 OFFLINE_SERIAL=0x9ac1
 SIZE=$((512 << 20))
 
+# (the policy file is written by the first test, after the boot device's
+# coldplug: the default policy makes it no region)
 setup_file() {
     [[ $(cat /proc/1/comm) == systemd ]] || return 0
+    rm -f /etc/cxltier.conf
+    cat $MEMSYS/auto_online_blocks > "$BATS_FILE_TMPDIR/auto"
+}
+coldplug_done() { [[ $(systemctl is-active $HOTPLUG_UNIT) == active ]] && run_ended mem0 && settled; }
+write_policy() {
     mkdir -p /etc
     printf '%s\n' '[defaults]' 'create-region = yes' '' \
         "[device serial=$OFFLINE_SERIAL]" 'online = no' > /etc/cxltier.conf
-    cat $MEMSYS/auto_online_blocks > "$BATS_FILE_TMPDIR/auto"
 }
 
 teardown_file() {
@@ -57,32 +68,6 @@ memdev_movable() {
     done
 }
 
-# udev has handled every event, and systemd runs and has queued no cxltier unit
-settled() {
-    udevadm settle --timeout=0 || return 1
-    [[ -z $(systemctl list-jobs --no-legend 'cxltier-online@*' 2>/dev/null) ]] || return 1
-    [[ -z $(systemctl list-units --no-legend --state=activating,deactivating 'cxltier-online@*' 2>/dev/null) ]]
-}
-
-# systemd ran cxltier-online@$1.service to its end, successfully
-unit_ran() {
-    [[ $(systemctl show -P ExecMainStartTimestampMonotonic "cxltier-online@$1.service") != 0 &&
-       $(systemctl show -P ActiveState "cxltier-online@$1.service") == inactive ]]
-}
-# how many times systemd started cxltier-online@$1.service (the journal
-# keeps it after systemd forgets the unit of a device that left)
-unit_starts() {
-    journalctl --no-pager -o cat -u "cxltier-online@$1.service" | grep -c '^Starting cxltier-online@'
-}
-unit_result() {
-    systemctl show -P Result "cxltier-online@$1.service"
-    systemctl show -P ExecMainStatus "cxltier-online@$1.service"
-}
-show_journal() {
-    echo "# journal of cxltier-online@$1.service:" >&3
-    journalctl --no-pager -o cat -u "cxltier-online@$1.service" | sed 's/^/#   /' >&3
-}
-
 # the remove path: cxltier offline MEMDEV --remove, then QMP device_del ID;
 # the kernel lets the memdev and its PCI device go and QEMU finishes
 remove_device() {
@@ -95,35 +80,58 @@ remove_device() {
     wait_for 120 "udev and systemd to settle after $m left" settled
 }
 
-@test "systemd is PID 1: journald and udevd run under it, cxltier's rule and unit installed" {
+@test "systemd is PID 1: journald and udevd run under it, cxltier's rule installed, the watch started by the boot device's tag at coldplug" {
     systemctl is-active systemd-journald.service systemd-udevd.service
     [[ -f /usr/lib/udev/rules.d/90-cxltier.rules ]]
-    run systemctl cat cxltier-online@mem9.service
+    run systemctl cat $HOTPLUG_UNIT
     assert_success
-    assert_output --regexp $'\nExecStart=/[^ ]*/cxltier online --policy --timeout 60 %i'
-    exe=$(systemctl show -P ExecStart cxltier-online@mem9.service | sed -n 's/.*path=\([^ ;]*\).*/\1/p')
+    assert_output --regexp $'\nExecStart=/[^ ]*/cxltier hotplug --timeout 60\n'
+    exe=$(systemctl show -P ExecStart $HOTPLUG_UNIT | sed -n 's/.*path=\([^ ;]*\).*/\1/p')
     [[ -x $exe ]] || fail "the unit's ExecStart names $exe, not installed"
+    assert_equal "$(systemctl is-active $HOTPLUG_UNIT || :)" inactive
+    # nothing enabled it: udev's coldplug (what systemd-udev-trigger.service
+    # does at boot; this guest boots without it) tags the memdev there at
+    # boot, which wants it; ready once that device's run was done (the
+    # default policy: no region made)
+    udevadm trigger --action=add --subsystem-match=cxl --subsystem-match=dax
+    wait_for 120 "cxltier-hotplug.service started by the coldplug, its run over mem0 ended" coldplug_done
+    assert_equal "$(systemctl is-active $HOTPLUG_UNIT)" active
+    assert_equal "$(systemctl is-enabled $HOTPLUG_UNIT 2>&1 || :)" static
+    udevadm info --query=property /sys/bus/cxl/devices/mem0 | grep -qx 'CURRENT_TAGS=.*:cxltier:.*' ||
+        fail "mem0 is not tagged: $(udevadm info --query=property /sys/bus/cxl/devices/mem0)"
+    assert_equal "$(run_result mem0)" done
+    run region_of mem0
+    assert_failure
+    systemctl show -P MainPID $HOTPLUG_UNIT > "$BATS_FILE_TMPDIR/watch-pid"
+    # its mark, that udev need not start it at each memdev now
+    assert_equal "$(stat -c '%U %a' /run/cxltier/hotplug.watch) $(cat /run/cxltier/hotplug.watch)" \
+        "root 600 $(cat "$BATS_FILE_TMPDIR/watch-pid")"
+    write_policy
 }
 
-@test "hot-add: udev -> systemd -> cxltier-online@memN makes a region and onlines it movable, nothing done by hand" {
+@test "hot-add: udev -> cxltier-hotplug.service -> online --policy makes a region and onlines it movable, nothing done by hand" {
     m=$(vm_hot_add_type3 cxl-sd1 $SERIAL $SIZE)
     echo "$m" > "$BATS_FILE_TMPDIR/memdev"
-    wait_for 300 "cxltier-online@$m.service to put $m's memory online in ZONE_MOVABLE" memdev_movable "$m"
+    wait_for 300 "cxltier-hotplug.service's run to put $m's memory online in ZONE_MOVABLE" memdev_movable "$m"
     wait_for 120 "udev and systemd to settle after $m's hot-add" settled
-    unit_ran "$m" || fail "cxltier-online@$m.service did not run: $(systemctl status --no-pager "cxltier-online@$m.service" 2>&1)"
-    show_journal "$m"
-    assert_equal "$(unit_result "$m" | tr '\n' ' ')" "success 0 "
+    show_journal
+    assert_equal "$(run_result "$m")" done
+    assert_equal "$(run_starts "$m")" 1
+    # a watch listened: the memdev's event was tagged for it alone, systemd
+    # not asked to track the device (no work of PID 1's beside the run)
+    tags=$(udevadm info --query=property "$CXL/$m" | sed -n 's/^CURRENT_TAGS=//p')
+    [[ $tags == *:cxltier:* && $tags != *:systemd:* ]] || fail "$m's tags: $tags"
     r=$(region_of "$m")
     echo "$r" > "$BATS_FILE_TMPDIR/region"
     [[ $(cat $CXL/$r/commit) == 1 && $(( $(cat $CXL/$r/size) )) == "$SIZE" ]]
-    # the region's dax device bound to kmem is an event too: its unit ran
-    # after (serialized by cxltier's lock) and found nothing left to do
+    # the region's dax device bound to kmem is an event too: a run took it
+    # after (the watch runs one at a time) and found nothing left to do
     d=$(vm_dax_of "$r")
-    if unit_ran "$d"; then
-        show_journal "$d"
-        assert_equal "$(unit_result "$d" | tr '\n' ' ')" "success 0 "
-    fi
+    wait_for 60 "a run over $d" run_ended "$d"
+    assert_equal "$(run_result "$d")" done
     memdev_movable "$m"
+    # the same watch all along: one sandboxed start, not one per device
+    assert_equal "$(systemctl show -P MainPID $HOTPLUG_UNIT)" "$(cat "$BATS_FILE_TMPDIR/watch-pid")"
 }
 
 # the tracefs instance cxltier-events.service's follower made (named after
@@ -217,33 +225,87 @@ DROPIN=/etc/systemd/system/cxltier-events.service.d/retire.conf
     rm -r "${f%/*}"
 }
 
-@test "hot-remove: offline --remove, then device_del completes; no unit started by the removal" {
+@test "hot-remove: offline --remove, then device_del completes; no run started by the removal" {
     m=$(cat "$BATS_FILE_TMPDIR/memdev") r=$(cat "$BATS_FILE_TMPDIR/region")
-    before=$(unit_starts "$m")
+    before=$(run_starts "$m")
     remove_device "$m" cxl-sd1
-    assert_equal "$(unit_starts "$m")" "$before"
+    assert_equal "$(run_starts "$m")" "$before"
     [[ ! -e $CXL/$r ]]
 }
 
-@test "a serial the policy leaves offline: the unit runs and leaves it offline, no region" {
+# the test holds the memory-blocks lock (as another cxltier would): a run
+# then waits for it, where its process can be read
+hold_lock() {
+    lock=/run/cxltier/memory-blocks.lock
+    ( exec 9<>$lock 3>&-; flock 9; printf '%11d\n' 4242 >&9; echo held > /tmp/held; exec sleep 300 ) &
+    HOLDER=$!
+    wait_for 10 "the test's flock on $lock" test -s /tmp/held
+}
+release_lock() { kill "$HOLDER"; wait "$HOLDER" 2>/dev/null || :; rm -f /tmp/held; }
+waiting_run() { run_pid > /dev/null; }
+stop_said() { runs_journal | grep -q "^cxltier hotplug: stopping (signal 15)" && run_ended "$1" "$2"; }
+
+@test "a serial the policy leaves offline: its run, waiting on the lock, carries the service's sandbox; a stop ends it, a start takes the device again and leaves it offline, no region" {
+    hold_lock
+    # (memdev names come back: the runs over this one are counted from here)
+    lines0=$(journal_lines)
     m=$(vm_hot_add_type3 cxl-sd2 $OFFLINE_SERIAL $SIZE)
-    wait_for 300 "cxltier-online@$m.service to run" unit_ran "$m"
+    wait_for 300 "cxltier-hotplug.service's run over $m, waiting for the lock" waiting_run || { release_lock; false; }
+    pid=$(run_pid)
+    st=$(cat /proc/$pid/status) cmd=$(tr '\0' ' ' < /proc/$pid/cmdline)
+    mnt=$(readlink /proc/$pid/ns/mnt) mnt1=$(readlink /proc/1/ns/mnt)
+    # stopped meanwhile: systemd signals the run and the watch; the run
+    # leaves its wait, the watch ends after it, cleanly
+    run systemctl stop $HOTPLUG_UNIT
+    release_lock
+    assert_success
+    assert_equal "$(systemctl is-active $HOTPLUG_UNIT || :) $(systemctl show -P Result $HOTPLUG_UNIT)" "inactive success"
+    [[ ! -e /proc/$pid ]] || fail "the run (pid $pid) outlived the service"
+    [[ ! -e /run/cxltier/hotplug.watch ]] || fail "the watch's mark outlived it"
+    # (the watch may read the signal before or after the run's end: the
+    # line's tail says which; the journal takes the lines a moment later)
+    wait_for 30 "the watch's line that it stops, and the run's end, in the journal" stop_said "$m" "$lines0" || { show_journal; false; }
+    # started again (as the next memdev's event would): the device tagged
+    # meanwhile is taken first, before the start returns (Type=notify)
+    run systemctl start $HOTPLUG_UNIT
+    assert_success
+    [[ $(run_starts "$m" "$lines0") == 2 ]] || { show_journal; fail "runs over $m since it came: $(run_starts "$m" "$lines0")"; }
+    systemctl show -P MainPID $HOTPLUG_UNIT > "$BATS_FILE_TMPDIR/watch-pid"
+    echo "# the run: $cmd" >&3
+    [[ $cmd == *"online --policy --timeout 60 -- $m "* ]] || fail "the run is: $cmd"
+    # inherited from the one sandboxed start: no new privileges, a seccomp
+    # filter, CAP_SYS_ADMIN, CAP_SYS_PTRACE and CAP_SYS_MODULE alone, and a
+    # mount namespace of its own (ProtectSystem=strict and the rest)
+    grep -qx $'NoNewPrivs:\t1' <<<"$st" || fail "$st"
+    grep -qx $'Seccomp:\t2' <<<"$st" || fail "$st"
+    grep -qx $'CapBnd:\t0000000000290000' <<<"$st" || fail "$(grep ^Cap <<<"$st")"
+    [[ $mnt != "$mnt1" ]] || fail "the run shares PID 1's mount namespace ($mnt)"
+    wait_for 300 "the run over $m to end" run_ended "$m"
     wait_for 120 "udev and systemd to settle after $m's hot-add" settled
-    show_journal "$m"
-    assert_equal "$(unit_result "$m" | tr '\n' ' ')" "success 0 "
+    show_journal
+    assert_equal "$(run_result "$m")" done
     run region_of "$m"
     assert_failure
-    journalctl --no-pager -o cat -u "cxltier-online@$m.service" | grep -q "$m.*leave it offline"
+    runs_journal | grep -q "$m.*leave it offline"
     remove_device "$m" cxl-sd2
 }
 
-@test "the first serial again, on a kernel that onlines new memory itself: movable all the same" {
+@test "the first serial again, hot-added while the watch is down (SIGKILL), on a kernel that onlines new memory itself: movable all the same" {
     echo online > $MEMSYS/auto_online_blocks
+    main=$(systemctl show -P MainPID $HOTPLUG_UNIT)
+    kill -KILL "$main"
+    # systemd starts it again (Restart=on-failure) whenever the device
+    # comes: before it, its listing of the tagged devices takes it; after
+    # it, udev's event does
     m=$(vm_hot_add_type3 cxl-sd3 $SERIAL $SIZE)
-    wait_for 300 "cxltier-online@$m.service to put $m's memory online in ZONE_MOVABLE" memdev_movable "$m"
+    wait_for 300 "cxltier-hotplug.service, started again, to put $m's memory online in ZONE_MOVABLE" memdev_movable "$m"
     wait_for 120 "udev and systemd to settle after $m's hot-add" settled
-    show_journal "$m"
-    assert_equal "$(unit_result "$m" | tr '\n' ' ')" "success 0 "
+    show_journal
+    [[ $(systemctl show -P MainPID $HOTPLUG_UNIT) != "$main" ]]
+    assert_equal "$(systemctl is-active $HOTPLUG_UNIT)" active
+    # the killed watch's mark went with it (ExecStopPost=); the new one's
+    assert_equal "$(cat /run/cxltier/hotplug.watch)" "$(systemctl show -P MainPID $HOTPLUG_UNIT)"
+    assert_equal "$(run_result "$m")" done
     assert_equal "$(cat $MEMSYS/auto_online_blocks)" online
     memdev_movable "$m"
     remove_device "$m" cxl-sd3

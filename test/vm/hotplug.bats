@@ -16,7 +16,7 @@ load helper
 
 SERIAL=0x9abc
 SIZE=$((512 << 20))
-UNIT=/usr/lib/systemd/system/cxltier-online@.service
+UNIT=/usr/lib/systemd/system/cxltier-hotplug.service
 
 setup_file() {
     mkdir -p /etc
@@ -34,10 +34,15 @@ teardown() {
     for p in ${UDEVD_PID:-} ${MON_PID:-} ${PIN_PID:-} ${CX_PID:-}; do wait "$p" 2>/dev/null || true; done
 }
 
-# the unit's command line for instance $1, with the guest's cxltier
+# the unit's command line, with the guest's cxltier
 unit_command() {
-    sed -n 's/^ExecStart=//p' "$UNIT" | sed "s#^[^ ]*cxltier#cxltier#; s/%i/$1/"
+    sed -n 's/^ExecStart=//p' "$UNIT" | sed "s#^[^ ]*cxltier#cxltier#"
 }
+# what a run of the watch over memdev $1 is (cmd-hotplug.c), its options
+# before the device
+policy_run() { echo "cxltier online --policy --timeout 60 $1"; }
+# the regions there
+regions() { (cd $CXL && echo region[0-9]*); }
 
 # every block of the region's dax device online in ZONE_MOVABLE
 all_movable() {
@@ -48,7 +53,7 @@ all_movable() {
     done
 }
 
-@test "udev: a hot-added memdev's cxl_mem bind starts cxltier-online@memN (udevd in the guest, and udevadm test)" {
+@test "udev: a hot-added memdev's cxl_mem bind is tagged for cxltier hotplug and wants its service (udevd in the guest, and udevadm test)" {
     # (the guest carries udevadm and the package's rule: without them this
     # file tests nothing of the hot-add path)
     command -v udevadm >/dev/null || fail "no udevadm in the guest"
@@ -62,52 +67,74 @@ all_movable() {
     wait_for 30 "udevadm monitor to listen" grep -q 'UDEV - the event which udev sends' /tmp/udev-events.txt
     m=$(vm_hot_add_type3 cxl-mem-hp $SERIAL $SIZE)
     echo "$m" > "$BATS_FILE_TMPDIR/memdev"
-    # the event as udev processed it, with the unit it wants started
+    # the event as udev processed it: tagged, with the service it wants
     wait_for 60 "udev's event for $m's bind to cxl_mem" \
-        grep -qx "SYSTEMD_WANTS=cxltier-online@$m.service" /tmp/udev-events.txt
-    awk -v m="$m" '/^UDEV/ {ev=$0} /^SYSTEMD_WANTS=cxltier-online@/ {print ev " -> " $0}' /tmp/udev-events.txt >&3
-    # ... and that event (one paragraph of the monitor's output) is the bind
-    run awk -v w="SYSTEMD_WANTS=cxltier-online@$m.service" 'BEGIN { RS = "" }
-        { a = ""; hit = 0; n = split($0, l, "\n")
-          for (i = 1; i <= n; i++) { if (l[i] ~ /^ACTION=/) a = l[i]; if (l[i] == w) hit = 1 }
-          if (hit) print a }' /tmp/udev-events.txt
-    assert_output 'ACTION=bind'
-    # the rule, tested alone: bind and the coldplug add start it, a plain add does not
+        grep -qx "SYSTEMD_WANTS=cxltier-hotplug.service" /tmp/udev-events.txt
+    # ... and that event (one paragraph of the monitor's output) is the
+    # bind of $m, the one tagged cxltier
+    run awk -v m="$m" 'BEGIN { RS = "" }
+        { a = ""; dev = ""; tag = 0; n = split($0, l, "\n")
+          for (i = 1; i <= n; i++) {
+              if (l[i] ~ /^ACTION=/) a = l[i]
+              if (l[i] ~ /^DEVPATH=/) { dev = l[i]; sub(/.*\//, "", dev) }
+              if (l[i] ~ /^CURRENT_TAGS=.*:cxltier:/) tag = 1 }
+          if (tag) print a " " dev }' /tmp/udev-events.txt
+    assert_output "ACTION=bind $m"
+    # the rule, tested alone: bind and the coldplug add tag it, a plain add does not
     dev=$(readlink -f "$CXL/$m"); dev=${dev#/sys}
     run udevadm test --action=bind "$dev"
-    assert_output --regexp "SYSTEMD_WANTS=.*cxltier-online@$m\.service"
+    assert_output --regexp "SYSTEMD_WANTS=.*cxltier-hotplug\.service"
+    assert_output --regexp "TAGS=.*:cxltier:"
     rules_parsed_clean 90-cxltier.rules   # (a complaint is "FILE:LINE ...", with status 0)
     run udevadm test --action=add "$dev"            # coldplug: bound already
-    assert_output --regexp "SYSTEMD_WANTS=.*cxltier-online@$m\.service"
+    assert_output --regexp "TAGS=.*:cxltier:"
+    assert_output --regexp "SYSTEMD_WANTS=.*cxltier-hotplug\.service"
+    # while a watch listens (its mark in root's run directory), systemd is
+    # not asked: the tag alone
+    mkdir -p -m 0700 /run/cxltier
+    echo 4242 > /run/cxltier/hotplug.watch
+    run udevadm test --action=bind "$dev"
+    rm /run/cxltier/hotplug.watch
+    assert_success
+    assert_output --regexp "TAGS=.*:cxltier:"
+    # (TAGS keeps the tags of the device's earlier events: CURRENT_TAGS is this one's)
+    refute_output --regexp "SYSTEMD_WANTS=|CURRENT_TAGS=.*:systemd:"
     kill "$UDEVD_PID" "$MON_PID"
     wait "$UDEVD_PID" "$MON_PID" 2>/dev/null || true
     UDEVD_PID= MON_PID=
-    # the unit it starts runs what the next test runs
+    # the unit it wants runs the watch the next test runs once
     [[ -f $UNIT ]] || fail "the unit is not installed in the guest"
-    assert_equal "$(unit_command "$m")" "cxltier online --policy --timeout 60 $m"
+    assert_equal "$(unit_command)" "cxltier hotplug --timeout 60"
 }
 
-@test "the unit's command: a region over the new memdev, its memory online in ZONE_MOVABLE" {
+@test "the watch, once (cxltier hotplug --once): the tagged memdev from udev's database, a region over it, its memory online in ZONE_MOVABLE" {
     m=$(cat "$BATS_FILE_TMPDIR/memdev")
     auto=$(cat $MEMSYS/auto_online_blocks)
     echo "# auto_online_blocks: $auto" >&3
-    run --separate-stderr $(unit_command "$m") -j
+    before=$(regions)
+    run --separate-stderr $(unit_command) --once
     echo "$stderr" >&3
-    r=$(jq -r '.new_regions[0].region // empty' <<<"$output")
-    [[ $(jq -r '.new_regions[0] | .memdev + " " + .state' <<<"$output") == "$m created" ]]
-    echo "$r" > "$BATS_FILE_TMPDIR/region"
     # (a kernel that onlines new memory itself is held off meanwhile: the
     # test "... held off, then put back" below)
     assert_success
+    [[ $stderr == *"cxltier hotplug: online --policy $m: started (pid "* ]]
+    [[ $stderr == *"cxltier hotplug: online --policy $m: done"* ]]
+    [[ $stderr =~ "cxltier online: created "(region[0-9]+)" over $m under " ]] || fail "no region created: $stderr"
+    r=${BASH_REMATCH[1]}
+    [[ " $before " != *" $r "* ]]
+    echo "$r" > "$BATS_FILE_TMPDIR/region"
     [[ $(cat $CXL/$r/commit) == 1 && $(cat $CXL/$r/interleave_ways) == 1 ]]
     [[ $(( $(cat $CXL/$r/size) )) == "$SIZE" ]]
     all_movable "$r" || fail "blocks of $r: $(blocks_state "$(vm_dax_of "$r")")"
     node=$(cat /sys/bus/dax/devices/$(vm_dax_of "$r")/target_node)
     [[ $(cat /sys/devices/system/node/node$node/meminfo | awk '/MemTotal/ {print $4}') -ge $(( SIZE / 1024 * 9 / 10 )) ]]
     # a second run (a second event, coldplug) changes nothing
-    run --separate-stderr $(unit_command "$m") -j
+    before=$(regions)
+    run --separate-stderr $(unit_command) --once
     assert_success
-    [[ $(jq -r '.new_regions // [] | length' <<<"$output") == 0 ]]
+    [[ $stderr == *"cxltier hotplug: online --policy $m: done"* ]]
+    [[ $stderr == *"0 blocks changed"* ]] || fail "$stderr"
+    assert_equal "$(regions)" "$before"
 }
 
 @test "offline memN --remove: blocks offline, region gone, memdev disabled, device_del completes" {
@@ -125,7 +152,7 @@ all_movable() {
 
 @test "the same serial again: region, movable; a pinned block named with its pinner; removed after" {
     m=$(vm_hot_add_type3 cxl-mem-hp2 $SERIAL $SIZE)
-    run --separate-stderr $(unit_command "$m") -j
+    run --separate-stderr $(policy_run "$m") -j
     echo "$stderr" >&3
     assert_success
     r=$(jq -r '.new_regions[0].region' <<<"$output")
@@ -160,7 +187,7 @@ going_offline() { [[ $(cat $MEMSYS/$1/state) == going-offline ]]; }
 
 @test "offline memN --remove stopped by SIGINT in a pinned block: it ends at once; the blocks not tried are not named busy" {
     m=$(vm_hot_add_type3 cxl-mem-hp5 0x9abf $SIZE)
-    run --separate-stderr $(unit_command "$m") -j
+    run --separate-stderr $(policy_run "$m") -j
     assert_success
     r=$(jq -r '.new_regions[0].region' <<<"$output")
     node=$(cat /sys/bus/dax/devices/$(vm_dax_of "$r")/target_node)
@@ -207,7 +234,7 @@ all_online() {
     printf 'pid 999999\nstart 5\nvalue online\n' > /run/cxltier/auto-online.held
     echo offline > $MEMSYS/auto_online_blocks
     m=$(vm_hot_add_type3 cxl-mem-hp4 0x9abe $SIZE)
-    run --separate-stderr $(unit_command "$m") -j
+    run --separate-stderr $(policy_run "$m") -j
     echo "$stderr" >&3
     assert_success
     [[ $stderr == *"killed while it held the kernel's own onlining off: auto_online_blocks set back to online"* ]]
@@ -260,7 +287,7 @@ rewritten_since() {
     m=$(vm_hot_add_type3 cxl-mem-hp3 0x9abd $SIZE)
     r=$(cxltier region create "$m" -j | jq -re '.regions[0].name')
     wait_for 120 "the kernel to online $r's blocks itself" all_online "$r"
-    run --separate-stderr $(unit_command "$m") -j
+    run --separate-stderr $(policy_run "$m") -j
     echo "$stderr" >&3
     assert_failure 1     # every block refused, nothing changed
     [[ $stderr == *"auto_online_blocks=online"* ]]
@@ -269,7 +296,7 @@ rewritten_since() {
     # (--timeout 10 after the unit's 60: a block the kernel put unmovable
     # pages in (7.x) is waited for to the end; a block just onlined holds
     # next to nothing, 10 s is ample for the others)
-    run --separate-stderr $(unit_command "$m") --reonline --timeout 10 -j
+    run --separate-stderr $(policy_run "$m") --reonline --timeout 10 -j
     echo "$stderr" >&3
     [[ $(jq -r '[.blocks[].action] | unique | join(",")' <<<"$output") == reonline_movable ]]
     if (( status == 0 )); then

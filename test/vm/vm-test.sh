@@ -361,12 +361,12 @@ for j in "${JOBS[@]}"; do
               -a "$SRC/systemd/cxltier-events-retire.conf:/usr/share/doc/cxltier/examples/cxltier-events-retire.conf")
         # the unit the rule starts (its ExecStart is what the hotplug tests
         # run), and the others, as the package installs them
-        if [[ -f $b/cxltier-online@.service ]]; then
-            for u in cxltier-online@.service cxltier-events.service cxltier-metrics.service cxltier-metrics.timer; do
+        if [[ -f $b/cxltier-hotplug.service ]]; then
+            for u in cxltier-hotplug.service cxltier-events.service cxltier-metrics.service cxltier-metrics.timer; do
                 [[ -f $b/$u ]] && adds+=(-a "$b/$u:/usr/lib/systemd/system/$u")
             done
             # and the binary where that unit looks for it (the build's bindir)
-            exe=$(sed -n 's/^ExecStart=\([^ ]*\).*/\1/p' "$b/cxltier-online@.service")
+            exe=$(sed -n 's/^ExecStart=\([^ ]*\).*/\1/p' "$b/cxltier-hotplug.service")
             [[ -z $exe || $exe == /usr/bin/cxltier ]] || adds+=(-a "$b/cxltier:$exe")
         fi
     fi
