@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <wchar.h>
 #include <libsmartcols.h>
 #include "output.h"
 
@@ -144,6 +145,18 @@ static int select_columns(const struct out_table *t, const char *list, const str
 	return 0;
 }
 
+/* what a record shows in one column */
+static void format_cell(const struct out_table *t, const struct out_column *col, json_object *rec, int level,
+			bool bytes, char *buf, size_t len)
+{
+	if (col->format)
+		col->format(rec, buf, len);
+	else if (strcmp(col->key, "@level") == 0)
+		snprintf(buf, len, "%s", t->level_names ? t->level_names[level] : "");
+	else
+		format_value(lookup(rec, col->key), col->type, bytes, buf, len);
+}
+
 static void add_lines(struct libscols_table *tb, struct libscols_line *parent, const struct out_table *t,
 		      const struct out_column **sel, size_t nsel, json_object *arr, int level, bool bytes)
 {
@@ -157,12 +170,7 @@ static void add_lines(struct libscols_table *tb, struct libscols_line *parent, c
 		if (!ln)
 			return;
 		for (size_t c = 0; c < nsel; c++) {
-			if (sel[c]->format)
-				sel[c]->format(rec, buf, sizeof(buf));
-			else if (strcmp(sel[c]->key, "@level") == 0)
-				snprintf(buf, sizeof(buf), "%s", t->level_names ? t->level_names[level] : "");
-			else
-				format_value(lookup(rec, sel[c]->key), sel[c]->type, bytes, buf, sizeof(buf));
+			format_cell(t, sel[c], rec, level, bytes, buf, sizeof(buf));
 			scols_line_set_data(ln, c, buf);
 		}
 		if (t->levels[level + 1] && (kids = lookup(rec, t->levels[level + 1])) &&
@@ -351,12 +359,66 @@ static int print_json_rows(json_object *root, const char *key, size_t n, out_row
 	return 0;
 }
 
+/* A table of more rows than this is printed in parts of this many, each
+ * with the whole table's column widths, so that its lines are not all held
+ * at once (a line costs about 560 bytes: a dry run over a 16 TiB region of
+ * 128 MiB blocks). CXLTIER_TABLE_PART sets it, for the test that holds the
+ * parts to the bytes of the whole (test/cli/scale.bats). */
+#define TABLE_PART 1024
+
+static size_t table_part(void)
+{
+	const char *s = getenv("CXLTIER_TABLE_PART");
+	char *end;
+	unsigned long v;
+
+	if (!s || !*s)
+		return TABLE_PART;
+	v = strtoul(s, &end, 10);
+	return *end || v == 0 ? TABLE_PART : v;
+}
+
+/* the columns as wide as libsmartcols would make them for the whole
+ * table: the widest cell or heading (a cell's width as its terminal shows
+ * it) */
+static size_t text_width(const char *s)
+{
+	size_t n = mbstowcs(NULL, s, 0);
+	wchar_t w[1024];
+	int cols;
+
+	if (n == (size_t)-1 || n >= sizeof(w) / sizeof(w[0]))
+		return strlen(s);
+	mbstowcs(w, s, n + 1);
+	cols = wcswidth(w, n);
+	return cols < 0 ? strlen(s) : (size_t)cols;
+}
+
+static void column_widths(const struct out_opts *o, const struct out_table *t, const struct out_column **sel,
+			  size_t nsel, size_t n, out_row_fn row, void *ctx, size_t *width)
+{
+	char buf[1024];
+
+	for (size_t c = 0; c < nsel; c++)
+		width[c] = o->noheadings ? 0 : text_width(sel[c]->name);
+	for (size_t i = 0; i < n; i++) {
+		json_object *rec = row(ctx, i);
+		for (size_t c = 0; c < nsel; c++) {
+			size_t w;
+			format_cell(t, sel[c], rec, 0, o->bytes, buf, sizeof(buf));
+			if ((w = text_width(buf)) > width[c])
+				width[c] = w;
+		}
+		json_object_put(rec);
+	}
+}
+
 int out_print_rows(const struct out_opts *o, const struct out_table *t, json_object *root, const char *key,
 		   size_t n, out_row_fn row, void *ctx, char *err, size_t errlen)
 {
 	const struct out_column *sel[64];
 	struct libscols_table *tb;
-	size_t nsel = 0;
+	size_t nsel = 0, part = table_part(), width[64];
 	int rc;
 
 	if (o->json)
@@ -371,19 +433,28 @@ int out_print_rows(const struct out_opts *o, const struct out_table *t, json_obj
 		return rc;
 	if (!n)
 		return 0;
-	if (!(tb = new_table(o, sel, nsel, false))) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n; i++) {
-		json_object *one = json_object_new_array();
+	if (n > part)
+		column_widths(o, t, sel, nsel, n, row, ctx, width);
+	for (size_t start = 0; start < n; start += part) {
+		struct out_opts po = *o;
 
-		json_object_array_add(one, row(ctx, i));
-		add_lines(tb, NULL, t, sel, nsel, one, 0, o->bytes);
-		json_object_put(one);
+		po.noheadings = o->noheadings || start > 0;
+		if (!(tb = new_table(&po, sel, nsel, false))) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		for (size_t c = 0; n > part && c < nsel; c++)
+			scols_column_set_whint(scols_table_get_column(tb, c), (double)width[c]);
+		for (size_t i = start; i < n && i < start + part; i++) {
+			json_object *one = json_object_new_array();
+
+			json_object_array_add(one, row(ctx, i));
+			add_lines(tb, NULL, t, sel, nsel, one, 0, o->bytes);
+			json_object_put(one);
+		}
+		scols_print_table(tb);
+		scols_unref_table(tb);
 	}
-	scols_print_table(tb);
-	scols_unref_table(tb);
 	return 0;
 }
 

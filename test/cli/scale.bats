@@ -153,3 +153,32 @@ holds() {
     holds list -j
     holds list --summary
 }
+
+# the table form: a header and one line a block planned
+check_dry_table() {
+    [[ $(cat "$BATS_TEST_TMPDIR/status") == 0 ]] || fail "$*: exit $(cat "$BATS_TEST_TMPDIR/status"): $(cat "$BATS_TEST_TMPDIR/err")"
+    [[ $(grep -c '^memory[0-9]' "$BATS_TEST_TMPDIR/out") == "$BLOCKS" && $(head -1 "$BATS_TEST_TMPDIR/out") == BLOCK* ]] ||
+        fail "$*: not a heading and $BLOCKS blocks: $(head -c 300 "$BATS_TEST_TMPDIR/out")"
+}
+
+@test "online and offline node1 --dry-run, as tables: at most 512 bytes of heap a block" {
+    check_run() { check_dry_table "$@"; }
+    holds online node1 --dry-run
+    holds offline node1 --dry-run
+}
+
+# (a table of more than 1024 rows is printed in parts of 1024, each with the
+# whole table's widths: output.c)
+@test "a table printed in parts is the same, byte for byte, as printed whole" {
+    local root
+    root=$(cat "$BATS_FILE_TMPDIR/base")/n
+    for args in "online node1 --dry-run" "offline node1 --dry-run -n" "online node1 --dry-run -o block,now,note -b"; do
+        CXLTIER_TABLE_PART=100000 run --separate-stderr cxltier --sysroot "$root" $args
+        assert_success
+        whole=$output
+        [[ $(grep -c '^memory[0-9]' <<<"$whole") == "$N" ]] || fail "$args: not $N blocks: ${whole:0:300}"
+        CXLTIER_TABLE_PART=333 run --separate-stderr cxltier --sysroot "$root" $args
+        assert_success
+        [[ $output == "$whole" ]] || fail "$args: in parts of 333 it differs: $(diff <(echo "$whole") <(echo "$output") | head -5)"
+    done
+}
