@@ -436,10 +436,9 @@ int out_print_rows(const struct out_opts *o, const struct out_table *t, json_obj
 	if (n > part)
 		column_widths(o, t, sel, nsel, n, row, ctx, width);
 	for (size_t start = 0; start < n; start += part) {
-		struct out_opts po = *o;
+		char *text = NULL, *from;
 
-		po.noheadings = o->noheadings || start > 0;
-		if (!(tb = new_table(&po, sel, nsel, false))) {
+		if (!(tb = new_table(o, sel, nsel, false))) {
 			snprintf(err, errlen, "out of memory");
 			return -ENOMEM;
 		}
@@ -452,7 +451,21 @@ int out_print_rows(const struct out_opts *o, const struct out_table *t, json_obj
 			add_lines(tb, NULL, t, sel, nsel, one, 0, o->bytes);
 			json_object_put(one);
 		}
-		scols_print_table(tb);
+		if (n <= part) {
+			scols_print_table(tb);
+		} else if (scols_print_table_to_string(tb, &text) == 0 && text) {
+			/* every part with its heading, so that its columns are
+			 * as wide as the whole table's (libsmartcols 2.41 makes
+			 * a column empty in a part without one narrower); the
+			 * heading shown once */
+			from = text;
+			if (start > 0 && !o->noheadings && (from = strchr(text, '\n')))
+				from++;
+			fputs(from ? from : "", stdout);
+			if (*text && text[strlen(text) - 1] != '\n')
+				fputc('\n', stdout);
+			free(text);
+		}
 		scols_unref_table(tb);
 	}
 	return 0;
