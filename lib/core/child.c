@@ -45,13 +45,16 @@ int ct_child_start_self(struct ct_child *c, char *const argv[], struct ct_error 
 	}
 	/* ours until reaped: the pid cannot be another process's meanwhile */
 	if ((c->pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0)) < 0) {
+		pid_t pid = c->pid;
+
 		r = errno;
-		kill(c->pid, SIGTERM);
-		while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
+		kill(pid, SIGTERM);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
 		c->pid = 0;
+		c->pidfd = -1;
 		return ct_fail(err, r, "cannot hold cxltier %s (pid %d) by pidfd (Linux 5.3+): %s", argv[1] ? argv[1] : "",
-			       (int)c->pid, strerror(r));
+			       (int)pid, strerror(r));
 	}
 	return 0;
 }
