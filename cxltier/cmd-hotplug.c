@@ -16,6 +16,7 @@
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "blocks-change.h"
 #include "cmd.h"
 #include "online-policy.h"
 #include "core/child.h"
@@ -166,20 +167,6 @@ static int take_events(struct hotplug *h, struct ct_hotplug_watch *w)
 	}
 }
 
-static int parse_timeout(struct cmd_env *env, const char *arg)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(arg, &end, 10);
-	if (errno || end == arg || *end || arg[0] == '-' || v > 86400) {
-		cmd_err(env, "--timeout %s: give whole seconds, 0 to 86400", arg);
-		return EXIT_USAGE;
-	}
-	return 0;
-}
-
 static int watch_loop(struct hotplug *h, struct ct_hotplug_watch *w, int sigfd)
 {
 	bool stopping = false, ready = false;
@@ -260,7 +247,8 @@ int cmd_hotplug(int argc, char **argv, struct cmd_env *env)
 		switch (c) {
 		case OPT_CONFIG: h.config = optarg; break;
 		case OPT_TIMEOUT:
-			if ((rc = parse_timeout(env, optarg)))
+			/* checked as the runs check it (online's --timeout) */
+			if ((rc = change_parse_timeout(env, optarg, &(struct change_opts){ 0 })))
 				return rc;
 			h.timeout = optarg;
 			break;
