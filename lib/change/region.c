@@ -11,6 +11,7 @@
 #include "core/rundir.h"
 #include "change/change-record.h"
 #include "change/region.h"
+#include "core/poll-wait.h"
 #include "change/region-ops.h"
 
 #define CXLDEV "/sys/bus/cxl/devices"
@@ -161,17 +162,15 @@ static size_t build_steps(const struct ct_region_plan *p, struct step *s)
 }
 
 /* the dax device appears when the region driver has probed; give it a
- * moment (a module may still load), without failing the creation. Looked
- * for after 1 ms, then twice as long each time up to 20 ms: it is mostly
- * there at once or soon after, and every millisecond here is one of a
- * hot-add's (test/bench/hotplug.sh) */
+ * moment (a module may still load), without failing the creation: looked
+ * for at once, then after naps from 1 ms up to 20 ms (core/poll-wait.h) */
 static void wait_dax(struct ct_context *ctx, const char *region)
 {
-	struct timespec start, now, nap = { 0, 1000 * 1000 };
+	struct ct_poll_wait w;
 	char path[256], **d;
 	size_t n;
 
-	clock_gettime(CLOCK_MONOTONIC, &start);
+	ct_poll_wait_begin(&w, 5000, 20);
 	for (;;) {
 		bool found = false;
 		if (ct_sysfs_list(&ctx->sys, ct_path(path, sizeof(path), CXLDEV "/%s", region), "dax_region", &d, &n) == 0) {
@@ -187,12 +186,8 @@ static void wait_dax(struct ct_context *ctx, const char *region)
 			}
 			ct_strv_free(d, n);
 		}
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (found || now.tv_sec - start.tv_sec >= 5)
+		if (found || !ct_poll_wait_next(&w))
 			break;
-		nanosleep(&nap, NULL);
-		if (nap.tv_nsec < 20 * 1000 * 1000)
-			nap.tv_nsec *= 2;
 	}
 	ct_error_clear(&ctx->err);
 }
