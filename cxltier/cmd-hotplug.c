@@ -79,8 +79,24 @@ static void notify(const struct hotplug *h, const char *msg)
 		cmd_warn(h->env, "cannot tell systemd '%s': %s", msg, strerror(-r));
 }
 
+/* the pending dax devices with nothing left to do dropped (a run made
+ * their region and onlined them while their event waited) */
+static void drop_done(struct hotplug *h)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < h->npending; i++) {
+		if (ct_hotplug_watch_done(&h->env->ctx->sys, h->pending[i]))
+			cmd_info(h->env, 0, "%s: every block online movable already: no run for it", h->pending[i]);
+		else if (k++ != i)
+			memcpy(h->pending[k - 1], h->pending[i], sizeof(h->pending[0]));
+	}
+	h->npending = k;
+}
+
 /* a run of `cxltier online --policy` over the first HP_BATCH pending
- * devices, with the signals that end it as they end any run */
+ * devices, with the signals that end it as they end any run (none when
+ * none of them has anything left to do) */
 static int run_start(struct hotplug *h)
 {
 	const char *argv[16 + HP_BATCH] = { "cxltier", "online", "--policy", "--timeout", h->timeout };
@@ -88,6 +104,10 @@ static int run_start(struct hotplug *h)
 	struct ct_error err = { 0 };
 	int r;
 
+	drop_done(h);
+	if (!h->npending)
+		return 0;
+	take = h->npending < HP_BATCH ? h->npending : HP_BATCH;
 	if (h->config) {
 		argv[n++] = "--config";
 		argv[n++] = h->config;
@@ -296,7 +316,7 @@ int cmd_hotplug(int argc, char **argv, struct cmd_env *env)
 		goto out;
 	}
 	/* listening: udev need not start the service at each memdev now */
-	if (!once && ((rc = cmd_context(env)) || ct_hotplug_watch_mark(w, &env->ctx->sys, &env->ctx->err) < 0)) {
+	if ((rc = cmd_context(env)) || (!once && ct_hotplug_watch_mark(w, &env->ctx->sys, &env->ctx->err) < 0)) {
 		if (!rc)
 			cmd_err(env, "%s", ct_context_message(env->ctx));
 		rc = EXIT_FAIL;
@@ -308,7 +328,10 @@ int cmd_hotplug(int argc, char **argv, struct cmd_env *env)
 			rc = EXIT_OK;
 		} else if (run_start(&h) < 0)
 			rc = EXIT_FAIL;
-		else
+		else if (!h.run.pid) {
+			cmd_info(env, 0, "nothing to do: the devices marked are online movable already");
+			rc = EXIT_OK;
+		} else
 			rc = run_end(&h);
 		goto out;
 	}

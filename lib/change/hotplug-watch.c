@@ -18,6 +18,7 @@
 #include "change/hotplug-watch.h"
 #include "core/rundir.h"
 #include "core/sysfs.h"
+#include "mm/memblock.h"
 
 struct ct_hotplug_watch {
 	struct udev *udev;
@@ -185,4 +186,26 @@ int ct_hotplug_watch_next(struct ct_hotplug_watch *w, char *name, size_t size, s
 	}
 	udev_device_unref(d);
 	return r;
+}
+
+bool ct_hotplug_watch_done(struct ct_sysfs *s, const char *name)
+{
+	char path[128];
+	uint64_t start, size, bs, first;
+	unsigned count;
+	struct ct_blocks c;
+	bool done;
+
+	if (strncmp(name, "dax", 3) || !ct_hotplug_watch_name_ok(name))
+		return false;
+	done = !ct_sysfs_read_u64(s, ct_path(path, sizeof(path), "/sys/bus/dax/devices/%s/resource", name), 0, &start) &&
+	       !ct_sysfs_read_u64(s, ct_path(path, sizeof(path), "/sys/bus/dax/devices/%s/size", name), 0, &size) &&
+	       !ct_block_size(s, &bs) && bs;
+	if (done) {
+		ct_block_range(start, size, bs, &first, &count);
+		done = count && !ct_blocks_count(s, start, size, bs, &c) && c.total == count && c.online == count &&
+		       c.movable == count;
+	}
+	ct_error_clear(s->err);
+	return done;
 }

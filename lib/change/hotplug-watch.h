@@ -41,6 +41,12 @@ int ct_hotplug_watch_present(struct ct_hotplug_watch *w, void (*fn)(const char *
  * present again), another -errno on failure */
 int ct_hotplug_watch_next(struct ct_hotplug_watch *w, char *name, size_t size, struct ct_error *err);
 
+/* a dax device whose every block is online in ZONE_MOVABLE already: a run
+ * over nothing. udev's event for a region's dax device comes while the run
+ * that made the region onlines it; it is dropped once that run has ended.
+ * (false when it cannot be read: a run then looks at it) */
+bool ct_hotplug_watch_done(struct ct_sysfs *s, const char *name);
+
 /* a device name cxltier acts on: memN or daxN.M, nothing else */
 bool ct_hotplug_watch_name_ok(const char *name);
 

@@ -39,7 +39,7 @@ int ct_region_plan_create(struct ct_context *ctx, const struct ct_region_req *re
 {
 	struct ct_fabric f;
 	char path[256];
-	int rc = ct_fabric_load(ctx, &f);
+	int rc = ct_fabric_load_memdevs(ctx, &f, req->memdevs, req->nmemdevs);
 
 	if (rc)
 		return rc;

@@ -179,7 +179,19 @@ static void keep_decoders(char **v, size_t *n)
 	*n = k;
 }
 
-static int load_endpoint(struct ct_context *ctx, const char *name, struct ct_endpoint_info *e)
+/* is memdev one of the n named (every memdev when names is NULL) */
+static bool wanted(const char *memdev, const char *const *names, size_t n)
+{
+	if (!names)
+		return true;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], memdev))
+			return true;
+	return false;
+}
+
+static int load_endpoint(struct ct_context *ctx, const char *name, struct ct_endpoint_info *e,
+			 const char *const *memdevs, size_t nmemdevs)
 {
 	struct ct_sysfs *s = &ctx->sys;
 	char path[256], real[1024], **decs = NULL, mode[16];
@@ -191,6 +203,11 @@ static int load_endpoint(struct ct_context *ctx, const char *name, struct ct_end
 	e->qos_class = -1;
 	if (ct_sysfs_link_name(s, ct_path(path, sizeof(path), CXLDEV "/%s/uport", name), e->memdev, sizeof(e->memdev)))
 		return 0;	/* not a memdev endpoint */
+	if (!wanted(e->memdev, memdevs, nmemdevs)) {
+		e->memdev[0] = '\0';	/* left out */
+		ct_error_clear(&ctx->err);
+		return 0;
+	}
 	e->enabled = ct_sysfs_exists(s, ct_path(path, sizeof(path), CXLDEV "/%s/driver", e->memdev));
 	e->ram_size = read_u64(s, e->memdev, "ram/size", 0);
 	e->qos_class = read_int(s, e->memdev, "ram/qos_class", -1);
@@ -240,7 +257,7 @@ static int load_endpoint(struct ct_context *ctx, const char *name, struct ct_end
 	return 0;
 }
 
-int ct_fabric_load(struct ct_context *ctx, struct ct_fabric *f)
+static int load(struct ct_context *ctx, struct ct_fabric *f, const char *const *memdevs, size_t nmemdevs)
 {
 	struct ct_sysfs *s = &ctx->sys;
 	char **names = NULL, path[256], type[64];
@@ -266,7 +283,7 @@ int ct_fabric_load(struct ct_context *ctx, struct ct_fabric *f)
 		rc = ct_sysfs_list(s, CXLDEV, "endpoint", &names, &n);
 	for (size_t i = 0; i < n && !rc; i++) {
 		if (!(rc = grow(ctx, (void **)&f->eps, f->neps, sizeof(*f->eps))))
-			rc = load_endpoint(ctx, names[i], &f->eps[f->neps]);
+			rc = load_endpoint(ctx, names[i], &f->eps[f->neps], memdevs, nmemdevs);
 		if (!rc && f->eps[f->neps].memdev[0])
 			f->neps++;
 	}
@@ -274,6 +291,16 @@ int ct_fabric_load(struct ct_context *ctx, struct ct_fabric *f)
 	if (rc)
 		ct_fabric_free(f);
 	return rc;
+}
+
+int ct_fabric_load(struct ct_context *ctx, struct ct_fabric *f)
+{
+	return load(ctx, f, NULL, 0);
+}
+
+int ct_fabric_load_memdevs(struct ct_context *ctx, struct ct_fabric *f, const char *const *memdevs, size_t n)
+{
+	return load(ctx, f, memdevs, n);
 }
 
 void ct_fabric_free(struct ct_fabric *f)

@@ -70,6 +70,10 @@ struct ct_fabric {
 };
 
 int ct_fabric_load(struct ct_context *ctx, struct ct_fabric *f);
+/* the same with only the endpoints of the n memdevs named (every root
+ * decoder): what a region over them is planned on, without reading the
+ * decoders and port paths of every other card */
+int ct_fabric_load_memdevs(struct ct_context *ctx, struct ct_fabric *f, const char *const *memdevs, size_t n);
 void ct_fabric_free(struct ct_fabric *f);
 const struct ct_endpoint_info *ct_fabric_endpoint(const struct ct_fabric *f, const char *memdev);
 const struct ct_root_decoder *ct_fabric_root(const struct ct_fabric *f, const char *name);

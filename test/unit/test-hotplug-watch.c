@@ -18,6 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "tap.h"
+#include "tree.h"
+#include "core/sysfs.h"
 #include "change/hotplug-watch.h"
 #include "core/child.h"
 #include "core/ending-signals.h"
@@ -43,6 +45,64 @@ static int child_main(void)
 			return 11;
 	}
 	return getenv("NOTIFY_SOCKET") ? 12 : 7;
+}
+
+/* a dax device of 4 blocks of 128 MiB at 4 GiB, in a throw-away tree */
+static void dax_tree(const char *root, const char *const blocks[4])
+{
+	char path[128];
+
+	tree_put(root, "/sys/devices/system/memory/block_size_bytes", "8000000\n");
+	tree_put(root, "/sys/bus/dax/devices/dax1.0/resource", "0x100000000\n");
+	tree_put(root, "/sys/bus/dax/devices/dax1.0/size", "536870912\n");
+	for (int i = 0; i < 4; i++) {
+		char st[32] = "", z[32] = "";
+		snprintf(path, sizeof(path), "/sys/devices/system/memory/memory%d/state", 32 + i);
+		if (!blocks[i]) {
+			snprintf(path, sizeof(path), "%s/sys/devices/system/memory/memory%d/state", root, 32 + i);
+			unlink(path);
+			continue;
+		}
+		sscanf(blocks[i], "%31s %31s", st, z);
+		strcat(st, "\n");
+		strcat(z, "\n");
+		tree_put(root, path, st);
+		snprintf(path, sizeof(path), "/sys/devices/system/memory/memory%d/valid_zones", 32 + i);
+		tree_put(root, path, z);
+	}
+}
+
+/* a pending dax device with nothing left to do is told apart */
+static void done_devices(void)
+{
+	char root[512];
+	struct ct_error err = { 0 };
+	struct ct_sysfs s;
+	static const struct {
+		const char *blocks[4], *what;
+		bool done;
+	} cases[] = {
+		{ { "online Movable", "online Movable", "online Movable", "online Movable" }, "every block online movable", true },
+		{ { "online Movable", "online Movable", "offline Movable", "online Movable" }, "a block offline", false },
+		{ { "online Movable", "online Normal", "online Movable", "online Movable" }, "a block in ZONE_NORMAL", false },
+		{ { "online Movable", "online Movable", "online Movable", NULL }, "a block not added yet", false },
+	};
+
+	if (!mkdtemp(tap_tmp_template(root, sizeof(root), "cxltier-test-hotplug-watch")) || ct_sysfs_open(&s, root, &err)) {
+		ok(0, "a tree for the done test");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		dax_tree(root, cases[i].blocks);
+		is_int(ct_hotplug_watch_done(&s, "dax1.0"), cases[i].done, "dax1.0, %s: %s", cases[i].what,
+		       cases[i].done ? "nothing to do" : "a run");
+	}
+	dax_tree(root, cases[0].blocks);
+	ok(!ct_hotplug_watch_done(&s, "mem1"), "a memdev is never dropped");
+	ok(!ct_hotplug_watch_done(&s, "dax2.0"), "a dax device that cannot be read: a run looks at it");
+	ok(!ct_hotplug_watch_done(&s, "dax1.0/../dax1.0"), "a name that is not a dax device's: not read");
+	ct_sysfs_close(&s);
+	tap_rm_tree(root);
 }
 
 static void ignore(int sig)
@@ -74,6 +134,8 @@ int main(int argc, char **argv)
 		shown[k] = '\0';
 		ok(!ct_hotplug_watch_name_ok(bad[i]), "name '%s' refused", shown);
 	}
+
+	done_devices();
 
 	/* the notification socket (abstract, as systemd's may be: no file):
 	 * taken from the environment, written to */

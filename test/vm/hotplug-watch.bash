@@ -48,6 +48,9 @@ run_starts() {
     echo $n
 }
 journal_lines() { runs_journal | wc -l; }
+# the watch found dax device $1's blocks all online movable when it came to
+# it (a run made its region and onlined it meanwhile): no run over it
+dropped() { runs_journal | grep -qxF "cxltier hotplug: $1: every block online movable already: no run for it"; }
 # the run under way: its pid (a child of the service's main process)
 run_pid() {
     local main c
