@@ -9,16 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "core/child.h"
 #include "core/ending-signals.h"
+#include "core/pidfd.h"
 
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
 
 extern char **environ;
 
@@ -44,7 +41,7 @@ int ct_child_start_self(struct ct_child *c, char *const argv[], struct ct_error 
 		return ct_fail(err, r, "cannot start cxltier %s: %s", argv[1] ? argv[1] : "", strerror(r));
 	}
 	/* ours until reaped: the pid cannot be another process's meanwhile */
-	if ((c->pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0)) < 0) {
+	if ((c->pidfd = ct_pidfd_open(c->pid)) < 0) {
 		pid_t pid = c->pid;
 
 		r = errno;

@@ -7,15 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include "core/process.h"
+#include "core/pidfd.h"
 
 #define CGROOT "/sys/fs/cgroup"
 #define PF_KTHREAD 0x00200000
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
 
 int ct_proc_stat_parse(const char *text, char *comm, size_t len, unsigned long *flags, uint64_t *start_time,
 		       uint64_t *vsize, char *state)
@@ -127,7 +124,7 @@ static void open_process(struct ct_sysfs *s, struct ct_process *p)
 
 	p->pidfd = -1;
 	if (!s->root[0]) {
-		p->pidfd = (int)syscall(SYS_pidfd_open, p->pid, 0);
+		p->pidfd = ct_pidfd_open(p->pid);
 		if (p->pidfd < 0 && errno == ESRCH) {
 			refuse(p, ESRCH, "process %d does not exist", p->pid);
 			return;

@@ -23,10 +23,8 @@
 #include "change/hotplug-watch.h"
 #include "core/child.h"
 #include "core/ending-signals.h"
+#include "core/pidfd.h"
 
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
 
 /* the child: 0 when every ending signal is unblocked and at its default */
 static int child_main(void)
@@ -172,7 +170,7 @@ int main(int argc, char **argv)
 	/* where pidfd_open is not there (valgrind before 3.20 does not pass
 	 * it on; Linux before 5.3): the start is refused, saying why, and no
 	 * child is left behind */
-	int probe = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	int probe = ct_pidfd_open(getpid());
 	if (probe < 0 && errno == ENOSYS) {
 		is_int(ct_child_start_self(&c, args, &err), -ENOSYS, "no pidfd_open: refused (%s)", err.msg);
 		ok(strstr(err.msg, "by pidfd (Linux 5.3+)") != NULL, "saying why");
