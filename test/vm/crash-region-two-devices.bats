@@ -7,6 +7,9 @@
 # Crash tests of a 2-way region over two memdevs: `cxltier region create
 # mem0 mem1` and `cxltier region destroy` killed at each of their kernel
 # writes, the user's recovery run, the machine checked (crash.bash says how).
+# And `online --policy mem0 mem1`, two cards the watch hands one run: a
+# region over each, made one after the other, then both onlined, killed at
+# the seams of that batch.
 load crash
 
 @test "region create mem0 mem1 killed at every kernel write: a rerun then destroy leaves no capacity held and no region uncommitted" {
@@ -15,4 +18,8 @@ load crash
 
 @test "region destroy of a 2-way region killed at every kernel write: a rerun with --offline takes the region away and frees its capacity" {
     crash_walk_destroy mem0 mem1
+}
+
+@test "online --policy mem0 mem1 (two cards in one run, create-region = yes) killed at the seams of the batch: the rerun ends with a region over each, onlined movable" {
+    crash_walk_policy mem0 mem1
 }

@@ -284,26 +284,44 @@ policy_problems() {
     blocks_not_movable "$dax" "$r"
 }
 
-# crash_walk_policy MEMDEV: `online --policy MEMDEV` for a memdev that backs
-# no region, the policy saying create-region = yes (a hot-added card as the
-# udev unit runs it), killed at its kernel writes (crash_walk); after each,
-# the recovery the unit's next start is (the same command again), then the
-# machine checked: clean, a committed region over MEMDEV with every block
-# online movable, auto_online_blocks as it was. The kill points are the
-# region's first write and its commit (every create step between is walked
-# by the create walk, crash-region-two-devices.bats) and every write after
-# the commit, of the block onlines (one write each, all alike) the first and
-# the last. (The first complete run leaves what every later one finds: the
-# decoder's mode set to ram stays after its capacity is freed, one write
-# fewer.)
+# crash_walk_policy MEMDEV...: `online --policy MEMDEV...` for memdevs that
+# back no region, the policy saying create-region = yes (a hot-added card, or
+# cards hot-added together, as the watch runs it), killed at its kernel
+# writes (crash_walk); after each, the recovery the watch's next run is (the
+# same command again), then the machine checked: clean, a committed region
+# over each MEMDEV with every block online movable, auto_online_blocks as it
+# was. One memdev: the kill points are the region's first write and its
+# commit (every create step between is walked by the create walk,
+# crash-region-two-devices.bats) and every write after the commit, of the
+# block onlines (one write each, all alike) the first and the last. (The
+# first complete run leaves what every later one finds: the decoder's mode
+# set to ram stays after its capacity is freed, one write fewer.) Several:
+# the seams of the batch (batch_points).
 crash_walk_policy() {
-    POLICY_MEMDEV=$1 POLICY_CONF=$BATS_TEST_TMPDIR/policy.conf
+    POLICY_MEMDEVS=("$@") POLICY_CONF=$BATS_TEST_TMPDIR/policy.conf
     printf '[defaults]\ncreate-region = yes\n' > "$POLICY_CONF"
     walk_setup() { :; }   # (each point starts where force_clean leaves the machine: no region)
-    walk_run() { cxltier online --policy --config "$POLICY_CONF" "$POLICY_MEMDEV"; }
-    walk_problems() { policy_problems "$POLICY_MEMDEV"; }
-    crash_walk "online --policy $1 (create-region = yes)" '/memory[0-9]+/state = online_movable$' \
+    walk_run() { cxltier online --policy --config "$POLICY_CONF" "${POLICY_MEMDEVS[@]}"; }
+    walk_problems() { local m; for m in "${POLICY_MEMDEVS[@]}"; do policy_problems "$m"; done; }
+    unset -f walk_points
+    (( $# == 1 )) || walk_points() { batch_points "$1"; }
+    crash_walk "online --policy $* (create-region = yes)" '/memory[0-9]+/state = online_movable$' \
         '/region[0-9]+/commit = 1$'
+}
+
+# batch_points LOG: the kill points of a policy run that makes several
+# regions (their steps one region's, walked by the one-memdev walk): its
+# first write, each region's bind (that region complete), each later
+# region's first write (create_ram_region), the last region's commit, the
+# first and the last block online, and its last write; one number a line
+batch_points() {
+    awk '{ w = $0; sub(/^[0-9]+ /, "", w) }
+         NR == 1 { print NR }
+         w ~ /\/cxl_region\/bind = / { print NR }
+         w ~ /\/create_ram_region = / { if (creates++) print NR }
+         w ~ /\/region[0-9]+\/commit = 1$/ { commit = NR }
+         w ~ /\/memory[0-9]+\/state = online_movable$/ { if (!first) first = NR; last = NR }
+         END { if (commit) print commit; if (first) { print first; print last }; print NR }' "$1" | sort -nu
 }
 
 # kill_points LOG ALIKE [FROM]: the kill points of a command whose complete
@@ -322,8 +340,9 @@ kill_points() {
     sort -nu <<<"$out"
 }
 
-# crash_walk WHAT ALIKE [FROM]: a command killed at its kill points (kill_points),
-# the walk's three functions, defined by the test, doing the rest:
+# crash_walk WHAT ALIKE [FROM]: a command killed at its kill points (kill_points;
+# the test's walk_points LOG instead, when it defines one), the walk's three
+# functions, defined by the test, doing the rest:
 #   walk_setup     the machine put where the command starts (before each run)
 #   walk_run       the command, run as `walk_run` with CXLTIER_CRASH_AT set
 #   walk_problems  what the outcome lacks (one line each; nothing: complete)
@@ -345,8 +364,12 @@ crash_walk() {
     assert_success
     [[ -z $(walk_problems) ]] || fail "a run of $what that completed left: $(one_line "$(walk_problems)")"
     [[ -n ${WALK_KEEPS_REGIONS:-} ]] || force_clean
-    list=$(kill_points "$all" "$alike" "$from") ||
-        fail "no write of $what matches '$from': $(cut -d' ' -f2- "$all" | tr '\n' ';')"
+    if declare -F walk_points > /dev/null; then
+        list=$(walk_points "$all")
+    else
+        list=$(kill_points "$all" "$alike" "$from") ||
+            fail "no write of $what matches '$from': $(cut -d' ' -f2- "$all" | tr '\n' ';')"
+    fi
     mapfile -t points <<<"$list"
     (( ${#points[@]} )) || fail "$what made no kernel write the crash points count"
     echo "# $what: $(wc -l < "$all") kernel writes, ${#points[@]} kill points walked (${points[*]}): $(cut -d' ' -f2- "$all" | tr '\n' ';')" >&3
