@@ -86,6 +86,10 @@ int ct_lock_acquire_at(struct ct_sysfs *s, int dirfd, const char *name, const ch
 			close(fd);
 			if (holder > 0)
 				snprintf(pid, sizeof(pid), "%ld", holder);
+			if (stop && *stop)
+				return ct_fail(s->err, EINTR, "stopped by a signal while waiting in line for %s" CT_RUNDIR
+					       "/%s (another cxltier, pid %s, is %s): nothing was done", s->root, name,
+					       holder > 0 ? pid : "?", what);
 			return ct_fail(s->err, EWOULDBLOCK, "another cxltier (pid %s) is %s; waited %u ms for %s" CT_RUNDIR
 				       "/%s without the line moving (%d run%s waiting before this one)", holder > 0 ? pid : "?",
 				       what, waited, s->root, name, ahead, ahead == 1 ? "" : "s");

@@ -17,8 +17,8 @@
 #define CT_LOCK_NAME "memory-blocks.lock"
 
 /* wait, in line, until no run ahead has moved for timeout_ms (or until
- * *stop); 0 and *fd, or -EWOULDBLOCK naming the holder, or -errno when the
- * directory or the file is refused */
+ * *stop); 0 and *fd, or -EWOULDBLOCK naming the holder, -EINTR when *stop
+ * ended the wait, or -errno when the directory or the file is refused */
 int ct_lock_acquire(struct ct_sysfs *s, unsigned timeout_ms, volatile sig_atomic_t *stop, int *fd);
 /* the same for another lock file NAME in the directory; WHAT the holder is
  * doing, for the message ("reading CXL events") */

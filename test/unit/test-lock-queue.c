@@ -205,6 +205,13 @@ int main(void)
 	   err.msg);
 	ct_error_clear(&err);
 	is_int(tickets(), 0, "its ticket removed");
+	/* a wait a signal stops: said as that, not as a line that stood still */
+	volatile sig_atomic_t stop = 1;
+	is_int(ct_lock_acquire(&s, 60000, &stop, &id), -EINTR, "a wait stopped by its caller's flag");
+	ok(strstr(err.msg, "stopped by a signal while waiting in line") != NULL && !strstr(err.msg, "without the line moving"),
+	   "saying so: %s", err.msg);
+	ct_error_clear(&err);
+	is_int(tickets(), 0, "its ticket removed");
 	ct_lock_release(lock);
 	ct_sysfs_close(&s);
 	tap_rm_tree(root);
