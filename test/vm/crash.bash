@@ -310,18 +310,18 @@ crash_walk_policy() {
 }
 
 # batch_points LOG: the kill points of a policy run that makes several
-# regions (their steps one region's, walked by the one-memdev walk): its
-# first write, each region's bind (that region complete), each later
-# region's first write (create_ram_region), the last region's commit, the
-# first and the last block online, and its last write; one number a line
+# regions where the batch has seams of its own: each later region's first
+# write (create_ram_region: the regions before it complete), the last
+# region's bind (every region made, none onlined) and the first block
+# online; one number a line. (A region's steps, the first write and the
+# block onlines are one memdev's run's, walked by crash_walk_policy MEMDEV:
+# each point here is a dozen seconds of emulation.)
 batch_points() {
     awk '{ w = $0; sub(/^[0-9]+ /, "", w) }
-         NR == 1 { print NR }
-         w ~ /\/cxl_region\/bind = / { print NR }
          w ~ /\/create_ram_region = / { if (creates++) print NR }
-         w ~ /\/region[0-9]+\/commit = 1$/ { commit = NR }
-         w ~ /\/memory[0-9]+\/state = online_movable$/ { if (!first) first = NR; last = NR }
-         END { if (commit) print commit; if (first) { print first; print last }; print NR }' "$1" | sort -nu
+         w ~ /\/cxl_region\/bind = / { bind = NR }
+         w ~ /\/memory[0-9]+\/state = online_movable$/ { if (!first) first = NR }
+         END { if (bind) print bind; if (first) print first }' "$1" | sort -nu
 }
 
 # kill_points LOG ALIKE [FROM]: the kill points of a command whose complete
