@@ -7,9 +7,10 @@
 # Crash tests of a 2-way region over two memdevs: `cxltier region create
 # mem0 mem1` and `cxltier region destroy` killed at each of their kernel
 # writes, the user's recovery run, the machine checked (crash.bash says how).
-# And `online --policy mem0 mem1`, two cards the watch hands one run: a
-# region over each, made one after the other, then both onlined, killed at
-# the seams of that batch.
+# And `online --policy mem0 mem1`, two cards the watch hands one run
+# (cxltier-hotplug(1)): a region over each made one after the other, then
+# both dax devices waited for and their blocks onlined, killed at the seams
+# of that batch (crash.bash: batch_points), on 7.x.
 load crash
 
 @test "region create mem0 mem1 killed at every kernel write: a rerun then destroy leaves no capacity held and no region uncommitted" {
@@ -21,5 +22,7 @@ load crash
 }
 
 @test "online --policy mem0 mem1 (two cards in one run, create-region = yes) killed at the seams of the batch: the rerun ends with a region over each, onlined movable" {
+    [[ $(uname -r) != 6.12* ]] ||
+        skip "6.12 binds the dax device to kmem within the region's bind write: a batch there is one memdev's steps twice (crash-region.bats walks them)"
     crash_walk_policy mem0 mem1
 }

@@ -311,17 +311,16 @@ crash_walk_policy() {
 
 # batch_points LOG: the kill points of a policy run that makes several
 # regions where the batch has seams of its own: each later region's first
-# write (create_ram_region: the regions before it complete), the last
-# region's bind (every region made, none onlined) and the first block
-# online; one number a line. (A region's steps, the first write and the
-# block onlines are one memdev's run's, walked by crash_walk_policy MEMDEV:
+# write (create_ram_region: the regions before it complete) and the last
+# region's bind (every region made, none onlined); one number a line. (A
+# region's steps, the first write and the block onlines, after the hold is
+# let go as in a one-memdev run, are walked by crash_walk_policy MEMDEV:
 # each point here is a dozen seconds of emulation.)
 batch_points() {
     awk '{ w = $0; sub(/^[0-9]+ /, "", w) }
          w ~ /\/create_ram_region = / { if (creates++) print NR }
          w ~ /\/cxl_region\/bind = / { bind = NR }
-         w ~ /\/memory[0-9]+\/state = online_movable$/ { if (!first) first = NR }
-         END { if (bind) print bind; if (first) print first }' "$1" | sort -nu
+         END { if (bind) print bind }' "$1" | sort -nu
 }
 
 # kill_points LOG ALIKE [FROM]: the kill points of a command whose complete
