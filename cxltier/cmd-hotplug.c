@@ -100,7 +100,7 @@ static void drop_done(struct hotplug *h)
 static int run_start(struct hotplug *h)
 {
 	const char *argv[16 + HP_BATCH] = { "cxltier", "online", "--policy", "--timeout", h->timeout };
-	size_t n = 5, take = h->npending < HP_BATCH ? h->npending : HP_BATCH, used = 0;
+	size_t n = 5, take, used = 0;
 	struct ct_error err = { 0 };
 	int r;
 
