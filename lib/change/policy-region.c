@@ -59,9 +59,9 @@ static const struct ct_region *backs_only_uncommitted(const struct ct_topology *
 }
 
 /* the dax device bound to a driver: the kernel probes it after the region
- * is enabled, on 7.x asynchronously; kmem's probe adds the memory (and the
- * kernel's own auto-online onlines it) before the driver link appears, so
- * once bound, its blocks are there as the kernel leaves them. Bounded. */
+ * is enabled, on 7.x asynchronously. The driver core links the driver
+ * before calling its probe, so a device found bound to kmem may still be
+ * adding its blocks: wait_blocks() waits for them. Bounded. */
 static void wait_bound(struct ct_context *ctx, const char *dax, unsigned ms)
 {
 	struct ct_poll_wait w;

@@ -11,7 +11,7 @@
 #include "core/rundir.h"
 #include "change/change-record.h"
 #include "change/region.h"
-#include "core/poll-wait.h"
+#include "cxl/region-dax.h"
 #include "change/region-ops.h"
 
 #define CXLDEV "/sys/bus/cxl/devices"
@@ -161,44 +161,13 @@ static size_t build_steps(const struct ct_region_plan *p, struct step *s)
 	return n;
 }
 
-/* the dax device appears when the region driver has probed; give it a
- * moment (a module may still load), without failing the creation: looked
- * for at once, then after naps from 1 ms up to 20 ms (core/poll-wait.h) */
-static void wait_dax(struct ct_context *ctx, const char *region)
-{
-	struct ct_poll_wait w;
-	char path[256], **d;
-	size_t n;
-
-	ct_poll_wait_begin(&w, 5000, 20);
-	for (;;) {
-		bool found = false;
-		if (ct_sysfs_list(&ctx->sys, ct_path(path, sizeof(path), CXLDEV "/%s", region), "dax_region", &d, &n) == 0) {
-			for (size_t i = 0; i < n && !found; i++) {
-				char **dv;
-				size_t ndv;
-				if (ct_sysfs_list(&ctx->sys, ct_path(path, sizeof(path), CXLDEV "/%s/%s", region, d[i]), "dax",
-						  &dv, &ndv) == 0) {
-					for (size_t j = 0; j < ndv; j++)
-						found |= strchr(dv[j], '.') != NULL;
-					ct_strv_free(dv, ndv);
-				}
-			}
-			ct_strv_free(d, n);
-		}
-		if (found || !ct_poll_wait_next(&w))
-			break;
-	}
-	ct_error_clear(&ctx->err);
-}
-
 int ct_region_create(struct ct_context *ctx, struct ct_region_plan *plan)
 {
 	struct ct_region_io io = { ctx, ct_region_ops_for(ctx, true), NULL, "" };
 	struct ct_change_record rec;
 	struct step steps[9 + 3 * CT_MAX_TARGETS];
 	size_t n = build_steps(plan, steps), done;
-	char what[160], undone[200] = "", left[160] = "";
+	char what[160], undone[200] = "", left[160] = "", dax[CT_NAME];
 	int rc = io.ops->begin(&io), urc = 0, e;
 	enum kind fail;
 
@@ -224,8 +193,11 @@ int ct_region_create(struct ct_context *ctx, struct ct_region_plan *plan)
 		io.ops->end(&io);
 		ct_change_record_end(&rec, false);
 		ct_context_refresh(ctx);	/* libcxl and libdaxctl have not seen the region */
+		/* the dax device comes when the region driver has probed (a
+		 * module may still load): given a moment, without failing
+		 * the creation (the caller says what is missing) */
 		if (ctx->live)
-			wait_dax(ctx, plan->region);
+			ct_region_dax_wait(&ctx->sys, plan->region, 5000, dax, sizeof(dax));
 		return 0;
 	}
 	e = -rc;
