@@ -206,7 +206,15 @@ left_off() { jq --arg n "node$1" '[.processes[0].after | to_entries[] | select(.
 
 @test "a full target node: pages that find no room are counted as ENOMEM, exit 64" {
     N=$(cat "$BATS_FILE_TMPDIR/node")
-    start_hog 640
+    # the node filled but for 128 MiB by a hog of its own, bound there
+    # (faulting memory in costs TCG a fraction of moving it: the run's
+    # hog, twice that room, finds it full after moving half of itself)
+    local free_mib
+    free_mib=$(awk '/MemFree/ {print int($4 / 1024)}' /sys/devices/system/node/node$N/meminfo)
+    (( free_mib > 256 )) || fail "node $N has $free_mib MiB free: the test wants more than 256"
+    numactl --membind="$N" hog $((free_mib - 128)) > "$BATS_TEST_TMPDIR/filler" 2>&1 3>&- &
+    wait_for 300 "the hog filling node $N to say ready" grep -qx ready "$BATS_TEST_TMPDIR/filler"
+    start_hog 256
     before=$(node_bytes "$HOG_PID" "$N")
     run --separate-stderr cxltier migrate --pid "$HOG_PID" --to "$N" --max-bytes 700M -j
     echo "$stderr" | tail -2 >&3
