@@ -191,7 +191,7 @@ setup() {
         m=$(vm_memdev_by_serial "$sn") || fail "no memdev with serial $sn"
         mems+=("$m")
         run_ended "$m" || { show_journal; fail "no run over $m ended"; }
-        assert_equal "$(run_result "$m")" done
+        assert_run_done "$m"
         memdev_movable "$m" || { show_journal; fail "$m ($sn): not every block online movable: $(memdev_state "$m")"; }
         r=$(region_of "$m")
         assert_equal "$(( $(cat $CXL/$r/size) ))" "$SIZE"

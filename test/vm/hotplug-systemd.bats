@@ -99,7 +99,7 @@ remove_device() {
     assert_equal "$(systemctl is-enabled $HOTPLUG_UNIT 2>&1 || :)" static
     udevadm info --query=property /sys/bus/cxl/devices/mem0 | grep -qx 'CURRENT_TAGS=.*:cxltier:.*' ||
         fail "mem0 is not tagged: $(udevadm info --query=property /sys/bus/cxl/devices/mem0)"
-    assert_equal "$(run_result mem0)" done
+    assert_run_done mem0
     run region_of mem0
     assert_failure
     systemctl show -P MainPID $HOTPLUG_UNIT > "$BATS_FILE_TMPDIR/watch-pid"
@@ -115,7 +115,7 @@ remove_device() {
     wait_for 300 "cxltier-hotplug.service's run to put $m's memory online in ZONE_MOVABLE" memdev_movable "$m"
     wait_for 120 "udev and systemd to settle after $m's hot-add" settled
     show_journal
-    assert_equal "$(run_result "$m")" done
+    assert_run_done "$m"
     assert_equal "$(run_starts "$m")" 1
     # a watch listened: the memdev's event was tagged for it alone, systemd
     # not asked to track the device (no work of PID 1's beside the run)
@@ -284,7 +284,7 @@ stop_said() { runs_journal | grep -q "^cxltier hotplug: stopping (signal 15)" &&
     wait_for 300 "the run over $m to end" run_ended "$m"
     wait_for 120 "udev and systemd to settle after $m's hot-add" settled
     show_journal
-    assert_equal "$(run_result "$m")" done
+    assert_run_done "$m"
     run region_of "$m"
     assert_failure
     runs_journal | grep -q "$m.*leave it offline"
@@ -306,7 +306,7 @@ stop_said() { runs_journal | grep -q "^cxltier hotplug: stopping (signal 15)" &&
     assert_equal "$(systemctl is-active $HOTPLUG_UNIT)" active
     # the killed watch's mark went with it (ExecStopPost=); the new one's
     assert_equal "$(cat /run/cxltier/hotplug.watch)" "$(systemctl show -P MainPID $HOTPLUG_UNIT)"
-    assert_equal "$(run_result "$m")" done
+    assert_run_done "$m"
     assert_equal "$(cat $MEMSYS/auto_online_blocks)" online
     memdev_movable "$m"
     remove_device "$m" cxl-sd3

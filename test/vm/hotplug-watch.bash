@@ -40,6 +40,16 @@ run_ends() {
 run_ended() { [[ -n $(run_ends "$@") ]]; }
 # how the last run over $1 ended
 run_result() { run_ends "$1" | tail -1; }
+# the last run over $1 ended done; else a failure that names how it ended
+# and the journal's last error and warning lines last, where a cut log
+# (CI shows a run's end) still has them
+assert_run_done() {
+    local r
+    r=$(run_result "$1")
+    [[ $r == done ]] && return 0
+    fail "the last run over $1 ended: ${r:-(no end in the journal)}; the journal's last errors and warnings:
+$(runs_journal | grep -E ': (error|warning): ' | tail -8)"
+}
 # how many runs over $1 the service started (after the journal's first $2
 # lines: memdev names come back)
 run_starts() {
