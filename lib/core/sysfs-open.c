@@ -25,6 +25,7 @@
 
 #define MAX_LINKS 40		/* as the kernel's path walk */
 #define MAX_DEPTH 256
+#define OPENAT2_TRIES 4	/* an EAGAIN (a rename elsewhere) tried again */
 
 static const char *rel(const char *path)
 {
@@ -61,11 +62,19 @@ int ct_sysfs_openat(struct ct_sysfs *s, const char *path, int flags, mode_t mode
 		return fd < 0 ? -errno : fd;
 	}
 	if (!s->no_openat2) {
-		fd = openat2_in_root(s->rootfd, path, flags, mode);
+		/* EAGAIN: something was renamed or mounted on the system while
+		 * a ".." resolved, and the kernel cannot tell that it stayed
+		 * inside the root: tried again, then walked (as safe, slower) */
+		for (int i = 0; i < OPENAT2_TRIES; i++) {
+			fd = openat2_in_root(s->rootfd, path, flags, mode);
+			if (fd != -EAGAIN)
+				break;
+		}
 		/* ENOSYS: before 5.6; EPERM: a seccomp filter that does not know it */
-		if (fd != -ENOSYS && fd != -EPERM)
+		if (fd != -ENOSYS && fd != -EPERM && fd != -EAGAIN)
 			return fd;
-		s->no_openat2 = true;
+		if (fd != -EAGAIN)
+			s->no_openat2 = true;
 	}
 	return walk_open(s->rootfd, path, flags, mode);
 }

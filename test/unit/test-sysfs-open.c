@@ -9,6 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <linux/openat2.h>
+#if defined(__has_include) && __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#endif
 #include <unistd.h>
 #include "tap.h"
 #include "core/sysfs.h"
@@ -216,6 +222,93 @@ static void list_order(void)
 	ct_sysfs_close(&s);
 }
 
+/* renames somewhere on the system while a path with ".." resolves: openat2
+ * with RESOLVE_IN_ROOT then answers EAGAIN ("the kernel could not ensure
+ * that a '..' did not escape"), which a busy machine (a build next door)
+ * makes happen now and then. A read must not fail for it: a captured tree
+ * once lost a region's attributes that way under load. Each round opens
+ * the path once as the kernel answers it (openat2 itself) and once through
+ * the reader, until the kernel has said EAGAIN a few times: the race was
+ * surely run, whatever the machine's speed. */
+static volatile int renaming;
+#define RACE_SEEN 5		/* EAGAINs of openat2 itself to see */
+#define RACE_ROUNDS 200000	/* at most */
+
+static void *renamer(void *arg)
+{
+	char a[PATH_MAX * 2], b[PATH_MAX * 2];
+
+	snprintf(a, sizeof(a), "%s/ren-a", (const char *)arg);
+	snprintf(b, sizeof(b), "%s/ren-b", (const char *)arg);
+	mkdir(a, 0755);
+	while (renaming) {
+		rename(a, b);
+		rename(b, a);
+	}
+	rmdir(a);
+	rmdir(b);
+	return NULL;
+}
+
+static bool on_valgrind(void)
+{
+#if defined(__has_include) && __has_include(<valgrind/valgrind.h>)
+	return RUNNING_ON_VALGRIND;
+#else
+	return getenv("LD_PRELOAD") && strstr(getenv("LD_PRELOAD"), "vgpreload");
+#endif
+}
+
+static int raw_open(int rootfd, const char *path)
+{
+	struct open_how how = { .flags = O_RDONLY | O_CLOEXEC, .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS };
+	long fd = syscall(SYS_openat2, rootfd, path, &how, sizeof(how));
+
+	if (fd < 0)
+		return -errno;
+	close((int)fd);
+	return 0;
+}
+
+static void rename_race(const char *base)
+{
+	struct ct_sysfs s;
+	struct ct_error err = { 0 };
+	pthread_t th;
+	unsigned failed = 0, raw = 0, rounds = 0;
+	int first = 0;
+
+	if (on_valgrind()) {	/* one thread at a time there: the renamer starves the reader */
+		printf("# the rename race is run outside valgrind only (the plain and ASan tiers)\n");
+		return;
+	}
+	if (ct_sysfs_open(&s, root, &err)) {
+		ok(0, "open the tree: %s", err.msg);
+		return;
+	}
+	renaming = 1;
+	if (pthread_create(&th, NULL, renamer, (void *)base)) {
+		ok(0, "a thread to rename with");
+		ct_sysfs_close(&s);
+		return;
+	}
+	for (; rounds < RACE_ROUNDS && raw < RACE_SEEN; rounds++) {
+		const char *v = read_as(&s, "b/../a/file");	/* a ".." the kernel must check */
+		if (strcmp(v, "in")) {
+			failed++;
+			if (!first)
+				first = atoi(v);
+		}
+		raw += raw_open(s.rootfd, "b/../a/file") == -EAGAIN;
+	}
+	renaming = 0;
+	pthread_join(th, NULL);
+	ok(raw >= RACE_SEEN, "openat2 itself said EAGAIN %u times in %u rounds (the race was run)", raw, rounds);
+	ok(failed == 0, "a path with '..' read while another thread renames: none failed (%u of %u failed, the "
+	   "first %d)", failed, rounds, first);
+	ct_sysfs_close(&s);
+}
+
 int main(void)
 {
 	char tmpl[512], target[PATH_MAX * 2];
@@ -252,6 +345,7 @@ int main(void)
 	run(true);
 	bound_cases();
 	list_order();
+	rename_race(base);
 
 	snprintf(target, sizeof(target), "rm -rf -- '%s'", base);
 	if (system(target) != 0)
