@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "blocks-change.h"
-#include "json-build.h"
+#include "cli/json-build.h"
 #include "core/context.h"
 #include "core/kernel.h"
 #include "mm/memblock.h"

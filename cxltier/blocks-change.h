@@ -6,7 +6,7 @@
 #define CXLTIER_BLOCKS_CHANGE_H
 
 #include <stdbool.h>
-#include "cmd.h"
+#include "cli/cli.h"
 #include "change/hotplug.h"
 #include "change/region.h"
 

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "blocks-change.h"
-#include "json-build.h"
+#include "cli/json-build.h"
 #include "core/context.h"
 #include "change/interleave.h"
 

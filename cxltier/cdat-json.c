@@ -7,7 +7,7 @@
 #include <string.h>
 #include "cdat-json.h"
 #include "figures-json.h"
-#include "json-build.h"
+#include "cli/json-build.h"
 #include "mm/access.h"
 #include "cxl/cdat.h"
 #include "cxl/memdev-view.h"

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* cdat-json.h - how `cxltier cdat` shows a decoded CDAT table and the
  * kernel's view beside it: JSON objects and the table descriptions */
-#ifndef CXLTIER_CDAT_RENDER_H
-#define CXLTIER_CDAT_RENDER_H
+#ifndef CXLTIER_CDAT_JSON_H
+#define CXLTIER_CDAT_JSON_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <json-c/json.h>
-#include "output.h"
+#include "cli/output.h"
 
 struct cdat_table;
 struct ct_memdev_view;

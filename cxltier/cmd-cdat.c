@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmd.h"
+#include "cli/cli.h"
 #include "cdat-json.h"
-#include "json-build.h"
+#include "cli/json-build.h"
 #include "mm/access.h"
 #include "cxl/cdat.h"
 #include "cxl/cdat-source.h"

@@ -3,8 +3,8 @@
  * the wrong zone or in the wrong tier, each finding with the command that
  * fixes it (the checks are lib/views/doctor.c's) */
 #include <stdio.h>
-#include "cmd.h"
-#include "json-build.h"
+#include "cli/cli.h"
+#include "cli/json-build.h"
 #include "core/context.h"
 #include "views/doctor.h"
 #include "core/conf.h"

@@ -10,12 +10,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "cmd.h"
+#include "cli/cli.h"
 #include "events-run.h"
 #include "events-summary.h"
 #include "events-table.h"
-#include "filter.h"
-#include "json-build.h"
+#include "cli/filter.h"
+#include "cli/json-build.h"
 #include "core/context.h"
 #include "events/event-source.h"
 

@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmd.h"
+#include "cli/cli.h"
 #include "health-json.h"
 #include "health-set-alert.h"
-#include "json-build.h"
+#include "cli/json-build.h"
 #include "core/context.h"
 #include "cxl/health-read.h"
 #include "cxl/topology.h"

@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "blocks-change.h"
-#include "cmd.h"
+#include "cli/cli.h"
 #include "online-policy.h"
 #include "core/child.h"
 #include "core/context.h"

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmd.h"
-#include "filter.h"
-#include "json-build.h"
+#include "cli/cli.h"
+#include "cli/filter.h"
+#include "cli/json-build.h"
 #include "cmd-list.h"
 #include "core/context.h"
 #include "cxl/topology.h"

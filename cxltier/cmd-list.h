@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd-list.h - what the parts of `cxltier list` share */
-#ifndef CXLTIER_LIST_H
-#define CXLTIER_LIST_H
+#ifndef CXLTIER_CMD_LIST_H
+#define CXLTIER_CMD_LIST_H
 
 #include <stdbool.h>
 #include <json-c/json.h>
-#include "cmd.h"
-#include "filter.h"
+#include "cli/cli.h"
+#include "cli/filter.h"
 #include "list-json.h"
 #include "cxl/fabric.h"
 #include "cxl/topology.h"

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmd.h"
+#include "cli/cli.h"
 #include "cmd-metrics.h"
 #include "events-store.h"
 #include "events/retire-log.h"

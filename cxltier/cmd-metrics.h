@@ -7,8 +7,8 @@
  * textfile collector (metrics-prom.c). The names are stable (cxltier_*);
  * docs/schema/metrics.json lists them and their labels.
  */
-#ifndef CXLTIER_METRICS_H
-#define CXLTIER_METRICS_H
+#ifndef CXLTIER_CMD_METRICS_H
+#define CXLTIER_CMD_METRICS_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmd.h"
-#include "json-build.h"
+#include "cli/cli.h"
+#include "cli/json-build.h"
 #include "migrate-args.h"
 #include "migrate-json.h"
 #include "core/context.h"

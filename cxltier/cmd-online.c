@@ -8,7 +8,7 @@
 #include "blocks-change.h"
 #include "online-policy.h"
 #include "core/context.h"
-#include "change/daxmode.h"
+#include "change/dax-convert.h"
 
 static void usage(void)
 {
@@ -39,14 +39,14 @@ static void usage(void)
 /* --convert: devdax to system-ram through the library; an exit code */
 static int convert_to_ram(struct cmd_env *env, const char *name, bool force)
 {
-	struct ct_daxmode_result res;
+	struct ct_dax_convert_result res;
 	int rc;
 
 	if (!env->ctx->live) {
 		cmd_err(env, "--convert works on the live system only (not with --sysroot)");
 		return EXIT_USAGE;
 	}
-	rc = ct_daxmode_to_system_ram(env->ctx, name, force, &res);
+	rc = ct_dax_convert_to_ram(env->ctx, name, force, &res);
 	if (res.loaded_kmem)
 		fprintf(stderr, "cxltier online: loaded the kmem module\n");
 	if (rc == -EBUSY && res.auto_online[0] && !res.paused) {

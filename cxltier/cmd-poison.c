@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "json-build.h"
+#include "cli/json-build.h"
 #include "cmd-poison.h"
 #include "core/context.h"
 #include "events/poison.h"

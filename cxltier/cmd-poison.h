@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd-poison.h - what the parts of `cxltier poison` (and list -vvv) share */
-#ifndef CXLTIER_POISON_CLI_H
-#define CXLTIER_POISON_CLI_H
+#ifndef CXLTIER_CMD_POISON_H
+#define CXLTIER_CMD_POISON_H
 
 #include <stdbool.h>
 #include <json-c/json.h>
-#include "cmd.h"
+#include "cli/cli.h"
 #include "events/poison.h"
 #include "cxl/topology.h"
 

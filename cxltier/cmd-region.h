@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd-region.h - what the parts of `cxltier region` share */
-#ifndef CXLTIER_REGION_CMD_H
-#define CXLTIER_REGION_CMD_H
+#ifndef CXLTIER_CMD_REGION_H
+#define CXLTIER_CMD_REGION_H
 
-#include "cmd.h"
+#include "cli/cli.h"
 #include "cxl/topology.h"
 
 int region_create(int argc, char **argv, struct cmd_env *env);

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmd.h"
+#include "cli/cli.h"
 #include "tiers-json.h"
 #include "core/context.h"
 #include "views/tier-model.h"

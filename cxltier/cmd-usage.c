@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmd.h"
-#include "json-build.h"
+#include "cli/cli.h"
+#include "cli/json-build.h"
 #include "core/context.h"
 #include "core/process.h"
 #include "mm/tiers.h"

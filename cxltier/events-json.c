@@ -8,7 +8,7 @@
 #include <time.h>
 #include "events-table.h"
 #include "health-json.h"
-#include "json-build.h"
+#include "cli/json-build.h"
 
 void events_iso_time(uint64_t ns, char *buf, size_t len)
 {

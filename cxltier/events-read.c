@@ -12,7 +12,7 @@
 #include "events-run.h"
 #include "events-summary.h"
 #include "events-table.h"
-#include "json-build.h"
+#include "cli/json-build.h"
 #include "core/context.h"
 #include "events/event-source.h"
 

@@ -10,9 +10,9 @@
 #define CXLTIER_EVENTS_RETIRE_H
 
 #include <stdbool.h>
-#include "cmd.h"
+#include "cli/cli.h"
 #include "events-store.h"
-#include "change/policy.h"
+#include "config/policy.h"
 
 struct events_retire {
 	struct cmd_env *env;

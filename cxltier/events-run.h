@@ -7,11 +7,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <json-c/json.h>
-#include "cmd.h"
+#include "cli/cli.h"
 #include "events-retire.h"
 #include "events-store.h"
 #include "events-table.h"
-#include "filter.h"
+#include "cli/filter.h"
 #include "events/event-summary.h"
 
 struct events_run {

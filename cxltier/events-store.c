@@ -4,7 +4,7 @@
 #include <string.h>
 #include <time.h>
 #include "events-store.h"
-#include "json-build.h"
+#include "cli/json-build.h"
 #include "core/conf.h"
 #include "core/context.h"
 

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <json-c/json.h>
-#include "cmd.h"
+#include "cli/cli.h"
 #include "events/event-store.h"
 #include "events/events-conf.h"
 

@@ -6,10 +6,10 @@
 #include <string.h>
 #include "events-summary.h"
 #include "events-store.h"
-#include "filter.h"
+#include "cli/filter.h"
 #include "events/retire-log.h"
 #include "events-table.h"
-#include "json-build.h"
+#include "cli/json-build.h"
 
 #define TOP_PAGES 10
 

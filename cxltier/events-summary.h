@@ -4,8 +4,8 @@
 #define CXLTIER_EVENTS_SUMMARY_H
 
 #include <json-c/json.h>
-#include "cmd.h"
-#include "output.h"
+#include "cli/cli.h"
+#include "cli/output.h"
 #include "events/event-summary.h"
 
 /* root's "summary" object made from s (its pages sorted) */

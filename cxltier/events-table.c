@@ -8,7 +8,7 @@
 #include <strings.h>
 #include <ctype.h>
 #include "events-table.h"
-#include "json-build.h"
+#include "cli/json-build.h"
 
 static const char *const levels[] = { "events", NULL };
 static void fmt_detail(json_object *rec, char *buf, size_t len);

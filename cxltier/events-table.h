@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* events-table.h - CXL event records as JSON and as table rows */
-#ifndef CXLTIER_EVENTS_RENDER_H
-#define CXLTIER_EVENTS_RENDER_H
+#ifndef CXLTIER_EVENTS_TABLE_H
+#define CXLTIER_EVENTS_TABLE_H
 
 #include <json-c/json.h>
-#include "cmd.h"
+#include "cli/cli.h"
 #include "events/event.h"
 #include "events/event-source.h"
 

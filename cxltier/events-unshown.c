@@ -3,7 +3,7 @@
  * show (kept for later, or lost), said on stderr and counted for -j */
 #include <string.h>
 #include "events-table.h"
-#include "json-build.h"
+#include "cli/json-build.h"
 #include "core/context.h"
 #include "events/event-keep.h"
 #include "core/rundir.h"

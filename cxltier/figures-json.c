@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* figures-json.c - see figures-json.h */
 #include "figures-json.h"
-#include "json-build.h"
+#include "cli/json-build.h"
 #include "core/kernel.h"
 
 void latency_check_json(json_object *o, const struct ct_latency_check *c)

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "health-json.h"
-#include "json-build.h"
+#include "cli/json-build.h"
 
 json_object *health_json(const struct ct_health *h)
 {

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* health-set-alert.h - `cxltier health --set-alert` */
-#ifndef CXLTIER_HEALTH_SET_H
-#define CXLTIER_HEALTH_SET_H
+#ifndef CXLTIER_HEALTH_SET_ALERT_H
+#define CXLTIER_HEALTH_SET_ALERT_H
 
 #include <stdbool.h>
-#include "cmd.h"
+#include "cli/cli.h"
 #include "cxl/health.h"
 #include "cxl/topology.h"
 

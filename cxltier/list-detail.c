@@ -6,7 +6,7 @@
  * media errors (list-health.c). -vv adds nothing: ndctl's -vv adds
  * disabled devices, which cxltier always lists. */
 #include <string.h>
-#include "json-build.h"
+#include "cli/json-build.h"
 #include "cmd-list.h"
 #include "core/context.h"
 #include "cxl/fabric.h"

@@ -5,7 +5,7 @@
  * from the device for this: see cxltier-poison(1)). Each key only when it
  * could be read; why not is said at -v. */
 #include "health-json.h"
-#include "json-build.h"
+#include "cli/json-build.h"
 #include "cmd-list.h"
 #include "cmd-poison.h"
 #include "core/context.h"

@@ -2,9 +2,9 @@
 /* list-json.c - memdevs, regions and dax devices as `list -j` shows them */
 #include <inttypes.h>
 #include <stdio.h>
-#include "json-build.h"
+#include "cli/json-build.h"
 #include "list-json.h"
-#include "output.h"
+#include "cli/output.h"
 
 /* bytes: an integer, or with -u a string as people read it */
 void list_add_size(json_object *o, const char *k, uint64_t v, const struct list_style *st)

@@ -4,7 +4,7 @@
  * lsmem's summary, per node */
 #include <errno.h>
 #include <stdio.h>
-#include "json-build.h"
+#include "cli/json-build.h"
 #include "cmd-list.h"
 #include "core/context.h"
 #include "views/mem-summary.h"

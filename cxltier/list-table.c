@@ -3,7 +3,7 @@
  * interleave position order, then its dax devices), then the memdevs that
  * back no listed region. Every object appears once. */
 #include <string.h>
-#include "json-build.h"
+#include "cli/json-build.h"
 #include "cmd-list.h"
 
 /* the scalar fields of src (arrays left out) with a "type"; src is released */

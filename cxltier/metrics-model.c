@@ -5,7 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "json-build.h"
+#include "cli/json-build.h"
 #include "cmd-metrics.h"
 #include "cxl/aer-stats.h"
 #include "cxl/health.h"

@@ -5,7 +5,7 @@
 #define CXLTIER_MIGRATE_ARGS_H
 
 #include <stddef.h>
-#include "cmd.h"
+#include "cli/cli.h"
 #include "mm/migrate.h"
 
 #define MIGRATE_CONFIG "/etc/cxltier.conf"

@@ -2,7 +2,7 @@
 /* migrate-json.c - `cxltier migrate`'s per-process records and columns */
 #include <stdio.h>
 #include <string.h>
-#include "json-build.h"
+#include "cli/json-build.h"
 #include "migrate-json.h"
 
 static void fmt_before(json_object *rec, char *buf, size_t len);

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* migrate-json.h - `cxltier migrate`'s report: one record per process
  * (JSON and the table's columns) */
-#ifndef CXLTIER_MIGRATE_REPORT_H
-#define CXLTIER_MIGRATE_REPORT_H
+#ifndef CXLTIER_MIGRATE_JSON_H
+#define CXLTIER_MIGRATE_JSON_H
 
 #include <stdbool.h>
 #include <json-c/json.h>
-#include "cmd.h"
-#include "output.h"
+#include "cli/cli.h"
+#include "cli/output.h"
 #include "mm/migrate.h"
 #include "mm/tiers.h"
 

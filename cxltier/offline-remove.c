@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "blocks-change.h"
-#include "json-build.h"
+#include "cli/json-build.h"
 #include "core/context.h"
 #include "change/memdev-remove.h"
 #include "change/region.h"

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "json-build.h"
+#include "cli/json-build.h"
 #include "online-policy.h"
 #include "core/context.h"
 #include "change/policy-plan.h"

@@ -5,7 +5,7 @@
 #define CXLTIER_ONLINE_POLICY_H
 
 #include "blocks-change.h"
-#include "change/policy.h"
+#include "config/policy.h"
 
 #define DEFAULT_CONFIG "/etc/cxltier.conf"
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "events-table.h"
-#include "json-build.h"
+#include "cli/json-build.h"
 #include "cmd-poison.h"
 
 static const char *const levels[] = { "memdevs", "poison", NULL };

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "blocks-change.h"
-#include "json-build.h"
+#include "cli/json-build.h"
 #include "cmd-list.h"
 #include "cmd-region.h"
 #include "cxl/topology.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "figures-json.h"
-#include "json-build.h"
+#include "cli/json-build.h"
 #include "tiers-json.h"
 #include "views/tier-model.h"
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* tiers-json.h - `cxltier tiers` output: the model as JSON, the SLIT matrix */
-#ifndef CXLTIER_TIERS_RENDER_H
-#define CXLTIER_TIERS_RENDER_H
+#ifndef CXLTIER_TIERS_JSON_H
+#define CXLTIER_TIERS_JSON_H
 
 #include <json-c/json.h>
-#include "cmd.h"
+#include "cli/cli.h"
 
 struct ct_tier_model;
 

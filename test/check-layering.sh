@@ -1,14 +1,25 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # check-layering.sh SRCDIR [BUILDDIR]: the layers of the tree, checked on the
-# tree as it is (nothing here names a file but the layer map).
+# tree as it is (nothing here names a file but the layer maps).
 #
 # The CLI and the library: cxltier/ parses options and renders, lib/ owns
 # every kernel interface. A file of cxltier/ names no kernel path (/sys,
 # /proc, /dev, tracefs, debugfs), calls no kernel-facing library (libcxl,
 # libdaxctl, libtracefs, libtraceevent, libnuma, libkmod, raw syscalls on
-# processes and pages) and includes none of their headers; a command file
-# (cmd-*.c) stays within 350 lines.
+# processes and pages) and includes none of their headers; a command's file
+# stays within 350 lines.
+#
+# The CLI's rooms (CLI_ROOMS), each standing on those before it: cli/ (the
+# harness, the output layer), render/ (renderers several commands share),
+# commands/NAME/ (a command: no file of one includes or uses another
+# command's), main.c (the command table). No include or symbol runs back up
+# a room; the files of cxltier/ stand on at most CLI_FLOORS floors (a file
+# and its header are one; a floor: a file stands above all it uses, by
+# include or by symbol); no function of cxltier/ is longer than
+# CLI_FUNCTION_LINES lines. Files directly in cxltier/ but main.c are the
+# commands not yet moved into commands/: they are left out of the rooms,
+# floors and function lengths until they move.
 #
 # The library's layers (LAYERS): every source of lib/ is in a folder of the
 # map and listed in that folder's meson.build; a file of lib/F/ includes
@@ -16,8 +27,11 @@
 # ("core/sysfs.h"; a bare "x.h" is a header of F itself; config.h anywhere);
 # a header saying "private to lib/F/" in its first 10 lines is included from
 # lib/F/ only (and from test/); the CLI includes lib headers by folder, never
-# by a "../lib/" path; headers include each other without a circle; no file
-# name is in both lib/ and cxltier/.
+# by a "../lib/" path; headers include each other without a circle.
+#
+# Names, in lib/ and cxltier/ alike: a file name (without .c or .h) is one
+# file's (its header aside), no two names one letter apart; a header's
+# guard is its name (CXLTIER_NAME_H).
 #
 # With BUILDDIR, the objects too (nm on BUILDDIR/lib/libcxltier.a.p/*.o and
 # BUILDDIR/cxltier.p/*.o): no files that use each other's symbols (two, or
@@ -30,10 +44,16 @@ LAYERS='
 core:
 mm:     core
 cxl:    core mm
-events: core mm cxl
-change: core mm cxl
-views:  core mm cxl events change
+config: core
+events: core mm cxl config
+change: core mm cxl config
+views:  core mm cxl config events change
+jobs:   core mm cxl config events change views
 '
+# The CLI's rooms, lowest first, and its limits
+CLI_ROOMS='cli render commands main'
+CLI_FLOORS=5
+CLI_FUNCTION_LINES=60
 
 SRC=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 BUILD=${2:-}
@@ -45,6 +65,7 @@ fi
 cd "$SRC" || exit 2
 bad=0
 report() { echo "layering: $*"; bad=1; }
+mapfile -t CLI < <(find cxltier -name '*.[ch]' | LC_ALL=C sort)
 folders=$(awk -F: 'NF > 1 { gsub(/[[:space:]]/, "", $1); print $1 }' <<< "$LAYERS")
 
 # ---- the CLI and the kernel -------------------------------------------
@@ -53,7 +74,7 @@ folders=$(awk -F: 'NF > 1 { gsub(/[[:space:]]/, "", $1); print $1 }' <<< "$LAYER
 # prose: those lines carry "layering: prose" to say so)
 while IFS= read -r hit; do
     report "kernel path in the CLI: $hit: ask lib/ for it (the file that owns that interface)"
-done < <(grep -nE '"[^"]*(/sys/|/proc/|/dev/cxl|/dev/dax|/sys"|/proc"|kernel/tracing|kernel/debug)' -- cxltier/*.c cxltier/*.h |
+done < <(grep -nE '"[^"]*(/sys/|/proc/|/dev/cxl|/dev/dax|/sys"|/proc"|kernel/tracing|kernel/debug)' -- "${CLI[@]}" |
          grep -v 'layering: prose')
 
 # the code of the files without comments and string literals, as FILE:LINE:text
@@ -66,15 +87,16 @@ code() {
 pat='\<(cxl_[a-z_]+|daxctl_[a-z_]+|tracefs_[a-z_]+|tep_[a-z_]+|kbuffer_[a-z_]+|numa_[a-z_]+|kmod_[a-z_]+|move_pages|migrate_pages|mbind|pidfd_open|process_madvise|openat2|ioctl)[[:space:]]*\('
 while IFS= read -r hit; do
     report "kernel-facing call in the CLI: $hit: call lib/ instead"
-done < <(code cxltier/*.c cxltier/*.h | grep -E "$pat")
+done < <(code "${CLI[@]}" | grep -E "$pat")
 
 # kernel-facing headers
 while IFS= read -r hit; do
     report "kernel-facing header in the CLI: $hit: include the lib/ header that wraps it"
-done < <(grep -nE '#include[[:space:]]*<(cxl/|daxctl/|tracefs|traceevent/|event-parse|numa|numaif|libkmod|linux/)' -- cxltier/*.c cxltier/*.h)
+done < <(grep -nE '#include[[:space:]]*<(cxl/|daxctl/|tracefs|traceevent/|event-parse|numa|numaif|libkmod|linux/)' -- "${CLI[@]}")
 
 # command files readable in one sitting
-for f in cxltier/cmd-*.c; do
+for f in cxltier/cmd-*.c cxltier/commands/*/*.c; do
+    [[ -e $f ]] || continue
     n=$(wc -l < "$f")
     (( n > 350 )) && report "$f has $n lines (limit 350: split it by job)"
 done
@@ -103,17 +125,58 @@ for F in $folders; do
     done < <(comm -23 <(echo "$listed") <(echo "$present"))
 done
 
-# a file name says one thing: the CLI's renderers are named by format
-# (NAME-json.c, NAME-table.c), not after the lib file they render
-names() { for f in "$@"; do [[ -e $f ]] && echo "${f##*/}"; done | sort -u; }
-while IFS= read -r n; do
-    [[ -n $n ]] && report "$n is a file name in lib/ ($(echo lib/*/"$n")) and in cxltier/: rename the CLI's by its job (what it renders, and how)"
-done < <(comm -12 <(names lib/*/*.[ch]) <(names cxltier/*.[ch]))
+# a file name says one thing: one file a name (its header aside), in lib/
+# and cxltier/ alike, and no two names a letter apart (the commands not yet
+# moved into commands/ are left out until they move)
+stems() { for f in lib/*/*.[ch] "${CLI[@]}"; do
+              [[ $f == cxltier/*/* || $f == cxltier/main.c || $f == lib/* ]] || continue
+              echo "${f%.[ch]}"; done | sort -u; }
+while IFS= read -r hit; do
+    [[ -n $hit ]] && report "$hit"
+done < <(stems | perl -ne '
+    chomp; my ($dir, $n) = m{^(.*)/([^/]+)$}; push @{$by{$n}}, $_; push @all, [$n, $_];
+    END {
+        for my $n (sort keys %by) {
+            print "$n is the name of ", join(" and ", map { "$_.[ch]" } @{$by{$n}}), ": one file a name; rename one by its job\n" if @{$by{$n}} > 1;
+        }
+        sub d1 { my ($a, $b) = @_; return 0 if $a eq $b; my ($la, $lb) = (length $a, length $b);
+                 return 0 if abs($la - $lb) > 1 || $la < 5;
+                 my $i = 0; $i++ while $i < $la && $i < $lb && substr($a, $i, 1) eq substr($b, $i, 1);
+                 return substr($a, $i + ($la >= $lb)) eq substr($b, $i + ($lb >= $la)); }
+        my %seen;
+        for my $x (@all) { for my $y (@all) {
+            next unless $x->[1] lt $y->[1] && d1($x->[0], $y->[0]);
+            next if $seen{"$x->[1] $y->[1]"}++;
+            print "$x->[1] and $y->[1] are a letter apart: a reader takes one for the other; rename one by its job\n";
+        } }
+    }')
+
+# a header's guard is its name: CXLTIER_NAME_H
+for h in lib/*/*.h "${CLI[@]}"; do
+    [[ $h == *.h ]] || continue
+    b=${h##*/}; b=${b%.h}; want="CXLTIER_$(tr 'a-z-' 'A-Z_' <<< "$b")_H"
+    got=$(grep -m1 -oE '^#ifndef[[:space:]]+[A-Za-z0-9_]+' "$h" | awk '{print $2}')
+    [[ $got == "$want" ]] || report "$h: its guard is ${got:-missing}: name it $want (the file's name)"
+done
+
+# no function of the CLI longer than CLI_FUNCTION_LINES (from its first
+# line to its closing brace): a command parses, calls the library, renders
+while IFS= read -r hit; do
+    [[ -n $hit ]] && report "$hit"
+done < <(for f in "${CLI[@]}"; do [[ $f == cxltier/*/*.c || $f == cxltier/main.c ]] && echo "$f"; done |
+         LIMIT=$CLI_FUNCTION_LINES perl -ne '
+    chomp; my $f = $_; open my $fh, "<", $f or next; my ($start, $name, $in) = (0, "", 0);
+    while (my $l = <$fh>) {
+        if (!$in && $l =~ /^(?:static\s+)?[A-Za-z_][\w \*]*?\b(\w+)\s*\(/ && $l !~ /;\s*$/ && $l !~ /^(?:typedef|struct\s+\w+\s*\{)/) { ($start, $name) = ($., $1); }
+        if (!$in && $l =~ /^\{/) { $in = 1; }
+        if ($in && $l =~ /^\}/) { $in = 0; my $n = $. - $start + 1;
+            print "$f:$start: $name() has $n lines (limit $ENV{LIMIT}): split it by step\n" if $start && $n > $ENV{LIMIT}; $start = 0; }
+    }')
 
 # ---- includes and symbols: edges up the layers, private headers, circles --
 
 # prints one message a line; what it cannot read makes it die (exit != 0)
-graphs=$(LAYERS=$LAYERS perl - "$BUILD" <<'PERL'
+graphs=$(LAYERS=$LAYERS CLI_ROOMS=$CLI_ROOMS CLI_FLOORS=$CLI_FLOORS perl - "$BUILD" <<'PERL'
 use strict;
 use warnings;
 no warnings 'recursion';
@@ -130,6 +193,31 @@ for (split /\n/, $ENV{LAYERS}) {
 	$on{$1} = @below ? join(' ', @below) . ' only' : 'no other folder';
 }
 sub folder { $_[0] =~ m{^lib/([^/]+)/} ? $1 : undef }	# undef: the CLI
+# the CLI's room of a file: cli, render, commands/NAME, main; undef for a
+# command not yet moved into commands/ (left out of the rooms' rules)
+my @rooms = split ' ', $ENV{CLI_ROOMS};
+my %rank = map { $rooms[$_] => $_ + 1 } 0 .. $#rooms;
+sub room {
+	my ($f) = @_;
+	return 'main' if $f eq 'cxltier/main.c';
+	return "commands/$1" if $f =~ m{^cxltier/commands/([^/]+)/};
+	return $1 if $f =~ m{^cxltier/([^/]+)/} && $rank{$1};
+	return undef;
+}
+sub room_rank { my $r = room($_[0]); defined $r ? $rank{(split m{/}, $r)[0]} : undef }
+# a file and its header are one unit of the floors
+sub unit { my $f = $_[0]; $f =~ s/\.[ch]$//; $f }
+# an edge between two files of the CLI: up a room, or into another command
+sub cli_edge {
+	my ($f, $t, $how) = @_;
+	my ($rf, $rt) = (room($f), room($t));
+	return unless defined $rf && defined $rt && $rf ne $rt;
+	if ($rf =~ m{^commands/} && $rt =~ m{^commands/}) {
+		say_("$f $how $t, another command's: a command stands on cli/ and render/ alone; move what both use into render/ (or cli/)");
+	} elsif (room_rank($t) > room_rank($f)) {
+		say_("$f $how $t: $rf/ is below $rt/ (rooms, lowest first: $ENV{CLI_ROOMS}): an arrow back up; move the code down");
+	}
+}
 sub edge { my ($f, $x) = @_; "$f -> $x: $f stands on $on{$f}" }
 sub some {	# a few symbols of a list, for a message
 	my @s = @{$_[0]};
@@ -192,7 +280,7 @@ sub others {	# the members of a circle off the way shown
 }
 
 # private headers: "private to lib/F/" in the first 10 lines
-my @files = sort(glob('lib/*/*.[ch]'), glob('cxltier/*.[ch]'));
+my @files = sort(glob('lib/*/*.[ch]'), split /\n/, `find cxltier -name '*.[ch]'`);
 my %private;
 for my $h (grep { m{^lib/.*\.h$} } @files) {
 	open my $fh, '<', $h or die "$h: $!\n";
@@ -221,7 +309,9 @@ for my $f (@files) {
 			say_("$at: #include \"$h\": lib headers are named by their folder from lib/ (#include \"$by\"), never by a relative path");
 			next;
 		}
-		if ($h =~ m{^([^/]+)/}) {
+		if (!defined $F && $h =~ m{^(cli|render|commands)/}) {
+			$to = "cxltier/$h";	# a room of the CLI
+		} elsif ($h =~ m{^([^/]+)/}) {
 			my $X = $1;
 			if (!$may{$X}) {
 				say_("$at: #include \"$h\": $X/ is no folder of the layer map (", join(' ', sort keys %may), ")");
@@ -239,10 +329,12 @@ for my $f (@files) {
 				next;
 			}
 		} else {
-			$to = "cxltier/$h";
+			my ($dir) = $f =~ m{^(.*)/};
+			$to = -f "$dir/$h" ? "$dir/$h" : "cxltier/$h";
 		}
 		next unless -f $to;
 		$inc{$f}{$to} //= $.;
+		cli_edge($f, $to, "includes") if !defined $F && $to =~ m{^cxltier/};
 		my $P = $private{$to};
 		say_("$at: includes $to, private to lib/$P/: ", defined $F ? "lib/$F/" : 'the CLI',
 		     " uses the public headers of lib/$P/ (or the code moves into lib/$P/)")
@@ -266,15 +358,17 @@ if ($build ne '') {
 	# Generated sources (the stand-ins for shared libraries, lazy-stubs.c)
 	# are not the project's layers; an object whose source is gone is a
 	# leftover of a file renamed or removed (ninja leaves it there)
-	my %src;
+	my (%src, %mangled);
+	for my $c (grep { /\.c$/ } @files) {
+		(my $m = $c) =~ s{^lib/}{};
+		$m =~ s{/}{_}g;
+		$mangled{($c =~ m{^lib/} ? 'lib/libcxltier.a.p/' : 'cxltier.p/') . "$m.o"} = $c;
+	}
 	for my $o (@objs) {
-		my ($name) = $o =~ m{([^/]+)\.o$};
+		my ($name) = $o =~ m{([^/]+\.o)$};
 		next if $name =~ /^meson-generated_/;
-		my $dir = $o =~ m{/lib/libcxltier\.a\.p/[^/]+$} ? 'lib/' : '';
-		for my $i (grep { substr($name, $_, 1) eq '_' } 0 .. length($name) - 1) {
-			my $s = $dir . substr($name, 0, $i) . '/' . substr($name, $i + 1);
-			if (-f $s) { $src{$o} = $s; last }
-		}
+		my $key = ($o =~ m{/lib/libcxltier\.a\.p/[^/]+$} ? 'lib/libcxltier.a.p/' : 'cxltier.p/') . $name;
+		$src{$o} = $mangled{$key} if $mangled{$key};
 	}
 	my (%defs, %uses);
 	if (%src) {
@@ -295,7 +389,14 @@ if ($build ne '') {
 	}
 	for my $f (sort keys %sym) {
 		my $F = folder($f);
-		next unless defined $F && $may{$F};
+		if (!defined $F) {
+			for my $t (grep { m{^cxltier/} } sort keys %{$sym{$f}}) {
+				cli_edge($f, $t, 'uses ' . some($sym{$f}{$t}) . ' of');
+				$main::sym_cli{$f}{$t} = 1;
+			}
+			next;
+		}
+		next unless $may{$F};
 		for my $d (sort keys %{$sym{$f}}) {
 			my $G = folder($d);
 			if (!defined $G) {
@@ -337,6 +438,44 @@ if ($build ne '') {
 			push @lchain, $next{$lchain[-1]} while @lchain && defined $next{$lchain[-1]};
 			push @info, 'floors: ' . scalar(@chain) . ' (' . join(' -> ', @chain) . ')';
 			push @info, 'floors of lib/: ' . scalar(@lchain) . ' (' . join(' -> ', @lchain) . ')' if @lchain;
+		}
+	}
+}
+# the CLI's floors: the longest chain of its units (a file and its header),
+# each including or using the next; the commands not yet moved left out
+{
+	my %g;
+	my $add = sub {
+		my ($a, $b) = @_;
+		return unless $a =~ m{^cxltier/} && $b =~ m{^cxltier/} && defined room($a) && defined room($b);
+		my ($ua, $ub) = (unit($a), unit($b));
+		$g{$ua}{$ub} = 1 if $ua ne $ub;
+		$g{$ua} //= {};
+	};
+	for my $f (keys %inc) { $add->($f, $_) for keys %{$inc{$f}} }
+	our %sym_cli;
+	for my $f (keys %sym_cli) { $add->($f, $_) for keys %{$sym_cli{$f}} }
+	$g{unit($_)} //= {} for grep { m{^cxltier/} && defined room($_) } @files;
+	my (%depth, %next, $depth);
+	$depth = sub {
+		my $u = shift;
+		return $depth{$u} if defined $depth{$u};
+		$depth{$u} = 1;
+		for my $d (keys %{$g{$u}}) {
+			my $n = 1 + $depth->($d);
+			($depth{$u}, $next{$u}) = ($n, $d) if $n > $depth{$u};
+		}
+		return $depth{$u};
+	};
+	my ($top) = sort { $depth->($b) <=> $depth->($a) || $a cmp $b } keys %g;
+	if (defined $top) {
+		my @chain = ($top);
+		push @chain, $next{$chain[-1]} while defined $next{$chain[-1]};
+		my $line = 'floors of cxltier/: ' . scalar(@chain) . ' (' . join(' -> ', @chain) . ')';
+		if (@chain > $ENV{CLI_FLOORS}) {
+			say_("$line: more than $ENV{CLI_FLOORS}; a renderer or helper that stands on another of its room's adds a floor: join them, or let the command call both");
+		} else {
+			push @info, $line;
 		}
 	}
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* private to lib/change/ (unit tests in test/ may include it): other folders
- * and the CLI go through daxmode.h and region.h */
+ * and the CLI go through dax-convert.h and region.h */
 /*
  * dax-users.h - who has a dax device in devdax mode (/dev/daxX.Y) open or
  * mapped. Taking the device from device_dax (switching it to system-ram,

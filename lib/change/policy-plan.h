@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 #include "change/hotplug.h"
-#include "change/policy.h"
+#include "config/policy.h"
 #include "cxl/topology.h"
 
 struct ct_policy_outcome {

@@ -8,7 +8,7 @@
 #include <time.h>
 #include "change/auto-online-hold.h"
 #include "core/context.h"
-#include "change/daxmode.h"
+#include "change/dax-convert.h"
 #include "core/kernel.h"
 #include "mm/memblock.h"
 #include "change/policy-region.h"
@@ -110,7 +110,7 @@ static int to_system_ram(struct ct_context *ctx, struct ct_policy_new_region *o)
 {
 	struct ct_topology t = { 0 };
 	const struct ct_region *r;
-	struct ct_daxmode_result res;
+	struct ct_dax_convert_result res;
 	char mode[16] = "";
 	uint64_t start = 0, size = 0;
 	int rc;
@@ -139,7 +139,7 @@ static int to_system_ram(struct ct_context *ctx, struct ct_policy_new_region *o)
 		return 0;
 	}
 	/* movable wanted: the kernel must not online the blocks itself meanwhile */
-	rc = ct_daxmode_to_system_ram(ctx, o->dax, o->decision.movable, &res);
+	rc = ct_dax_convert_to_ram(ctx, o->dax, o->decision.movable, &res);
 	if (!rc)
 		o->converted = true;
 	return rc;

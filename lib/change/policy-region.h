@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "change/policy.h"
+#include "config/policy.h"
 #include "cxl/topology.h"
 
 struct ct_context;

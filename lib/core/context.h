@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "core/error.h"
+#include "core/say.h"
 #include "core/sysfs.h"
 
 struct cxl_ctx;
@@ -19,6 +20,7 @@ struct ct_context {
 	struct cxl_ctx *cxl;		/* opened on first use */
 	struct daxctl_ctx *dax;
 	uint64_t block_size;		/* memory block size, once read (ct_block_size_cached) */
+	struct ct_say say;		/* where the jobs' messages go (core/say.h); none: unsaid */
 };
 
 int ct_context_new(struct ct_context **ctx, const char *root);

@@ -10,7 +10,7 @@
  *
  * With it, every call counts one write (the sysfs writer, core/sysfs.c,
  * each state-changing region step through libcxl, change/region-libcxl.c,
- * and a dax device's unbind and rebind through libdaxctl, change/daxmode.c):
+ * and a dax device's unbind and rebind through libdaxctl, change/dax-convert.c):
  *   CXLTIER_CRASH_AT=N     the Nth call sends the process SIGKILL, after
  *                          its log line and before the write itself
  *   CXLTIER_CRASH_LOG=FILE each call appends "N WHAT" to FILE (WHAT: the

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* nodeset.h - the kernel's list format ("0-3,5") to and from a bitmap */
-#ifndef CXLTIER_NODELIST_H
-#define CXLTIER_NODELIST_H
+#ifndef CXLTIER_NODESET_H
+#define CXLTIER_NODESET_H
 
 #include <stdbool.h>
 #include <stddef.h>

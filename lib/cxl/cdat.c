@@ -6,10 +6,8 @@
 #include <string.h>
 #include "mm/access.h"
 #include "cxl/cdat.h"
+#include "core/bytes.h"
 
-static uint16_t le16(const uint8_t *p) { return p[0] | p[1] << 8; }
-static uint32_t le32(const uint8_t *p) { return le16(p) | (uint32_t)le16(p + 2) << 16; }
-static uint64_t le64(const uint8_t *p) { return le32(p) | (uint64_t)le32(p + 4) << 32; }
 
 static const char *const type_names[] = { "dsmas", "dslbis", "dsmscis", "dsis", "dsemts", "sslbis" };
 static const uint16_t fixed_len[] = { 24, 24, 20, 8, 24, 0 };
@@ -109,21 +107,21 @@ static void fill(struct cdat_struct *s, const uint8_t *p)
 	case CDAT_DSMAS:
 		s->u.dsmas.handle = p[4];
 		s->u.dsmas.flags = p[5];
-		s->u.dsmas.dpa_base = le64(p + 8);
-		s->u.dsmas.dpa_length = le64(p + 16);
+		s->u.dsmas.dpa_base = ct_le64(p + 8);
+		s->u.dsmas.dpa_length = ct_le64(p + 16);
 		break;
 	case CDAT_DSLBIS:
 		s->u.dslbis.handle = p[4];
 		s->u.dslbis.flags = p[5];
 		s->u.dslbis.data_type = p[6];
-		s->u.dslbis.base_unit = le64(p + 8);
+		s->u.dslbis.base_unit = ct_le64(p + 8);
 		for (int i = 0; i < 3; i++)
-			s->u.dslbis.entry[i] = le16(p + 16 + 2 * i);
+			s->u.dslbis.entry[i] = ct_le16(p + 16 + 2 * i);
 		break;
 	case CDAT_DSMSCIS:
 		s->u.dsmscis.handle = p[4];
-		s->u.dsmscis.cache_size = le64(p + 8);
-		s->u.dsmscis.attributes = le32(p + 16);
+		s->u.dsmscis.cache_size = ct_le64(p + 8);
+		s->u.dsmscis.attributes = ct_le32(p + 16);
 		break;
 	case CDAT_DSIS:
 		s->u.dsis.flags = p[4];
@@ -132,8 +130,8 @@ static void fill(struct cdat_struct *s, const uint8_t *p)
 	case CDAT_DSEMTS:
 		s->u.dsemts.handle = p[4];
 		s->u.dsemts.efi_type = p[5];
-		s->u.dsemts.dpa_offset = le64(p + 8);
-		s->u.dsemts.dpa_length = le64(p + 16);
+		s->u.dsemts.dpa_offset = ct_le64(p + 8);
+		s->u.dsemts.dpa_length = ct_le64(p + 16);
 		break;
 	}
 }
@@ -146,10 +144,10 @@ int cdat_decode(const uint8_t *buf, size_t len, struct cdat_table *t, struct ct_
 	if (len < CDAT_HEADER_LEN)
 		return bad(err, 0, "the table is %zu bytes, shorter than the %d-byte header",
 			   len, CDAT_HEADER_LEN);
-	t->length = le32(buf);
+	t->length = ct_le32(buf);
 	t->revision = buf[4];
 	t->checksum = buf[5];
-	t->sequence = le32(buf + 12);
+	t->sequence = ct_le32(buf + 12);
 	if (t->length < CDAT_HEADER_LEN)
 		return bad(err, 0, "the header's length %u is smaller than the header (%d bytes)",
 			   t->length, CDAT_HEADER_LEN);
@@ -168,7 +166,7 @@ int cdat_decode(const uint8_t *buf, size_t len, struct cdat_table *t, struct ct_
 			return bad(err, p, "%zu bytes left before the table's end, too few for a structure header (4)",
 				   t->length - p);
 		type = s[0];
-		slen = le16(s + 2);
+		slen = ct_le16(s + 2);
 		if (slen < 4)
 			return bad(err, p, "%s structure length %u is shorter than its own 4-byte header",
 				   cdat_type_name(type), slen);
@@ -196,16 +194,16 @@ int cdat_decode(const uint8_t *buf, size_t len, struct cdat_table *t, struct ct_
 		if (type == CDAT_SSLBIS) {
 			size_t n = (slen - 16) / 8;
 			cs->u.sslbis.data_type = s[4];
-			cs->u.sslbis.base_unit = le64(s + 8);
+			cs->u.sslbis.base_unit = ct_le64(s + 8);
 			cs->u.sslbis.nentries = n;
 			if (n) {
 				cs->u.sslbis.entries = calloc(n, sizeof(struct cdat_sslbis_entry));
 				if (!cs->u.sslbis.entries)
 					return ct_fail(err, ENOMEM, "out of memory decoding CDAT");
 				for (size_t i = 0; i < n; i++) {
-					cs->u.sslbis.entries[i].port_x = le16(s + 16 + 8 * i);
-					cs->u.sslbis.entries[i].port_y = le16(s + 18 + 8 * i);
-					cs->u.sslbis.entries[i].value = le16(s + 20 + 8 * i);
+					cs->u.sslbis.entries[i].port_x = ct_le16(s + 16 + 8 * i);
+					cs->u.sslbis.entries[i].port_y = ct_le16(s + 18 + 8 * i);
+					cs->u.sslbis.entries[i].value = ct_le16(s + 20 + 8 * i);
 				}
 			}
 		} else {

@@ -7,8 +7,8 @@
  * decoder and its free volatile capacity. Read through the rooted sysfs
  * reader (live or a captured tree).
  */
-#ifndef CXLTIER_TOPOLOGY_FABRIC_H
-#define CXLTIER_TOPOLOGY_FABRIC_H
+#ifndef CXLTIER_FABRIC_H
+#define CXLTIER_FABRIC_H
 
 #include <stdbool.h>
 #include <stdint.h>

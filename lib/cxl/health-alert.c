@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cxl/health.h"
+#include "core/bytes.h"
 
 static const struct {
 	unsigned bit;
@@ -107,22 +108,16 @@ int ct_alert_set_parse(const char *spec, struct ct_alert_set *s, char *why, size
 	return 0;
 }
 
-static void le16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
 void ct_alert_set_encode(const struct ct_alert_set *s, uint8_t out[CT_SET_ALERT_LEN])
 {
 	memset(out, 0, CT_SET_ALERT_LEN);
 	out[0] = s->valid;
 	out[1] = s->enable;
 	out[2] = s->life_used_warning;
-	le16(out + 4, (uint16_t)s->over_temp_warning);
-	le16(out + 6, (uint16_t)s->under_temp_warning);
-	le16(out + 8, s->corrected_volatile_warning);
-	le16(out + 10, s->corrected_persistent_warning);
+	ct_put_le16(out + 4, (uint16_t)s->over_temp_warning);
+	ct_put_le16(out + 6, (uint16_t)s->under_temp_warning);
+	ct_put_le16(out + 8, s->corrected_volatile_warning);
+	ct_put_le16(out + 10, s->corrected_persistent_warning);
 }
 
 int ct_alert_set_check(const struct ct_alert_set *s, const struct ct_alert_config *cur, char *why, size_t len)

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 #include <errno.h>
 #include "cxl/health.h"
+#include "core/bytes.h"
 
-static uint16_t le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static uint32_t le32(const uint8_t *p) { return le16(p) | (uint32_t)le16(p + 2) << 16; }
 
 int ct_health_decode(const uint8_t *p, size_t len, struct ct_health *h)
 {
@@ -19,12 +18,12 @@ int ct_health_decode(const uint8_t *p, size_t len, struct ct_health *h)
 	h->corrected_persistent_warning = p[2] & (1u << 5);
 	h->has_life_used = p[3] != 0xff;
 	h->life_used = p[3];
-	t = le16(p + 4);
+	t = ct_le16(p + 4);
 	h->has_temperature = t != 0xffff;
 	h->temperature = (int16_t)t;
-	h->dirty_shutdowns = le32(p + 6);
-	h->corrected_volatile_errors = le32(p + 10);
-	h->corrected_persistent_errors = le32(p + 14);
+	h->dirty_shutdowns = ct_le32(p + 6);
+	h->corrected_volatile_errors = ct_le32(p + 10);
+	h->corrected_persistent_errors = ct_le32(p + 14);
 	return 0;
 }
 
@@ -36,12 +35,12 @@ int ct_alert_config_decode(const uint8_t *p, size_t len, struct ct_alert_config 
 	a->programmable = p[1];
 	a->life_used_critical = p[2];
 	a->life_used_warning = p[3];
-	a->over_temp_critical = (int16_t)le16(p + 4);
-	a->under_temp_critical = (int16_t)le16(p + 6);
-	a->over_temp_warning = (int16_t)le16(p + 8);
-	a->under_temp_warning = (int16_t)le16(p + 10);
-	a->corrected_volatile_warning = le16(p + 12);
-	a->corrected_persistent_warning = le16(p + 14);
+	a->over_temp_critical = (int16_t)ct_le16(p + 4);
+	a->under_temp_critical = (int16_t)ct_le16(p + 6);
+	a->over_temp_warning = (int16_t)ct_le16(p + 8);
+	a->under_temp_warning = (int16_t)ct_le16(p + 10);
+	a->corrected_volatile_warning = ct_le16(p + 12);
+	a->corrected_persistent_warning = ct_le16(p + 14);
 	return 0;
 }
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* topology-dax.h - the CXL regions' dax devices through the rooted sysfs
  * reader, with each region's interleave set: what online/offline need */
-#ifndef CXLTIER_TOPOLOGY_DAXFS_H
-#define CXLTIER_TOPOLOGY_DAXFS_H
+#ifndef CXLTIER_TOPOLOGY_DAX_H
+#define CXLTIER_TOPOLOGY_DAX_H
 
 #include "cxl/topology.h"
 

@@ -2,8 +2,8 @@
 /* mem-summary.h - every memory block of the system counted by node,
  * state and zone, and how much of it is CXL memory (`list --summary`, as
  * lsmem's summary) */
-#ifndef CXLTIER_TOPOLOGY_SUMMARY_H
-#define CXLTIER_TOPOLOGY_SUMMARY_H
+#ifndef CXLTIER_MEM_SUMMARY_H
+#define CXLTIER_MEM_SUMMARY_H
 
 #include <stddef.h>
 #include <stdint.h>

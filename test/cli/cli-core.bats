@@ -16,7 +16,7 @@ load helper
     assert_line help
     # the whole command table, in its order
     assert_equal "$output" "$(cmd_table)"
-    assert_equal "${#lines[@]}" "$(grep -c $'^\t{ "[a-z-]*", cmd_' "$CXLTIER_SRC/cxltier/cxltier.c")"
+    assert_equal "${#lines[@]}" "$(grep -c $'^\t&command_[a-z-]*,' "$CXLTIER_SRC/cxltier/main.c")"
     for c in $output; do
         [[ -f $CXLTIER_SRC/docs/cxltier-$c.txt ]] || fail "no docs/cxltier-$c.txt for command $c"
     done

@@ -24,15 +24,15 @@ fixture() {
     echo "$dir"
 }
 
-# cmd_table: the names of the command table in cxltier/cxltier.c, one a line,
+# cmd_table: the names of the command table in cxltier/main.c, one a line,
 # in its order; fails if it reads no table (one without list, help, version)
 cmd_table() {
     local t c
-    t=$(sed -n '/^const struct cmd commands\[\] = {/,/^};/s/^\t{ "\([a-z-]*\)", cmd_.*/\1/p' \
-        "$CXLTIER_SRC/cxltier/cxltier.c")
+    t=$(sed -n '/^static const struct cli_command \*const commands\[\] = {/,/^};/s/^\t&command_\([a-z-]*\),.*/\1/p' \
+        "$CXLTIER_SRC/cxltier/main.c")
     for c in list help version; do
         if ! grep -qx "$c" <<<"$t"; then
-            echo "cmd_table: no command table (with list, help, version) in cxltier/cxltier.c: '$t'" >&2
+            echo "cmd_table: no command table (with list, help, version) in cxltier/main.c: '$t'" >&2
             return 1
         fi
     done
@@ -43,7 +43,7 @@ cmd_table() {
 # command table (a loop over it never passes by looping over nothing)
 all_cmds() {
     local table
-    table=$(cmd_table) || fail "the command table of cxltier/cxltier.c could not be read"
+    table=$(cmd_table) || fail "the command table of cxltier/main.c could not be read"
     CMDS=$("$CXLTIER" --list-cmds) || fail "cxltier --list-cmds: exit $?"
     assert_equal "$CMDS" "$table"
 }

@@ -118,31 +118,83 @@ object() {
 }
 
 @test "a file name in both lib/ and cxltier/ fails" {
-    echo '// SPDX-License-Identifier: GPL-2.0-only' > "$TREE/cxltier/numa.c"
+    echo '// SPDX-License-Identifier: GPL-2.0-only' > "$TREE/cxltier/render/numa.c"
     run check
     assert_failure 1
-    assert_output --partial 'numa.c is a file name in lib/ (lib/mm/numa.c) and in cxltier/'
+    assert_output --partial 'numa is the name of cxltier/render/numa.[ch] and lib/mm/numa.[ch]: one file a name'
+}
+
+@test "two file names a letter apart fail" {
+    echo '// SPDX-License-Identifier: GPL-2.0-only' > "$TREE/cxltier/render/event-stores.c"
+    run check
+    assert_failure 1
+    assert_output --partial 'cxltier/render/event-stores and lib/events/event-store are a letter apart'
+}
+
+@test "a header guard other than its name fails" {
+    sed -i 's/CXLTIER_BYTES_H/CXLTIER_LE_BYTES_H/' "$TREE/lib/core/bytes.h"
+    run check
+    assert_failure 1
+    assert_output --partial 'lib/core/bytes.h: its guard is CXLTIER_LE_BYTES_H: name it CXLTIER_BYTES_H'
 }
 
 @test "a command file over 350 lines fails" {
-    for _ in {1..351}; do echo '/* more */'; done >> "$TREE/cxltier/cmd-list.c"
+    mkdir -p "$TREE/cxltier/commands/fake"
+    for _ in {1..351}; do echo '/* more */'; done > "$TREE/cxltier/commands/fake/fake.c"
     run check
     assert_failure 1
-    assert_output --regexp 'cxltier/cmd-list.c has [0-9]+ lines \(limit 350: split it by job\)'
+    assert_output --regexp 'cxltier/commands/fake/fake.c has [0-9]+ lines \(limit 350: split it by job\)'
+}
+
+@test "a CLI function over 60 lines fails" {
+    { echo 'int too_long(void)'; echo '{'; for _ in {1..58}; do echo '	(void)0;'; done; echo '	return 0;'; echo '}'; } \
+        >> "$TREE/cxltier/cli/cli.c"
+    run check
+    assert_failure 1
+    assert_output --regexp 'cxltier/cli/cli.c:[0-9]+: too_long\(\) has 62 lines \(limit 60\): split it by step'
+}
+
+@test "an include back up the CLI's rooms fails" {
+    echo '/* x */' > "$TREE/cxltier/render/up.h"
+    plant cxltier/cli/output.c 3 '#include "render/up.h"'
+    run check
+    assert_failure 1
+    assert_output --partial 'cxltier/cli/output.c includes cxltier/render/up.h: cli/ is below render/'
+}
+
+@test "a command including another command's header fails" {
+    mkdir -p "$TREE/cxltier/commands/one" "$TREE/cxltier/commands/two"
+    echo '#include "commands/two/two-json.h"' > "$TREE/cxltier/commands/one/one.c"
+    printf '#ifndef CXLTIER_TWO_JSON_H\n#define CXLTIER_TWO_JSON_H\n#endif\n' > "$TREE/cxltier/commands/two/two-json.h"
+    run check
+    assert_failure 1
+    assert_output --partial "cxltier/commands/one/one.c includes cxltier/commands/two/two-json.h, another command's"
+}
+
+@test "more than five floors in the CLI fail" {
+    local i
+    for i in 1 2 3 4 5; do
+        printf '#ifndef CXLTIER_STEP%d_H\n#define CXLTIER_STEP%d_H\n#include "cli/output.h"\n#endif\n' "$i" "$i" \
+            > "$TREE/cxltier/render/step$i.h"
+        [[ $i == 1 ]] || sed -i "3i #include \"render/step$((i - 1)).h\"" "$TREE/cxltier/render/step$i.h"
+    done
+    run check
+    assert_failure 1
+    assert_output --partial 'floors of cxltier/: 6 (cxltier/render/step5 -> cxltier/render/step4'
 }
 
 @test "a kernel path in the CLI fails" {
-    plant cxltier/cmd-list.c 4 'static const char *where = "/sys/bus/cxl/devices";'
+    plant cxltier/cli/cli.c 4 'static const char *where = "/sys/bus/cxl/devices";'
     run check
     assert_failure 1
-    assert_output --partial 'kernel path in the CLI: cxltier/cmd-list.c:4:'
+    assert_output --partial 'kernel path in the CLI: cxltier/cli/cli.c:4:'
 }
 
 @test "a kernel-facing call in the CLI fails" {
-    plant cxltier/cmd-list.c 4 'static int poke(void) { return ioctl(0, 0); }'
+    plant cxltier/cli/cli.c 4 'static int poke(void) { return ioctl(0, 0); }'
     run check
     assert_failure 1
-    assert_output --partial 'kernel-facing call in the CLI: cxltier/cmd-list.c:4:'
+    assert_output --partial 'kernel-facing call in the CLI: cxltier/cli/cli.c:4:'
 }
 
 @test "a symbol circle between two objects fails, naming the symbols" {

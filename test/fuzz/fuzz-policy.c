@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "change/policy.h"
+#include "config/policy.h"
 
 static void decide(const struct ct_policy *p, const struct ct_policy_subject *s, unsigned lines)
 {

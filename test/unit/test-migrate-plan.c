@@ -5,7 +5,7 @@
 #include "tap.h"
 #include "mm/migrate-conf.h"
 #include "mm/migrate-plan.h"
-#include "change/policy.h"
+#include "config/policy.h"
 
 static const char maps[] =
 	"00400000-00401000 r-xp 00000000 08:01 1 /usr/bin/hog\n"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "../../cxltier/output.h"
+#include "cli/output.h"
 
 /* the text F prints on stdout */
 static char *captured(int (*f)(void *), void *arg, int *rc)

@@ -12,7 +12,7 @@
 #include "events/event-trace.h"
 #include "events/poison.h"
 #include "cxl/topology.h"
-#include "../../cxltier/cmd-poison.h"
+#include "cmd-poison.h"
 
 static struct tep_handle *tep;
 static struct tep_event *ev;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "tap.h"
-#include "change/policy.h"
+#include "config/policy.h"
 #include "events/events-conf.h"
 
 static const char conf[] =

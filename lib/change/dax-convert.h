@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * daxmode.h - a dax device's mode, changed through libdaxctl: devdax to
+ * dax-convert.h - a dax device's mode, changed through libdaxctl: devdax to
  * system-ram (bound to kmem, its memory hot-added as offline blocks).
  */
-#ifndef CXLTIER_DAXMODE_H
-#define CXLTIER_DAXMODE_H
+#ifndef CXLTIER_DAX_CONVERT_H
+#define CXLTIER_DAX_CONVERT_H
 
 #include <stdbool.h>
 
 struct ct_context;
 
-struct ct_daxmode_result {
+struct ct_dax_convert_result {
 	bool loaded_kmem;	/* the kmem module was loaded for it */
 	bool bound_by_kmem;	/* kmem took the device as it loaded: nothing to switch */
 	char auto_online[32];	/* auto_online_blocks when it is not "offline" ("" otherwise) */
@@ -28,7 +28,7 @@ struct ct_daxmode_result {
  * (-EOPNOTSUPP); -ENOENT when libdaxctl does not know NAME. *res tells what
  * was done, also on failure.
  */
-int ct_daxmode_to_system_ram(struct ct_context *ctx, const char *name, bool pause_auto_online,
-			 struct ct_daxmode_result *res);
+int ct_dax_convert_to_ram(struct ct_context *ctx, const char *name, bool pause_auto_online,
+			 struct ct_dax_convert_result *res);
 
 #endif

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* common.c - options, messages and context shared by every command */
+/* cli.c - messages, the library's sink, the context and the close-word
+ * suggestion every command shares (cli.h) */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmd.h"
+#include "cli/cli.h"
 #include "core/context.h"
+#include "core/say.h"
 
 /* one line, written at once: a run of `cxltier hotplug` shares its stderr
  * (the journal's stream), and a line written in pieces could be cut by
@@ -156,6 +158,25 @@ int cmd_exit_code(int r)
 	return r & 0xff;
 }
 
+int cmd_fail(const struct cmd_env *env, int code)
+{
+	cmd_err(env, "%s", ct_context_message(env->ctx));
+	return code;
+}
+
+/* the library's messages (core/say.h), as the command's own */
+static void say_to_stderr(void *arg, int kind, const char *text)
+{
+	const struct cmd_env *env = arg;
+
+	if (kind == CT_SAY_ERROR)
+		cmd_err(env, "%s", text);
+	else if (kind == CT_SAY_WARNING)
+		cmd_warn(env, "%s", text);
+	else
+		cmd_info(env, kind, "%s", text);
+}
+
 int cmd_context(struct cmd_env *env)
 {
 	int rc = ct_context_new(&env->ctx, env->sysroot);
@@ -166,5 +187,6 @@ int cmd_context(struct cmd_env *env)
 		env->ctx = NULL;
 		return EXIT_FAIL;
 	}
+	env->ctx->say = (struct ct_say){ say_to_stderr, env };
 	return EXIT_OK;
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* daxmode.c - devdax to system-ram through libdaxctl: see daxmode.h */
+/* dax-convert.c - devdax to system-ram through libdaxctl: see dax-convert.h */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,7 +8,7 @@
 #include "core/context.h"
 #include "core/crash-point.h"
 #include "change/dax-users.h"
-#include "change/daxmode.h"
+#include "change/dax-convert.h"
 #include "core/kernel.h"
 #include "core/modules.h"
 
@@ -48,7 +48,7 @@ static int rebind_ram(struct ct_context *ctx, struct daxctl_dev *dev, const char
  * took as it loaded (it matches every CXL dax device that no driver has)
  * is system-ram already: unbinding it could strand memory onlined
  * meanwhile, so it is left as it is */
-static int to_ram(struct ct_context *ctx, const char *name, struct ct_daxmode_result *res)
+static int to_ram(struct ct_context *ctx, const char *name, struct ct_dax_convert_result *res)
 {
 	struct daxctl_ctx *dctx;
 	struct daxctl_dev *dev;
@@ -82,8 +82,8 @@ static int to_ram(struct ct_context *ctx, const char *name, struct ct_daxmode_re
 	return rebind_ram(ctx, dev, name);
 }
 
-int ct_daxmode_to_system_ram(struct ct_context *ctx, const char *name, bool pause_auto_online,
-			 struct ct_daxmode_result *res)
+int ct_dax_convert_to_ram(struct ct_context *ctx, const char *name, bool pause_auto_online,
+			 struct ct_dax_convert_result *res)
 {
 	struct ct_auto_online_hold hold;
 	struct ct_auto_online ao;

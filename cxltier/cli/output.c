@@ -7,7 +7,7 @@
 #include <strings.h>
 #include <wchar.h>
 #include <libsmartcols.h>
-#include "output.h"
+#include "cli/output.h"
 
 char *out_human_size(unsigned long long bytes, char *buf, size_t len)
 {

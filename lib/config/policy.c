@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
-#include "change/policy.h"
+#include "config/policy.h"
 #include "core/conf.h"
 #include "core/units.h"
 

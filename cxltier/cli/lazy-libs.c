@@ -5,7 +5,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <unistd.h>
-#include "lazy-libs.h"
+#include "cli/lazy-libs.h"
 
 void *lazy_symbol(unsigned lib, const char *name)
 {

@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "filter.h"
+#include "cli/filter.h"
 
 int filter_add(struct name_filter *f, const char *list)
 {

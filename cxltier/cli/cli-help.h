@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cli-help.h - what the command table says to people and to the
+ * completion: a command's --help (usage lines, what it does, each option
+ * with its help, the common options, the exit codes, the columns), its
+ * --list-opts, and --list-completion, the completion's feed: a line an
+ * option ("--NAME[=]\tKIND\tWORDS", its short form as "-X" the same way)
+ * and one for the operands ("@operands\tKIND"). KIND is what to offer
+ * (none, memdev, region, dax, node, decoder, port, endpoint, bus, target,
+ * file, dir, columns, words, pid, comm, cgroup); WORDS, for words and
+ * columns, the choices separated by spaces.
+ */
+#ifndef CXLTIER_CLI_HELP_H
+#define CXLTIER_CLI_HELP_H
+
+#include <stdio.h>
+#include "cli/cli.h"
+
+/* the options every command takes (the harness parses them), in the order
+ * --list-opts names them; ended by { NULL } */
+struct cli_common_opt {
+	const char *name;
+	int key;
+	const char *arg;
+	enum cli_complete complete;
+	unsigned given;		/* CLI_GIVEN_*: what giving it says */
+};
+extern const struct cli_common_opt cli_common_opts[];
+
+void cli_help(FILE *f, const struct cli_command *c, const char *parent);
+void cli_list_opts(FILE *f, const struct cli_command *c);
+void cli_list_completion(FILE *f, const struct cli_command *c);
+/* the name of a completion kind */
+const char *cli_complete_name(enum cli_complete k);
+
+#endif

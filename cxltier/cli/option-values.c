@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* option-values.c - an option's argument read as a value (option-values.h) */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/option-values.h"
+#include "core/units.h"
+
+int value_uint(const char *arg, long max, unsigned *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!*arg || *arg == '-' || *arg == '+' || *arg == ' ')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(arg, &end, 0);
+	if (errno || *end || v > (unsigned long)max)
+		return -EINVAL;
+	*out = (unsigned)v;
+	return 0;
+}
+
+int value_seconds(const char *arg, long max, unsigned *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || v < 0 || v > max)
+		return -EINVAL;
+	*out = (unsigned)v;
+	return 0;
+}
+
+int value_size(const char *arg, uint64_t *out)
+{
+	uint64_t v;
+
+	if (ct_parse_size(arg, &v) || !v)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int value_choice(const char *arg, const char *words)
+{
+	size_t len = strlen(arg);
+	int i = 0;
+
+	if (!len)
+		return -EINVAL;
+	for (const char *w = words; *w; i++) {
+		size_t n = strcspn(w, " ");
+		if (n == len && !strncmp(w, arg, n))
+			return i;
+		w += n;
+		w += strspn(w, " ");
+	}
+	return -EINVAL;
+}
