@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdat-json.h"
-#include "figures-json.h"
+#include "render/figures-json.h"
 #include "cli/json-build.h"
 #include "mm/access.h"
 #include "cxl/cdat.h"

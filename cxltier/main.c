@@ -13,11 +13,13 @@
 #include "core/context.h"
 #include "config.h"
 
+/* the commands (each in cxltier/commands/NAME/) */
+extern const struct cli_command command_tiers;
+
 /* during the move to the tables: the commands that parse their own options */
 int cmd_list(int argc, char **argv, struct cmd_env *env);
 int cmd_region(int argc, char **argv, struct cmd_env *env);
 int cmd_cdat(int argc, char **argv, struct cmd_env *env);
-int cmd_tiers(int argc, char **argv, struct cmd_env *env);
 int cmd_health(int argc, char **argv, struct cmd_env *env);
 int cmd_poison(int argc, char **argv, struct cmd_env *env);
 int cmd_events(int argc, char **argv, struct cmd_env *env);
@@ -32,7 +34,6 @@ int cmd_doctor(int argc, char **argv, struct cmd_env *env);
 static const struct cli_command command_list = { .name = "list", .summary = "show CXL memdevs, regions, dax devices, memory blocks, nodes and tiers", .legacy = cmd_list };
 static const struct cli_command command_region = { .name = "region", .summary = "create a CXL RAM region over memdevs (interleaved), or destroy one", .legacy = cmd_region };
 static const struct cli_command command_cdat = { .name = "cdat", .summary = "decode the CDAT tables of CXL devices (or of a file)", .legacy = cmd_cdat };
-static const struct cli_command command_tiers = { .name = "tiers", .summary = "memory nodes with their tier, distances, performance and demotion targets", .legacy = cmd_tiers };
 static const struct cli_command command_health = { .name = "health", .summary = "device health and alert configuration (Get Health Info), also for Prometheus", .legacy = cmd_health };
 static const struct cli_command command_poison = { .name = "poison", .summary = "the devices' poison lists (media errors) with region and host address; inject/clear", .legacy = cmd_poison };
 static const struct cli_command command_events = { .name = "events", .summary = "CXL event records (media, DRAM, module, poison) drained by the kernel, decoded", .legacy = cmd_events };

@@ -283,11 +283,10 @@ static int check_operands(const struct parse *p, int n, char **operands)
 		return EXIT_USAGE;
 	}
 	if (c->max_operands >= 0 && n > c->max_operands) {
-		if (c->max_operands == 0)
-			cmd_err(p->env, "%s takes no operand ('%s')", p->env->cmd, operands[0]);
-		else
-			cmd_err(p->env, "%s takes at most %d %s", p->env->cmd, c->max_operands,
-				c->operands ? c->operands : "operands");
+		char text[512];
+		snprintf(text, sizeof(text), c->surplus ? c->surplus : "unexpected argument '%s'",
+			 operands[c->max_operands]);
+		cmd_err(p->env, "%s", text);
 		return EXIT_USAGE;
 	}
 	if (c->flags & CLI_CHECK_COLUMNS && c->tables && c->tables[0]) {

@@ -116,6 +116,8 @@ struct cli_command {
 	enum cli_complete operand_kind;
 	int min_operands, max_operands;	/* max < 0: no limit */
 	const char *missing;		/* said when fewer than min_operands */
+	const char *surplus;		/* said of the first operand past max_operands (a
+					 * format with one %s); NULL: "unexpected argument '%s'" */
 	unsigned flags;
 	/* the command itself: args filled, operands after the options; an exit code */
 	int (*run)(struct cmd_env *env, void *args, int argc, char **argv);

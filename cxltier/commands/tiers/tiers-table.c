@@ -1,16 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* cmd-tiers.c - `cxltier tiers`: every memory node with its tier and its
- * distance from every source the kernel has (SLIT, HMAT/CXL access figures,
- * CDAT), the demotion targets, and the tiering settings (the model:
- * lib/views/tier-model.h; its JSON: tiers-json.c) */
-#include <errno.h>
+/* tiers-table.c - `cxltier tiers` as tables: the nodes' columns and their
+ * cells, then the settings and where the sources disagree */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include "cli/cli.h"
-#include "tiers-json.h"
-#include "core/context.h"
-#include "views/tier-model.h"
+#include "tiers-table.h"
 
 static void fmt_zones(json_object *rec, char *buf, size_t len);
 static void fmt_dist(json_object *rec, char *buf, size_t len);
@@ -46,7 +39,7 @@ static const struct out_column columns[] = {
 	{ "BY", "ranking.source", OUT_STR, 0.1, 0,
 	  "what decided it: hmat, region, cdat+local, slit; +hop:nodeN: figures for node N, its SLIT hop added", fmt_by },
 };
-static const struct out_table table = {
+const struct out_table tiers_nodes_table = {
 	levels, NULL, columns, sizeof(columns) / sizeof(columns[0]),
 	"NODE,CPUS,SIZE,ZONES,TIER,SLIT,FIGS,RD-LAT,RD-BW,CXL,CDAT-LAT,CDAT-BW,DEMOTES-TO,RANK,BY",
 };
@@ -58,28 +51,13 @@ static const struct out_column scolumns[] = {
 	{ "PROMOTE-LIMIT-MB/S", "promote_rate_limit_mbps", OUT_NUM, 0.1, 0, "promotion rate limit", NULL },
 	{ "RANKED-FROM", "ranked_from_node", OUT_NUM, 0.1, 0, "initiator node of the ranking", NULL },
 };
-static const struct out_table stable = { slevels, NULL, scolumns, 4, "DEMOTION,NUMA-BALANCING,PROMOTE-LIMIT-MB/S,RANKED-FROM" };
+static const struct out_table settings_table = { slevels, NULL, scolumns, 4, "DEMOTION,NUMA-BALANCING,PROMOTE-LIMIT-MB/S,RANKED-FROM" };
 
 static const char *const dlevels[] = { "disagreements", NULL };
 static const struct out_column dcolumns[] = {
 	{ "WHERE THE SOURCES DISAGREE", "text", OUT_STR, 0.1, 0, "", NULL },
 };
-static const struct out_table dtable = { dlevels, NULL, dcolumns, 1, "WHERE THE SOURCES DISAGREE" };
-
-static void usage(void)
-{
-	printf("usage: cxltier tiers [--from NODE] [--matrix] [-j] [-o COLS] [-n] [-b]\n\n"
-	       "Every memory node: CPUs, size, zones, memory tier and its abstract-distance band,\n"
-	       "SLIT distance from each CPU node, access0/access1 latency and bandwidth (HMAT or\n"
-	       "CXL-derived), the CXL devices whose memory is there with their CDAT figures, the\n"
-	       "demotion targets; then the tiering settings, and where the sources disagree.\n\n"
-	       "      --from NODE   rank nodes by effective distance from this initiator node\n"
-	       "                    (default: the node this command runs on)\n"
-	       "      --matrix      the SLIT distance matrix, CPU nodes first\n"
-	       "  -j, --json        {\"nodes\":[...],\"tiers\":[...],\"settings\":{...},\"disagreements\":[...]}\n"
-	       "  -o, -n, -b, -v, --sysroot DIR   as for every command\n");
-	out_columns_help(&table);
-}
+static const struct out_table disagreements_table = { dlevels, NULL, dcolumns, 1, "WHERE THE SOURCES DISAGREE" };
 
 /* ---- cells ---- */
 
@@ -161,21 +139,8 @@ static void fmt_figs(json_object *rec, char *buf, size_t len)
 	snprintf(buf, len, "%s%s", s ? json_object_get_string(s) : "", latency_bug(rec) ? "*" : "");
 }
 
-/* "3" or "node3"; -1 when neither */
-static int parse_node(const char *arg)
-{
-	const char *num = !strncmp(arg, "node", 4) ? arg + 4 : arg;
-	char *end;
-	long v;
-
-	if (*num < '0' || *num > '9')
-		return -1;
-	v = strtol(num, &end, 10);
-	return *end || v > 1 << 20 ? -1 : (int)v;
-}
-
 /* after the nodes: the settings, the disagreements, a missing tiering */
-static void print_more(struct cmd_env *env, json_object *root, size_t ntiers)
+void tiers_print_more(struct cmd_env *env, json_object *root, size_t ntiers)
 {
 	struct out_opts o = env->out;
 	char err[256];
@@ -189,80 +154,11 @@ static void print_more(struct cmd_env *env, json_object *root, size_t ntiers)
 		printf("* the kernel counts the PCIe link latency in ps as ns (Linux 6.12): ranked without its latency\n");
 	o.columns = NULL;
 	printf("\n");
-	out_print(&o, &stable, root, err, sizeof(err));
+	out_print(&o, &settings_table, root, err, sizeof(err));
 	if (json_object_array_length(out_lookup(root, "disagreements"))) {
 		printf("\n");
-		out_print(&o, &dtable, root, err, sizeof(err));
+		out_print(&o, &disagreements_table, root, err, sizeof(err));
 	}
 	if (!ntiers)
 		fprintf(stderr, "cxltier tiers: this kernel has no memory tiers (memory_tiering: 6.1 and later)\n");
-}
-
-int cmd_tiers(int argc, char **argv, struct cmd_env *env)
-{
-	enum { OPT_FROM = 0x3001, OPT_MATRIX };
-	static const struct option opts[] = {
-		{ "from", required_argument, NULL, OPT_FROM },
-		{ "matrix", no_argument, NULL, OPT_MATRIX },
-		COMMON_LONG_OPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct ct_tier_model m;
-	bool matrix = false;
-	const char *from_arg = NULL;
-	json_object *root = NULL;
-	char err[256];
-	int c, rc, from = -1;
-
-	env->opts = opts;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTS, opts, NULL)) != -1) {
-		if (c == OPT_FROM)
-			from_arg = optarg;
-		else if (c == OPT_MATRIX)
-			matrix = true;
-		else if ((rc = cmd_common_opt(env, c, optarg, argc, argv, usage)))
-			return cmd_exit_code(rc);
-	}
-	if (optind < argc) {
-		cmd_err(env, "unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
-	if (from_arg && (from = parse_node(from_arg)) < 0) {
-		cmd_err(env, "--from %s: no such online NUMA node", from_arg);
-		return EXIT_USAGE;
-	}
-	if ((rc = cmd_context(env)))
-		return rc;
-	rc = ct_tier_model_load(env->ctx, from, &m);
-	if (rc == -ENODEV) {
-		cmd_err(env, "--from %s: no such online NUMA node", from_arg);
-		return EXIT_USAGE;
-	}
-	if (rc) {
-		cmd_err(env, "%s", ct_context_message(env->ctx));
-		return rc == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_FAIL;
-	}
-	if (!m.have_topo)
-		cmd_info(env, 1, "no CXL topology: %s", m.topo_error);
-	for (size_t i = 0; i < m.count; i++)
-		for (size_t k = 0; k < m.nodes[i].no_cdat.n; k++)
-			cmd_info(env, 1, "no CDAT figures for %s (not root, or no CDAT)", m.nodes[i].no_cdat.v[k]);
-	if (matrix && !env->out.json) {
-		rc = tiers_print_matrix(env, &m);
-		goto out;
-	}
-	root = tiers_json(&m);
-	if (out_print(&env->out, &table, root, err, sizeof(err))) {
-		cmd_err(env, "%s", err);
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	if (!env->out.json)
-		print_more(env, root, m.tiers.count);
-	rc = EXIT_OK;
-out:
-	json_object_put(root);
-	ct_tier_model_free(&m);
-	return rc;
 }

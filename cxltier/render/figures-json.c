@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* figures-json.c - see figures-json.h */
-#include "figures-json.h"
+#include "render/figures-json.h"
 #include "cli/json-build.h"
 #include "core/kernel.h"
 

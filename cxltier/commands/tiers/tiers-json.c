@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "figures-json.h"
+#include "render/figures-json.h"
 #include "cli/json-build.h"
 #include "tiers-json.h"
 #include "views/tier-model.h"
@@ -58,14 +58,9 @@ static void access_json(json_object *o, const char *key, const struct ct_tier_fi
 	latency_check_json(x, &f->check);
 }
 
-static json_object *node_json(const struct ct_tier_model *m, const struct ct_tier_node *x)
+/* the node's memory: its size, free, and zones */
+static void memory_json(json_object *o, const struct ct_node *n)
 {
-	const struct ct_node *n = x->node;
-	json_object *o = json_object_new_object(), *d;
-
-	jb_int(o, "node", n->id);
-	jb_bool(o, "has_cpu", n->has_cpu);
-	jb_str(o, "cpus", n->has_cpu ? n->cpulist : "none");
 	if (n->has_meminfo) {
 		jb_u64(o, "mem_total", n->mem_total);
 		jb_u64(o, "mem_free", n->mem_free);
@@ -79,16 +74,15 @@ static json_object *node_json(const struct ct_tier_model *m, const struct ct_tie
 		if (n->zone_device)
 			jb_u64(z, "device", n->zone_device);
 	}
-	if (x->tier >= 0) {
-		json_object *a = jb_obj(o, "abstract_distance");
-		jb_int(o, "memory_tier", x->tier);
-		jb_int(a, "min", x->tier * 128);
-		jb_int(a, "max", x->tier * 128 + 127);
-	}
-	/* from each node to this one: its column of the SLIT, not its own row
-	 * (nodeN/distance is the distance from N), which differs when the
-	 * firmware's SLIT is asymmetric */
-	d = jb_arr(o, "distances");
+}
+
+/* from each node to this one: its column of the SLIT, not its own row
+ * (nodeN/distance is the distance from N), which differs when the
+ * firmware's SLIT is asymmetric */
+static void distances_json(json_object *o, const struct ct_tier_model *m, const struct ct_node *n)
+{
+	json_object *d = jb_arr(o, "distances");
+
 	for (size_t j = 0; j < m->numa.count; j++) {
 		int dist = ct_numa_distance(&m->numa, m->numa.nodes[j].id, n->id);
 		json_object *e;
@@ -100,8 +94,11 @@ static json_object *node_json(const struct ct_tier_model *m, const struct ct_tie
 		jb_int(e, "distance", dist);
 		json_object_array_add(d, e);
 	}
-	access_json(o, "access0", &x->access[0]);
-	access_json(o, "access1", &x->access[1]);
+}
+
+/* the CXL devices there, their CDAT figures, the demotion targets, the rank */
+static void tiering_json(json_object *o, const struct ct_tier_model *m, const struct ct_tier_node *x)
+{
 	if (x->has_cxl) {
 		json_object *c = jb_obj(o, "cxl");
 		json_object_object_add(c, "memdevs", names_json(&x->memdevs));
@@ -126,6 +123,27 @@ static json_object *node_json(const struct ct_tier_model *m, const struct ct_tie
 		if (x->via >= 0)
 			jb_int(rk, "via_node", x->via);
 	}
+}
+
+static json_object *node_json(const struct ct_tier_model *m, const struct ct_tier_node *x)
+{
+	const struct ct_node *n = x->node;
+	json_object *o = json_object_new_object();
+
+	jb_int(o, "node", n->id);
+	jb_bool(o, "has_cpu", n->has_cpu);
+	jb_str(o, "cpus", n->has_cpu ? n->cpulist : "none");
+	memory_json(o, n);
+	if (x->tier >= 0) {
+		json_object *a = jb_obj(o, "abstract_distance");
+		jb_int(o, "memory_tier", x->tier);
+		jb_int(a, "min", x->tier * 128);
+		jb_int(a, "max", x->tier * 128 + 127);
+	}
+	distances_json(o, m, n);
+	access_json(o, "access0", &x->access[0]);
+	access_json(o, "access1", &x->access[1]);
+	tiering_json(o, m, x);
 	return o;
 }
 

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* tiers-table.h - `cxltier tiers` as tables (tiers-table.c) */
+#ifndef CXLTIER_TIERS_TABLE_H
+#define CXLTIER_TIERS_TABLE_H
+
+#include <json-c/json.h>
+#include "cli/cli.h"
+
+/* the nodes' table (-o picks from its columns) */
+extern const struct out_table tiers_nodes_table;
+/* after the nodes: the settings, the disagreements, a missing tiering */
+void tiers_print_more(struct cmd_env *env, json_object *root, size_t ntiers);
+
+#endif
