@@ -74,17 +74,17 @@ static void usage(void)
 	out_columns_help(&table);
 }
 
-static json_object *build(struct cmd_env *env, const struct ct_topology *t, const struct list_sel *sel,
-			  const struct list_style *st)
+static json_object *build(struct cmd_env *env, const struct ct_topology *t, const struct topology_sel *sel,
+			  const struct topology_style *st)
 {
 	json_object *root = json_object_new_object(), *mds = jb_arr(root, "memdevs"), *regs = jb_arr(root, "regions");
 
 	for (size_t i = 0; i < t->nmemdevs; i++)
 		if (sel->memdev[i])
-			json_object_array_add(mds, list_memdev_json(t, &t->memdevs[i], st));
+			json_object_array_add(mds, topology_memdev_json(t, &t->memdevs[i], st));
 	for (size_t i = 0; i < t->nregions; i++)
 		if (sel->region[i])
-			json_object_array_add(regs, list_region_json(&t->regions[i], sel->dax[i], st));
+			json_object_array_add(regs, topology_region_json(&t->regions[i], sel->dax[i], st));
 	list_add_detail(env, root, t, st);
 	return root;
 }
@@ -107,8 +107,8 @@ int cmd_list(int argc, char **argv, struct cmd_env *env)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct list_filters f = { 0 };
-	struct list_style style = { 0 };
-	struct list_sel sel = { 0 };
+	struct topology_style style = { 0 };
+	struct topology_sel sel = { 0 };
 	struct ct_fabric fab = { 0 };
 	struct ct_topology t;
 	bool summary = false, bytes = false;
@@ -194,7 +194,7 @@ int cmd_list(int argc, char **argv, struct cmd_env *env)
 		}
 	if (rc)
 		goto out;
-	root = env->out.json ? build(env, &t, &sel, &style) : list_table_rows(&t, &sel);
+	root = env->out.json ? build(env, &t, &sel, &style) : topology_table_rows(&t, &sel);
 	if (out_print(&env->out, &table, root, err, sizeof(err))) {
 		cmd_err(env, "%s", err);
 		rc = EXIT_USAGE;

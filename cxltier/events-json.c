@@ -7,30 +7,9 @@
 #include <string.h>
 #include <time.h>
 #include "events-table.h"
+#include "render/time-json.h"
 #include "health-json.h"
 #include "cli/json-build.h"
-
-void events_iso_time(uint64_t ns, char *buf, size_t len)
-{
-	time_t s = (time_t)(ns / 1000000000ULL);
-	struct tm tm;
-
-	if (!ns || !gmtime_r(&s, &tm)) {
-		buf[0] = '\0';
-		return;
-	}
-	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%09" PRIu64 "Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-		 tm.tm_hour, tm.tm_min, tm.tm_sec, (uint64_t)(ns % 1000000000ULL));
-}
-
-static void time_keys(json_object *o, const char *ts_key, const char *time_key, uint64_t ns)
-{
-	char t[64];
-
-	jb_u64(o, ts_key, ns);
-	events_iso_time(ns, t, sizeof(t));
-	jb_str(o, time_key, t);
-}
 
 static void names(json_object *o, const char *key, enum ct_flag_set set, uint64_t v)
 {
@@ -207,11 +186,11 @@ static void kind_keys(const struct ct_event *e, json_object *o)
 		jb_u64(o, "dpa_length", e->dpa_length);
 		names(o, "poison_flags", CT_FLAGS_POISON, e->poison_flags);
 		if (e->poison_flags & 2)	/* the device's poison list overflowed at that time */
-			time_keys(o, "overflow_timestamp", "overflow_time", e->overflow_ts);
+			time_json(o, "overflow_timestamp", "overflow_time", e->overflow_ts);
 	} else if (e->kind == CT_EV_OVERFLOW) {
 		jb_u64(o, "count", e->count);
-		time_keys(o, "first_timestamp", "first_time", e->first_ts);
-		time_keys(o, "last_timestamp", "last_time", e->last_ts);
+		time_json(o, "first_timestamp", "first_time", e->first_ts);
+		time_json(o, "last_timestamp", "last_time", e->last_ts);
 	} else if (e->kind == CT_EV_AER) {
 		enum ct_flag_set set = e->uncorrectable ? CT_FLAGS_AER_UE : CT_FLAGS_AER_CE;
 		jb_u64(o, "status", e->status);
@@ -241,9 +220,9 @@ json_object *events_json(const struct ct_event *e)
 	if (sev >= 0)
 		jb_str(o, "severity", ct_severity_name((uint8_t)sev));
 	if (e->timestamp)
-		time_keys(o, "timestamp", "time", e->timestamp);
+		time_json(o, "timestamp", "time", e->timestamp);
 	if (e->trace_time)	/* when the kernel emitted it */
-		time_keys(o, "trace_timestamp", "trace_time", e->trace_time);
+		time_json(o, "trace_timestamp", "trace_time", e->trace_time);
 	if (e->has_header)
 		header_keys(e, o);
 	if (e->kind == CT_EV_GENERAL_MEDIA || e->kind == CT_EV_DRAM)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "events-summary.h"
+#include "render/time-json.h"
 #include "events-store.h"
 #include "cli/filter.h"
 #include "events/retire-log.h"
@@ -29,13 +30,13 @@ static void counts_json(json_object *o, const struct ct_summary_counts *c)
 		jb_u64(s, severity_keys[i], c->by_severity[i]);
 }
 
-static void time_json(json_object *o, const char *key, uint64_t ns)
+static void iso_key(json_object *o, const char *key, uint64_t ns)
 {
 	char t[64];
 
 	if (!ns)
 		return;
-	events_iso_time(ns, t, sizeof(t));
+	iso_time(ns, t, sizeof(t));
 	jb_str(o, key, t);
 }
 
@@ -52,8 +53,8 @@ json_object *events_summary_json(json_object *root, struct ct_event_summary *s)
 
 	ct_event_summary_sort_pages(s);
 	counts_json(o, &s->all);
-	time_json(o, "first", s->first_ns);
-	time_json(o, "last", s->last_ns);
+	iso_key(o, "first", s->first_ns);
+	iso_key(o, "last", s->last_ns);
 	a = jb_arr(o, "memdevs");
 	for (size_t i = 0; i < s->nmemdevs; i++) {
 		json_object *m = json_object_new_object();
@@ -65,7 +66,7 @@ json_object *events_summary_json(json_object *root, struct ct_event_summary *s)
 	for (size_t i = 0; i < s->ndays; i++) {
 		json_object *d = json_object_new_object();
 		char t[64];
-		events_iso_time((uint64_t)s->days[i].day * 86400ULL * 1000000000ULL, t, sizeof(t));
+		iso_time((uint64_t)s->days[i].day * 86400ULL * 1000000000ULL, t, sizeof(t));
 		t[10] = '\0';	/* the date */
 		jb_str(d, "day", t);
 		jb_u64(d, "records", s->days[i].records);
@@ -81,8 +82,8 @@ json_object *events_summary_json(json_object *root, struct ct_event_summary *s)
 		if (p->has_hpa)
 			jb_u64(g, "hpa", p->hpa);
 		jb_u64(g, "records", p->records);
-		time_json(g, "first", p->first_ns);
-		time_json(g, "last", p->last_ns);
+		iso_key(g, "first", p->first_ns);
+		iso_key(g, "last", p->last_ns);
 		json_object_array_add(a, g);
 	}
 	return o;
@@ -101,7 +102,7 @@ static int on_retired(const struct ct_retirement *r, void *arg)
 	if (filter_active(w->memdevs) && !filter_match(w->memdevs, r->memdev))
 		return 0;
 	o = json_object_new_object();
-	time_json(o, "time", r->time_ns);
+	iso_key(o, "time", r->time_ns);
 	device_json(o, r->memdev, r->has_serial, r->serial);
 	jb_u64(o, "dpa", r->dpa);
 	if (r->hpa != UINT64_MAX)

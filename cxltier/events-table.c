@@ -8,6 +8,7 @@
 #include <strings.h>
 #include <ctype.h>
 #include "events-table.h"
+#include "render/time-json.h"
 #include "cli/json-build.h"
 
 static const char *const levels[] = { "events", NULL };
@@ -124,7 +125,7 @@ int events_print_line(const struct cmd_env *env, const struct ct_event *e)
 		out_json_line(o);
 	} else {
 		fmt_detail(o, d, sizeof(d));
-		events_iso_time(ct_event_time(e), t, sizeof(t));
+		iso_time(ct_event_time(e), t, sizeof(t));
 		sev = json_object_get_string(out_lookup(o, "severity"));
 		printf("%s %s %s %s %s\n", t[0] ? t : "-", e->memdev[0] ? e->memdev : "-", ct_event_kind_name(e->kind),
 		       sev ? sev : "-", d);

@@ -10,8 +10,6 @@
 
 /* one record as a JSON object (the caller owns it): events-json.c */
 json_object *events_json(const struct ct_event *e);
-/* "2024-01-02T03:04:05.000000006Z"; "" for 0 */
-void events_iso_time(uint64_t ns, char *buf, size_t len);
 /* print the collected records (root: { "events": [...] }) as JSON or a table;
  * 0, or a usage error with a message (an unknown column) */
 int events_print(struct cmd_env *env, json_object *root);

@@ -11,18 +11,18 @@
 #include "core/context.h"
 #include "cxl/fabric.h"
 
-static json_object *root_json(const struct ct_root_decoder *rd, const struct ct_topology *t, const struct list_style *st)
+static json_object *root_json(const struct ct_root_decoder *rd, const struct ct_topology *t, const struct topology_style *st)
 {
 	json_object *o = json_object_new_object(), *a;
 
 	jb_str(o, "name", rd->name);
-	list_add_hex(o, "resource", rd->start, st);
-	list_add_size(o, "size", rd->size, st);
+	topology_add_hex(o, "resource", rd->start, st);
+	topology_add_size(o, "size", rd->size, st);
 	jb_int(o, "interleave_ways", rd->ways);
 	jb_int(o, "interleave_granularity", rd->granularity);
 	jb_bool(o, "volatile_capable", rd->cap_ram);
 	jb_bool(o, "ram_regions", rd->can_create_ram);
-	list_add_size(o, "max_available_extent", rd->free_size, st);
+	topology_add_size(o, "max_available_extent", rd->free_size, st);
 	jb_int_known(o, "qos_class", rd->qos_class);
 	a = jb_arr(o, "targets");
 	for (unsigned i = 0; i < rd->ntargets; i++) {
@@ -38,7 +38,7 @@ static json_object *root_json(const struct ct_root_decoder *rd, const struct ct_
 	return o;
 }
 
-static void endpoint_detail(json_object *mo, const struct ct_endpoint_info *e, const struct list_style *st)
+static void endpoint_detail(json_object *mo, const struct ct_endpoint_info *e, const struct topology_style *st)
 {
 	json_object *a = jb_arr(mo, "path");
 
@@ -56,8 +56,8 @@ static void endpoint_detail(json_object *mo, const struct ct_endpoint_info *e, c
 		jb_str(o, "mode", d->mode);
 		if (d->dpa_size) {
 			if (d->dpa_resource != UINT64_MAX)
-				list_add_hex(o, "dpa_resource", d->dpa_resource, st);
-			list_add_size(o, "dpa_size", d->dpa_size, st);
+				topology_add_hex(o, "dpa_resource", d->dpa_resource, st);
+			topology_add_size(o, "dpa_size", d->dpa_size, st);
 		}
 		jb_str(o, "region", d->region);
 		if (d->locked)
@@ -67,22 +67,22 @@ static void endpoint_detail(json_object *mo, const struct ct_endpoint_info *e, c
 }
 
 static void memdev_deep(struct cmd_env *env, json_object *mo, const struct ct_memdev *m, const struct ct_topology *t,
-			const struct list_style *st)
+			const struct topology_style *st)
 {
 	struct ct_partition p;
 	json_object *o;
 
 	if (ct_memdev_partition(env->ctx, m->name, &p) == 0) {
 		o = jb_obj(mo, "partition_info");
-		list_add_size(o, "total_size", p.total, st);
-		list_add_size(o, "volatile_only_size", p.volatile_only, st);
-		list_add_size(o, "persistent_only_size", p.persistent_only, st);
-		list_add_size(o, "partition_alignment_size", p.alignment, st);
+		topology_add_size(o, "total_size", p.total, st);
+		topology_add_size(o, "volatile_only_size", p.volatile_only, st);
+		topology_add_size(o, "persistent_only_size", p.persistent_only, st);
+		topology_add_size(o, "partition_alignment_size", p.alignment, st);
 		if (p.have_active) {
-			list_add_size(o, "active_volatile_size", p.active_volatile, st);
-			list_add_size(o, "active_persistent_size", p.active_persistent, st);
-			list_add_size(o, "next_volatile_size", p.next_volatile, st);
-			list_add_size(o, "next_persistent_size", p.next_persistent, st);
+			topology_add_size(o, "active_volatile_size", p.active_volatile, st);
+			topology_add_size(o, "active_persistent_size", p.active_persistent, st);
+			topology_add_size(o, "next_volatile_size", p.next_volatile, st);
+			topology_add_size(o, "next_persistent_size", p.next_persistent, st);
 		}
 	} else
 		cmd_info(env, 1, "%s", ct_context_message(env->ctx));
@@ -95,7 +95,7 @@ static void memdev_deep(struct cmd_env *env, json_object *mo, const struct ct_me
 	list_health_detail(env, mo, m, t);
 }
 
-void list_add_detail(struct cmd_env *env, json_object *root, const struct ct_topology *t, const struct list_style *st)
+void list_add_detail(struct cmd_env *env, json_object *root, const struct ct_topology *t, const struct topology_style *st)
 {
 	json_object *mds, *roots;
 	struct ct_fabric f;

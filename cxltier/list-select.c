@@ -89,7 +89,7 @@ static bool dax_passes(struct list_filters *f, const struct ct_dax *d)
  * memdev and holds a chosen dax device; a memdev when it passes its
  * filters and, under region/dax/node filters, backs a kept region */
 int list_select(struct ct_sysfs *s, const struct ct_topology *t, const struct ct_fabric *fab, struct list_filters *f,
-		struct list_sel *sel)
+		struct topology_sel *sel)
 {
 	bool below = filter_active(&f->region) || filter_active(&f->dax) || filter_active(&f->node);
 	bool by_memdev = filter_active(&f->memdev) || filter_active(&f->serial) || list_filters_need_fabric(f);
@@ -124,7 +124,7 @@ int list_select(struct ct_sysfs *s, const struct ct_topology *t, const struct ct
 	return 0;
 }
 
-void list_sel_free(const struct ct_topology *t, struct list_sel *sel)
+void list_sel_free(const struct ct_topology *t, struct topology_sel *sel)
 {
 	for (size_t i = 0; sel->dax && i < t->nregions; i++)
 		free(sel->dax[i]);

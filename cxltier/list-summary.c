@@ -26,7 +26,7 @@ static const struct out_table table = {
 	"NODE,BLOCKS,ONLINE,OFFLINE,MOVABLE,NORMAL,OTHER,CXL,CXL-ONLINE",
 };
 
-static json_object *counts(const struct ct_node_blocks *n, uint64_t bs, const struct list_style *st)
+static json_object *counts(const struct ct_node_blocks *n, uint64_t bs, const struct topology_style *st)
 {
 	json_object *o = json_object_new_object();
 
@@ -35,20 +35,20 @@ static json_object *counts(const struct ct_node_blocks *n, uint64_t bs, const st
 	jb_int(o, "blocks", n->blocks);
 	jb_int(o, "online_blocks", n->online);
 	jb_int(o, "offline_blocks", n->offline);
-	list_add_size(o, "online_size", (uint64_t)n->online * bs, st);
-	list_add_size(o, "offline_size", (uint64_t)n->offline * bs, st);
-	list_add_size(o, "movable_size", (uint64_t)n->movable * bs, st);
-	list_add_size(o, "normal_size", (uint64_t)n->normal * bs, st);
-	list_add_size(o, "other_zone_size", (uint64_t)n->other_zone * bs, st);
-	list_add_size(o, "cxl_size", (uint64_t)n->cxl * bs, st);
-	list_add_size(o, "cxl_online_size", (uint64_t)n->cxl_online * bs, st);
+	topology_add_size(o, "online_size", (uint64_t)n->online * bs, st);
+	topology_add_size(o, "offline_size", (uint64_t)n->offline * bs, st);
+	topology_add_size(o, "movable_size", (uint64_t)n->movable * bs, st);
+	topology_add_size(o, "normal_size", (uint64_t)n->normal * bs, st);
+	topology_add_size(o, "other_zone_size", (uint64_t)n->other_zone * bs, st);
+	topology_add_size(o, "cxl_size", (uint64_t)n->cxl * bs, st);
+	topology_add_size(o, "cxl_online_size", (uint64_t)n->cxl_online * bs, st);
 	return o;
 }
 
 /* the table: one row per node, then the total (the JSON keeps them apart) */
 static json_object *rows(const struct ct_mem_summary *s)
 {
-	struct list_style plain = { 0, false };
+	struct topology_style plain = { 0, false };
 	json_object *root = json_object_new_object(), *a = jb_arr(root, "rows"), *o;
 	char name[16];
 
@@ -67,7 +67,7 @@ static json_object *rows(const struct ct_mem_summary *s)
 	return root;
 }
 
-int list_summary(struct cmd_env *env, const struct ct_topology *t, const struct list_style *st)
+int list_summary(struct cmd_env *env, const struct ct_topology *t, const struct topology_style *st)
 {
 	struct ct_mem_summary s;
 	json_object *root, *o;
@@ -81,7 +81,7 @@ int list_summary(struct cmd_env *env, const struct ct_topology *t, const struct 
 	if (env->out.json) {
 		root = json_object_new_object();
 		o = counts(&s.total, s.block_size, st);
-		list_add_size(o, "block_size", s.block_size, st);
+		topology_add_size(o, "block_size", s.block_size, st);
 		json_object_array_add(jb_arr(root, "summary"), o);
 		o = jb_arr(root, "nodes");
 		for (size_t i = 0; i < s.nnodes; i++)

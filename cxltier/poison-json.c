@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "events-table.h"
+#include "render/time-json.h"
 #include "cli/json-build.h"
 #include "cmd-poison.h"
 
@@ -27,15 +28,6 @@ static const struct out_column columns[] = {
 static const struct out_table table = {
 	levels, NULL, columns, sizeof(columns) / sizeof(columns[0]), "NAME,LENGTH,HPA,REGION,SOURCE,FLAGS,NOTE",
 };
-
-static void time_keys(json_object *o, const char *ts_key, const char *time_key, uint64_t ns)
-{
-	char t[64];
-
-	jb_u64(o, ts_key, ns);
-	events_iso_time(ns, t, sizeof(t));
-	jb_str(o, time_key, t);
-}
 
 static json_object *flag_names(uint8_t flags)
 {
@@ -77,7 +69,7 @@ json_object *poison_record_json(const struct ct_poison_list *l, const struct ct_
 	if (l->trace == CT_POISON_TRACE_LIST)
 		json_object_object_add(o, "flags", flag_names(p->flags));
 	if (p->flags & CT_POISON_OVERFLOW)
-		time_keys(o, "overflow_timestamp", "overflow_time", p->overflow_ts);
+		time_json(o, "overflow_timestamp", "overflow_time", p->overflow_ts);
 	return o;
 }
 
@@ -141,7 +133,7 @@ void poison_out_add(struct poison_out *o, const struct ct_memdev *m, const struc
 	jb_u64(sum, "poisoned_bytes", bytes);
 	jb_bool(sum, "overflow", l->overflow);
 	if (l->overflow && l->overflow_ts)
-		time_keys(sum, "overflow_timestamp", "overflow_time", l->overflow_ts);
+		time_json(sum, "overflow_timestamp", "overflow_time", l->overflow_ts);
 	jb_bool(sum, "scanning", l->scanning);
 	if (l->lost)
 		jb_u64(sum, "records_lost", l->lost);
@@ -149,7 +141,7 @@ void poison_out_add(struct poison_out *o, const struct ct_memdev *m, const struc
 
 	jb_u64(row, "ranges", shown);
 	jb_u64(row, "length", bytes);
-	events_iso_time(l->overflow_ts, tm, sizeof(tm));
+	iso_time(l->overflow_ts, tm, sizeof(tm));
 	if (l->lost)
 		snprintf(note, sizeof(note), "incomplete: the trace buffer dropped %lu records", l->lost);
 	else if (l->overflow)

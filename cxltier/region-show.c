@@ -69,7 +69,7 @@ int region_show(struct cmd_env *env, const struct ct_topology *t, const struct c
 {
 	struct ct_topology one = *t;
 	bool keep = true, *none = calloc(t->nmemdevs + 1, sizeof(bool)), *dax = malloc((r->ndax + 1) * sizeof(bool));
-	struct list_sel sel = { none, &keep, &dax };
+	struct topology_sel sel = { none, &keep, &dax };
 	json_object *root, *o;
 	char err[256];
 	int rc = EXIT_OK;
@@ -86,10 +86,10 @@ int region_show(struct cmd_env *env, const struct ct_topology *t, const struct c
 		dax[i] = true;
 	if (env->out.json) {
 		root = json_object_new_object();
-		o = list_region_json(r, NULL, NULL);
+		o = topology_region_json(r, NULL, NULL);
 		json_object_array_add(jb_arr(root, "regions"), o);
 	} else {
-		root = list_table_rows(&one, &sel);	/* memdevs only as the region's targets */
+		root = topology_table_rows(&one, &sel);	/* memdevs only as the region's targets */
 		o = json_object_array_get_idx(out_lookup(root, "rows"), 0);
 	}
 	if (state && o)
