@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "health-json.h"
+#include "render/health-json.h"
 #include "health-set-alert.h"
 #include "cli/json-build.h"
 #include "core/context.h"

@@ -4,10 +4,10 @@
  * Configuration) and "media_errors" (its poison list, which the kernel reads
  * from the device for this: see cxltier-poison(1)). Each key only when it
  * could be read; why not is said at -v. */
-#include "health-json.h"
+#include "render/health-json.h"
 #include "cli/json-build.h"
 #include "cmd-list.h"
-#include "cmd-poison.h"
+#include "render/poison-json.h"
 #include "core/context.h"
 #include "cxl/health-read.h"
 #include "events/poison.h"

@@ -1,33 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* poison-json.c - poison lists as JSON ({"poison":[...], "memdevs":[...]})
- * and as the table's tree of memdevs and their DPA ranges */
+/* poison-json.c - poison ranges as JSON, and the poison lists of several
+ * memdevs as `poison` shows them (poison-json.h) */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include "events-table.h"
-#include "render/time-json.h"
 #include "cli/json-build.h"
-#include "cmd-poison.h"
-
-static const char *const levels[] = { "memdevs", "poison", NULL };
-static const struct out_column columns[] = {
-	{ "NAME", "name", OUT_STR, 0.1, 0, "memdev; under it each poisoned DPA range (first-last)", NULL },
-	{ "LENGTH", "length", OUT_SIZE, 0.1, 0, "bytes poisoned (a memdev: all its ranges)", NULL },
-	{ "HPA", "hpa", OUT_HEX, 0.1, 0, "host physical address of the range's first byte (when a region maps it)", NULL },
-	{ "HPA_ALIAS", "hpa_alias0", OUT_HEX, 0.1, 0, "its address in an extended linear cache's alias range", NULL },
-	{ "REGION", "region", OUT_STR, 0.1, 0, "region mapping the range", NULL },
-	{ "OFFSET", "region_offset", OUT_HEX, 0.1, 0, "that address's offset in its region", NULL },
-	{ "SOURCE", "source", OUT_STR, 0.1, 0, "unknown, external, internal, injected, vendor", NULL },
-	{ "FLAGS", "flags", OUT_STR, 0.1, 0, "more, overflow, scanning (of the device's response)", NULL },
-	{ "OVERFLOW", "overflow_time", OUT_STR, 0.1, 0, "when the device's poison list overflowed (UTC)", NULL },
-	{ "DPA", "dpa", OUT_HEX, 0.1, 0, "device physical address", NULL },
-	{ "SERIAL", "serial", OUT_HEX, 0.1, 0, "memdev serial number", NULL },
-	{ "RANGES", "ranges", OUT_NUM, 0.1, 0, "memdev: poisoned ranges", NULL },
-	{ "NOTE", "note", OUT_STR, 0.1, 0, "memdev: clean, what the device said, or why nothing was read", NULL },
-};
-static const struct out_table table = {
-	levels, NULL, columns, sizeof(columns) / sizeof(columns[0]), "NAME,LENGTH,HPA,REGION,SOURCE,FLAGS,NOTE",
-};
+#include "render/poison-json.h"
+#include "render/time-json.h"
 
 static json_object *flag_names(uint8_t flags)
 {
@@ -164,29 +143,4 @@ void poison_out_failed(struct poison_out *o, const struct ct_memdev *m, const ch
 	json_object_array_add(o->memdevs, sum);
 	jb_str(row, "note", why);
 	json_object_array_add(o->rows, row);
-}
-
-int poison_out_print(struct cmd_env *env, struct poison_out *o)
-{
-	json_object *root = json_object_new_object();
-	char err[256];
-	int rc = EXIT_OK;
-
-	if (env->out.json) {
-		json_object_object_add(root, "poison", json_object_get(o->records));
-		json_object_object_add(root, "memdevs", json_object_get(o->memdevs));
-	} else {
-		json_object_object_add(root, "memdevs", json_object_get(o->rows));
-	}
-	if (out_print(&env->out, &table, root, err, sizeof(err))) {
-		cmd_err(env, "%s", err);
-		rc = EXIT_USAGE;
-	}
-	json_object_put(root);
-	return rc;
-}
-
-void poison_columns_help(void)
-{
-	out_columns_help(&table);
 }

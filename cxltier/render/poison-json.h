@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* cmd-poison.h - what the parts of `cxltier poison` (and list -vvv) share */
-#ifndef CXLTIER_CMD_POISON_H
-#define CXLTIER_CMD_POISON_H
+/* poison-json.h - poison ranges as JSON: each range as `poison -j` and
+ * `list -vvv` ("media_errors") show it, and the poison lists of several
+ * memdevs as `poison` and `poison inject|clear` show them:
+ * {"poison":[...], "memdevs":[...]} (JSON) or a tree of memdevs and their
+ * ranges (the table's rows) */
+#ifndef CXLTIER_POISON_JSON_H
+#define CXLTIER_POISON_JSON_H
 
 #include <stdbool.h>
 #include <json-c/json.h>
-#include "cli/cli.h"
 #include "events/poison.h"
 #include "cxl/topology.h"
 
@@ -15,8 +18,7 @@
 json_object *poison_record_json(const struct ct_poison_list *l, const struct ct_poison *p,
 				const struct ct_topology *t, bool with_memdev);
 
-/* the results of one run, rendered as {"poison":[...], "memdevs":[...]}
- * (JSON) or a tree of memdevs and their ranges (table) */
+/* the lists of one run */
 struct poison_out {
 	json_object *records;	/* "poison" */
 	json_object *memdevs;	/* "memdevs" */
@@ -29,12 +31,5 @@ void poison_out_add(struct poison_out *o, const struct ct_memdev *m, const struc
 		    const struct ct_topology *t, bool (*keep)(const struct ct_poison *p, void *arg), void *arg);
 /* a memdev whose list could not be read, and why */
 void poison_out_failed(struct poison_out *o, const struct ct_memdev *m, const char *why, bool unsupported);
-/* print (JSON or table); an exit code (EXIT_USAGE for an unknown column) */
-int poison_out_print(struct cmd_env *env, struct poison_out *o);
-void poison_columns_help(void);
-
-/* `poison inject|clear`: poison-change.c */
-int poison_change(int argc, char **argv, struct cmd_env *env, bool inject);
-void poison_change_usage(void);
 
 #endif
