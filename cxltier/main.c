@@ -13,9 +13,9 @@ extern const struct cli_command command_tiers;
 extern const struct cli_command command_help;
 extern const struct cli_command command_version;
 extern const struct cli_command command_poison;
+extern const struct cli_command command_list;
 
 /* during the move to the tables: the commands that parse their own options */
-int cmd_list(int argc, char **argv, struct cmd_env *env);
 int cmd_region(int argc, char **argv, struct cmd_env *env);
 int cmd_cdat(int argc, char **argv, struct cmd_env *env);
 int cmd_health(int argc, char **argv, struct cmd_env *env);
@@ -28,7 +28,6 @@ int cmd_hotplug(int argc, char **argv, struct cmd_env *env);
 int cmd_metrics(int argc, char **argv, struct cmd_env *env);
 int cmd_doctor(int argc, char **argv, struct cmd_env *env);
 
-static const struct cli_command command_list = { .name = "list", .summary = "show CXL memdevs, regions, dax devices, memory blocks, nodes and tiers", .legacy = cmd_list };
 static const struct cli_command command_region = { .name = "region", .summary = "create a CXL RAM region over memdevs (interleaved), or destroy one", .legacy = cmd_region };
 static const struct cli_command command_cdat = { .name = "cdat", .summary = "decode the CDAT tables of CXL devices (or of a file)", .legacy = cmd_cdat };
 static const struct cli_command command_health = { .name = "health", .summary = "device health and alert configuration (Get Health Info), also for Prometheus", .legacy = cmd_health };

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* cmd-list.h - what the parts of `cxltier list` share */
-#ifndef CXLTIER_CMD_LIST_H
-#define CXLTIER_CMD_LIST_H
+/* list-select.h - which objects `cxltier list`'s filters keep, and the
+ * check that every name given names something */
+#ifndef CXLTIER_LIST_SELECT_H
+#define CXLTIER_LIST_SELECT_H
 
 #include <stdbool.h>
-#include <json-c/json.h>
 #include "cli/cli.h"
 #include "cli/filter.h"
 #include "render/topology-json.h"
@@ -25,15 +25,9 @@ int list_check_names(struct cmd_env *env, const struct ct_topology *t, struct li
 /* 0, or -1 out of memory; fab: the fabric when list_filters_need_fabric() */
 int list_select(struct ct_sysfs *s, const struct ct_topology *t, const struct ct_fabric *fab, struct list_filters *f,
 		struct topology_sel *sel);
+/* after list_select (a port is also named by its host): the ports and buses
+ * that matched nothing and exist nowhere; an exit code, each named on stderr */
+int list_check_ports(struct cmd_env *env, const struct list_filters *f);
 void list_sel_free(const struct ct_topology *t, struct topology_sel *sel);
-void list_filters_free(struct list_filters *f);
-
-/* -v: "root_decoders", each memdev's endpoint "decoders" and "path";
- * -vvv: its "partition_info" (live), "firmware", and list_health_detail's */
-void list_add_detail(struct cmd_env *env, json_object *root, const struct ct_topology *t, const struct topology_style *st);
-/* -vvv on a live system: the memdev's "health", "alert_config", "media_errors" */
-void list_health_detail(struct cmd_env *env, json_object *mo, const struct ct_memdev *m, const struct ct_topology *t);
-/* --summary: an exit code */
-int list_summary(struct cmd_env *env, const struct ct_topology *t, const struct topology_style *st);
 
 #endif

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmd-list.h"
+#include "list-select.h"
 #include "core/context.h"
 
 /* "0x1234" or "4660" */
@@ -134,8 +134,9 @@ void list_sel_free(const struct ct_topology *t, struct topology_sel *sel)
 	memset(sel, 0, sizeof(*sel));
 }
 
-/* names given to a filter that exist nowhere are errors, not empty output */
-int list_check_names(struct cmd_env *env, const struct ct_topology *t, struct list_filters *f)
+/* -m and -s: 1 when a name matches no memdev, EXIT_USAGE for a serial
+ * that is no number, else 0 */
+static int check_memdevs(struct cmd_env *env, const struct ct_topology *t, const struct list_filters *f)
 {
 	int bad = 0;
 
@@ -163,10 +164,18 @@ int list_check_names(struct cmd_env *env, const struct ct_topology *t, struct li
 			bad = 1;
 		}
 	}
+	return bad;
+}
+
+/* -r and -d: true when a name matches nothing */
+static bool regions_missing(struct cmd_env *env, const struct ct_topology *t, const struct list_filters *f)
+{
+	bool bad = false;
+
 	for (size_t i = 0; i < f->region.count; i++)
 		if (!ct_topology_region(t, f->region.names[i])) {
 			cmd_err(env, "no region '%s' on this system (see 'cxltier list')", f->region.names[i]);
-			bad = 1;
+			bad = true;
 		}
 	for (size_t i = 0; i < f->dax.count; i++) {
 		bool found = false;
@@ -175,12 +184,18 @@ int list_check_names(struct cmd_env *env, const struct ct_topology *t, struct li
 				found |= strcmp(t->regions[j].dax[k].name, f->dax.names[i]) == 0;
 		if (!found) {
 			cmd_err(env, "no CXL dax device '%s' on this system (see 'cxltier list')", f->dax.names[i]);
-			bad = 1;
+			bad = true;
 		}
 	}
+	return bad;
+}
+
+/* -N: numbers ("node1" means 1, and becomes "1"); 0 or an exit code */
+static int check_nodes(struct cmd_env *env, struct list_filters *f)
+{
 	for (size_t i = 0; i < f->node.count; i++) {
 		char *end, *n = f->node.names[i];
-		if (!strncmp(n, "node", 4)) {	/* "node1" means 1 */
+		if (!strncmp(n, "node", 4)) {
 			char *num = strdup(n + 4);
 			if (!num)
 				return EXIT_FAIL;
@@ -193,24 +208,55 @@ int list_check_names(struct cmd_env *env, const struct ct_topology *t, struct li
 			return EXIT_USAGE;
 		}
 	}
+	return 0;
+}
+
+/* -e: true when a name is no endpoint, nor its memdev */
+static bool endpoints_missing(struct cmd_env *env, const struct ct_topology *t, const struct list_filters *f)
+{
+	bool bad = false;
+
 	for (size_t i = 0; i < f->endpoint.count; i++)
 		if (strcmp(f->endpoint.names[i], "all") && !ct_topology_memdev(t, f->endpoint.names[i]) &&
 		    !ct_fabric_port_exists(&env->ctx->sys, f->endpoint.names[i], (const char *const[]){ "endpoint", NULL })) {
 			cmd_err(env, "no CXL endpoint '%s' on this system (endpointN, its id or its memdev; see 'cxltier list')",
 				f->endpoint.names[i]);
-			bad = 1;
+			bad = true;
 		}
+	return bad;
+}
+
+/* names given to a filter that exist nowhere are errors, not empty output */
+int list_check_names(struct cmd_env *env, const struct ct_topology *t, struct list_filters *f)
+{
+	int bad = check_memdevs(env, t, f), rc;
+
+	if (bad == EXIT_USAGE)
+		return bad;
+	bad |= regions_missing(env, t, f);
+	if ((rc = check_nodes(env, f)))
+		return rc;
+	bad |= endpoints_missing(env, t, f);
 	return bad ? EXIT_FAIL : EXIT_OK;
 }
 
-void list_filters_free(struct list_filters *f)
+int list_check_ports(struct cmd_env *env, const struct list_filters *f)
 {
-	filter_free(&f->memdev);
-	filter_free(&f->serial);
-	filter_free(&f->region);
-	filter_free(&f->dax);
-	filter_free(&f->node);
-	filter_free(&f->port);
-	filter_free(&f->endpoint);
-	filter_free(&f->bus);
+	int rc = EXIT_OK;
+
+	for (size_t i = 0; i < f->port.count; i++)
+		if (!f->port.matched[i] && strcmp(f->port.names[i], "root") && strcmp(f->port.names[i], "all") &&
+		    !ct_fabric_port_exists(&env->ctx->sys, f->port.names[i], NULL)) {
+			cmd_err(env, "no CXL port '%s' on this system (rootN, portN, endpointN, an id or a port's host; "
+				"see 'cxltier list -v')", f->port.names[i]);
+			rc = EXIT_FAIL;
+		}
+	for (size_t i = 0; i < f->bus.count; i++)
+		if (!f->bus.matched[i] && strcmp(f->bus.names[i], "all") &&
+		    !ct_fabric_port_exists(&env->ctx->sys, f->bus.names[i], (const char *const[]){ "root", NULL })) {
+			cmd_err(env, "no CXL bus '%s' with memdevs on this system (rootN, its id, or ACPI.CXL)",
+				f->bus.names[i]);
+			rc = EXIT_FAIL;
+		}
+	return rc;
 }

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include "cli/json-build.h"
-#include "cmd-list.h"
+#include "list-summary.h"
 #include "core/context.h"
 #include "views/mem-summary.h"
 

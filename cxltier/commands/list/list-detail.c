@@ -2,14 +2,13 @@
 /* list-detail.c - what `list -v` adds to the JSON, as ndctl's -v levels do:
  * -v the decode topology (root decoders, each memdev's endpoint decoders
  * and its path of ports from the root); -vvv the memdev's partitioning
- * and firmware, and as ndctl's -vvv its health, alert configuration and
- * media errors (list-health.c). -vv adds nothing: ndctl's -vv adds
- * disabled devices, which cxltier always lists. */
+ * and firmware (its health, alert configuration and media errors, as
+ * ndctl's -vvv: list-health.c). -vv adds nothing: ndctl's -vv adds
+ * disabled devices, which cxltier always lists (list-detail.h). */
 #include <string.h>
 #include "cli/json-build.h"
-#include "cmd-list.h"
+#include "list-detail.h"
 #include "core/context.h"
-#include "cxl/fabric.h"
 
 static json_object *root_json(const struct ct_root_decoder *rd, const struct ct_topology *t, const struct topology_style *st)
 {
@@ -66,8 +65,7 @@ static void endpoint_detail(json_object *mo, const struct ct_endpoint_info *e, c
 	}
 }
 
-static void memdev_deep(struct cmd_env *env, json_object *mo, const struct ct_memdev *m, const struct ct_topology *t,
-			const struct topology_style *st)
+static void memdev_deep(struct cmd_env *env, json_object *mo, const struct ct_memdev *m, const struct topology_style *st)
 {
 	struct ct_partition p;
 	json_object *o;
@@ -92,35 +90,24 @@ static void memdev_deep(struct cmd_env *env, json_object *mo, const struct ct_me
 		jb_str(o, "version", m->firmware);
 		jb_str(o, "update_status", m->fw_update);
 	}
-	list_health_detail(env, mo, m, t);
 }
 
-void list_add_detail(struct cmd_env *env, json_object *root, const struct ct_topology *t, const struct topology_style *st)
+void list_detail_roots(json_object *root, const struct ct_fabric *f, const struct ct_topology *t,
+		       const struct topology_style *st)
 {
-	json_object *mds, *roots;
-	struct ct_fabric f;
+	json_object *roots = jb_arr(root, "root_decoders");
 
-	if (st->verbose < 1)
-		return;
-	if (ct_fabric_load(env->ctx, &f)) {
-		cmd_warn(env, "no decoder detail: %s", ct_context_message(env->ctx));
-		ct_error_clear(&env->ctx->err);
-		return;
-	}
-	roots = jb_arr(root, "root_decoders");
-	for (size_t i = 0; i < f.nroots; i++)
-		json_object_array_add(roots, root_json(&f.roots[i], t, st));
-	if (json_object_object_get_ex(root, "memdevs", &mds))
-		for (size_t i = 0; i < json_object_array_length(mds); i++) {
-			json_object *mo = json_object_array_get_idx(mds, i), *name;
-			const struct ct_endpoint_info *e;
-			const struct ct_memdev *m;
-			if (!json_object_object_get_ex(mo, "name", &name))
-				continue;
-			if ((e = ct_fabric_endpoint(&f, json_object_get_string(name))))
-				endpoint_detail(mo, e, st);
-			if (st->verbose >= 3 && (m = ct_topology_memdev(t, json_object_get_string(name))))
-				memdev_deep(env, mo, m, t, st);
-		}
-	ct_fabric_free(&f);
+	for (size_t i = 0; i < f->nroots; i++)
+		json_object_array_add(roots, root_json(&f->roots[i], t, st));
+}
+
+void list_detail_memdev(struct cmd_env *env, json_object *mo, const char *name, const struct ct_memdev *m,
+			const struct ct_fabric *f, const struct topology_style *st)
+{
+	const struct ct_endpoint_info *e = ct_fabric_endpoint(f, name);
+
+	if (e)
+		endpoint_detail(mo, e, st);
+	if (st->verbose >= 3 && m)
+		memdev_deep(env, mo, m, st);
 }
