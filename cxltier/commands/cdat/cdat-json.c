@@ -247,20 +247,3 @@ void cdat_kernel_json(json_object *tab, const struct ct_memdev_view *v)
 		json_object_array_add(figs, f);
 	}
 }
-
-void cdat_print_hexdump(json_object *tab)
-{
-	json_object *raw = out_lookup(tab, "raw"), *dev = out_lookup(tab, "device");
-	const char *hex = raw ? json_object_get_string(raw) : NULL;
-	size_t n = hex ? strlen(hex) / 2 : 0;
-
-	if (!hex)
-		return;
-	printf("\n%s: %zu bytes\n", json_object_get_string(dev), n);
-	for (size_t off = 0; off < n; off += 16) {
-		printf("%04zx ", off);
-		for (size_t i = off; i < off + 16; i++)
-			printf(i < n ? " %.2s" : "   ", hex + 2 * i);
-		printf("\n");
-	}
-}

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* cdat-table.c - `cxltier cdat` as tables: the columns, and the cells
- * computed from several JSON keys (the JSON keeps raw fields) */
+/* cdat-table.c - `cxltier cdat` as tables: the columns, the cells computed
+ * from several JSON keys (the JSON keeps raw fields), the kernel's figures
+ * below them and the hex dumps (cdat-table.h) */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include "cdat-json.h"
+#include "cdat-table.h"
 
 static void fmt_dpa(json_object *rec, char *buf, size_t len);
 static void fmt_figure(json_object *rec, char *buf, size_t len);
@@ -171,4 +172,62 @@ static void fmt_figure(json_object *rec, char *buf, size_t len)
 	} else if (!strcmp(t, "reserved")) {
 		snprintf(buf, len, "type %" PRIu64 " (reserved), kept as is", jget_u64(rec, "type_id", &f));
 	}
+}
+
+/* the hex dump of a table's "raw" string, 16 bytes a line */
+static void hexdump(json_object *tab)
+{
+	json_object *raw = out_lookup(tab, "raw"), *dev = out_lookup(tab, "device");
+	const char *hex = raw ? json_object_get_string(raw) : NULL;
+	size_t n = hex ? strlen(hex) / 2 : 0;
+
+	if (!hex)
+		return;
+	printf("\n%s: %zu bytes\n", json_object_get_string(dev), n);
+	for (size_t off = 0; off < n; off += 16) {
+		printf("%04zx ", off);
+		for (size_t i = off; i < off + 16; i++)
+			printf(i < n ? " %.2s" : "   ", hex + 2 * i);
+		printf("\n");
+	}
+}
+
+/* the kernel's figures below the structures, and what marks them */
+static void kernel_figures(struct cmd_env *env, json_object *root)
+{
+	json_object *tables = out_lookup(root, "tables"), *k;
+	bool any = false, bug = false;
+	char err[256];
+
+	for (size_t i = 0; i < json_object_array_length(tables); i++)
+		for (size_t j = 0; (k = out_lookup(json_object_array_get_idx(tables, i), "kernel.figures")) &&
+				   j < json_object_array_length(k); j++) {
+			json_object *v = out_lookup(json_object_array_get_idx(k, j), "latency_check.verdict");
+			any = true;
+			bug |= v && !strcmp(json_object_get_string(v), "link_latency_ps_as_ns");
+		}
+	if (!any || env->out.columns)
+		return;
+	printf("\nWhat the kernel derived (qos_class; region and node access figures, ns and MB/s):\n");
+	out_print(&env->out, &cdat_kernel_out_table, root, err, sizeof(err));
+	if (bug)
+		printf("link_latency_ps_as_ns: the kernel adds the PCIe link latency in picoseconds to nanoseconds "
+		       "(Linux 6.12): trust the CDAT latency\n");
+}
+
+int cdat_print(struct cmd_env *env, json_object *root, bool raw)
+{
+	json_object *tables = out_lookup(root, "tables");
+	char err[256];
+
+	if (out_print(&env->out, &cdat_out_table, root, err, sizeof(err))) {
+		cmd_err(env, "%s", err);
+		return EXIT_USAGE;
+	}
+	if (env->out.json)
+		return EXIT_OK;
+	kernel_figures(env, root);
+	for (size_t i = 0; raw && i < json_object_array_length(tables); i++)
+		hexdump(json_object_array_get_idx(tables, i));
+	return EXIT_OK;
 }
