@@ -80,14 +80,80 @@ static void port_id(json_object *o, const char *k, uint16_t id)
 	}
 }
 
-static json_object *struct_json(const struct cdat_table *t, const struct cdat_struct *s)
+static void dsmas_json(json_object *o, const struct cdat_struct *s)
 {
-	json_object *o = json_object_new_object(), *a;
-	static const struct { unsigned bit; const char *name; } dsmas_flags[] = {
+	static const struct { unsigned bit; const char *name; } flags[] = {
 		{ CDAT_DSMAS_NON_VOLATILE, "non_volatile" }, { CDAT_DSMAS_SHAREABLE, "shareable" },
 		{ CDAT_DSMAS_HW_COHERENCY, "hw_managed_coherency" },
 		{ CDAT_DSMAS_DYNAMIC_CAPACITY, "dynamic_capacity" }, { CDAT_DSMAS_READ_ONLY, "read_only" },
 	};
+	json_object *a;
+
+	jb_int(o, "handle", s->u.dsmas.handle);
+	jb_int(o, "flags", s->u.dsmas.flags);
+	a = jb_arr(o, "flag_names");
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		if (s->u.dsmas.flags & flags[i].bit)
+			json_object_array_add(a, json_object_new_string(flags[i].name));
+	jb_u64(o, "dpa_base", s->u.dsmas.dpa_base);
+	jb_u64(o, "dpa_length", s->u.dsmas.dpa_length);
+}
+
+static void dslbis_json(json_object *o, const struct cdat_table *t, const struct cdat_struct *s)
+{
+	json_object *a;
+
+	jb_int(o, "handle", s->u.dslbis.handle);
+	jb_int(o, "flags", s->u.dslbis.flags);
+	jb_str(o, "hierarchy", cdat_hierarchy_name(s->u.dslbis.flags));
+	add_data_type(o, s->u.dslbis.data_type);
+	jb_u64(o, "entry_base_unit", s->u.dslbis.base_unit);
+	a = jb_arr(o, "entries");
+	for (int i = 0; i < 3; i++)
+		json_object_array_add(a, json_object_new_int(s->u.dslbis.entry[i]));
+	add_value(o, s->u.dslbis.data_type, s->u.dslbis.base_unit, s->u.dslbis.entry[0]);
+	add_dsmas_range(o, t, s->u.dslbis.handle);
+}
+
+static void dsmscis_json(json_object *o, const struct cdat_table *t, const struct cdat_struct *s)
+{
+	struct cdat_cache_attrs c;
+	json_object *co;
+
+	cdat_cache_attrs(s->u.dsmscis.attributes, &c);
+	jb_int(o, "handle", s->u.dsmscis.handle);
+	jb_u64(o, "cache_size", s->u.dsmscis.cache_size);
+	jb_int(o, "attributes", s->u.dsmscis.attributes);
+	co = jb_obj(o, "cache");
+	jb_int(co, "total_levels", c.total_levels);
+	jb_int(co, "level", c.level);
+	jb_str(co, "associativity", c.associativity);
+	jb_str(co, "write_policy", c.write_policy);
+	jb_int(co, "line_size", c.line_size);
+	add_dsmas_range(o, t, s->u.dsmscis.handle);
+}
+
+static void sslbis_json(json_object *o, const struct cdat_struct *s)
+{
+	json_object *a;
+
+	add_data_type(o, s->u.sslbis.data_type);
+	jb_u64(o, "entry_base_unit", s->u.sslbis.base_unit);
+	a = jb_arr(o, "entries");
+	for (size_t i = 0; i < s->u.sslbis.nentries; i++) {
+		const struct cdat_sslbis_entry *e = &s->u.sslbis.entries[i];
+		json_object *eo = json_object_new_object();
+		port_id(eo, "port_x", e->port_x);
+		port_id(eo, "port_y", e->port_y);
+		jb_int(eo, "entry", e->value);
+		add_value(eo, s->u.sslbis.data_type, s->u.sslbis.base_unit, e->value);
+		json_object_array_add(a, eo);
+	}
+}
+
+static json_object *struct_json(const struct cdat_table *t, const struct cdat_struct *s)
+{
+	json_object *o = json_object_new_object();
 
 	jb_str(o, "type", cdat_type_name(s->type));
 	jb_int(o, "type_id", s->type);
@@ -95,43 +161,14 @@ static json_object *struct_json(const struct cdat_table *t, const struct cdat_st
 	jb_int(o, "length", s->length);
 	switch (s->type) {
 	case CDAT_DSMAS:
-		jb_int(o, "handle", s->u.dsmas.handle);
-		jb_int(o, "flags", s->u.dsmas.flags);
-		a = jb_arr(o, "flag_names");
-		for (size_t i = 0; i < sizeof(dsmas_flags) / sizeof(dsmas_flags[0]); i++)
-			if (s->u.dsmas.flags & dsmas_flags[i].bit)
-				json_object_array_add(a, json_object_new_string(dsmas_flags[i].name));
-		jb_u64(o, "dpa_base", s->u.dsmas.dpa_base);
-		jb_u64(o, "dpa_length", s->u.dsmas.dpa_length);
+		dsmas_json(o, s);
 		break;
 	case CDAT_DSLBIS:
-		jb_int(o, "handle", s->u.dslbis.handle);
-		jb_int(o, "flags", s->u.dslbis.flags);
-		jb_str(o, "hierarchy", cdat_hierarchy_name(s->u.dslbis.flags));
-		add_data_type(o, s->u.dslbis.data_type);
-		jb_u64(o, "entry_base_unit", s->u.dslbis.base_unit);
-		a = jb_arr(o, "entries");
-		for (int i = 0; i < 3; i++)
-			json_object_array_add(a, json_object_new_int(s->u.dslbis.entry[i]));
-		add_value(o, s->u.dslbis.data_type, s->u.dslbis.base_unit, s->u.dslbis.entry[0]);
-		add_dsmas_range(o, t, s->u.dslbis.handle);
+		dslbis_json(o, t, s);
 		break;
-	case CDAT_DSMSCIS: {
-		struct cdat_cache_attrs c;
-		json_object *co;
-		cdat_cache_attrs(s->u.dsmscis.attributes, &c);
-		jb_int(o, "handle", s->u.dsmscis.handle);
-		jb_u64(o, "cache_size", s->u.dsmscis.cache_size);
-		jb_int(o, "attributes", s->u.dsmscis.attributes);
-		co = jb_obj(o, "cache");
-		jb_int(co, "total_levels", c.total_levels);
-		jb_int(co, "level", c.level);
-		jb_str(co, "associativity", c.associativity);
-		jb_str(co, "write_policy", c.write_policy);
-		jb_int(co, "line_size", c.line_size);
-		add_dsmas_range(o, t, s->u.dsmscis.handle);
+	case CDAT_DSMSCIS:
+		dsmscis_json(o, t, s);
 		break;
-	}
 	case CDAT_DSIS:
 		jb_int(o, "flags", s->u.dsis.flags);
 		jb_bool(o, "memory_attached", s->u.dsis.flags & 1);
@@ -145,18 +182,7 @@ static json_object *struct_json(const struct cdat_table *t, const struct cdat_st
 		add_dsemts_range(o, t, s);
 		break;
 	case CDAT_SSLBIS:
-		add_data_type(o, s->u.sslbis.data_type);
-		jb_u64(o, "entry_base_unit", s->u.sslbis.base_unit);
-		a = jb_arr(o, "entries");
-		for (size_t i = 0; i < s->u.sslbis.nentries; i++) {
-			const struct cdat_sslbis_entry *e = &s->u.sslbis.entries[i];
-			json_object *eo = json_object_new_object();
-			port_id(eo, "port_x", e->port_x);
-			port_id(eo, "port_y", e->port_y);
-			jb_int(eo, "entry", e->value);
-			add_value(eo, s->u.sslbis.data_type, s->u.sslbis.base_unit, e->value);
-			json_object_array_add(a, eo);
-		}
+		sslbis_json(o, s);
 		break;
 	}
 	return o;
