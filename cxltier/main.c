@@ -15,10 +15,10 @@ extern const struct cli_command command_version;
 extern const struct cli_command command_poison;
 extern const struct cli_command command_list;
 extern const struct cli_command command_cdat;
+extern const struct cli_command command_health;
 
 /* during the move to the tables: the commands that parse their own options */
 int cmd_region(int argc, char **argv, struct cmd_env *env);
-int cmd_health(int argc, char **argv, struct cmd_env *env);
 int cmd_events(int argc, char **argv, struct cmd_env *env);
 int cmd_migrate(int argc, char **argv, struct cmd_env *env);
 int cmd_usage(int argc, char **argv, struct cmd_env *env);
@@ -29,7 +29,6 @@ int cmd_metrics(int argc, char **argv, struct cmd_env *env);
 int cmd_doctor(int argc, char **argv, struct cmd_env *env);
 
 static const struct cli_command command_region = { .name = "region", .summary = "create a CXL RAM region over memdevs (interleaved), or destroy one", .legacy = cmd_region };
-static const struct cli_command command_health = { .name = "health", .summary = "device health and alert configuration (Get Health Info), also for Prometheus", .legacy = cmd_health };
 static const struct cli_command command_events = { .name = "events", .summary = "CXL event records (media, DRAM, module, poison) drained by the kernel, decoded", .legacy = cmd_events };
 static const struct cli_command command_migrate = { .name = "migrate", .summary = "move chosen processes' pages to a node or tier, once, with a report", .legacy = cmd_migrate };
 static const struct cli_command command_usage = { .name = "usage", .summary = "where processes' and cgroups' memory is, per node and per memory tier", .legacy = cmd_usage };

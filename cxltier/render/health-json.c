@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* health-json.c - Get Health Info and Get Alert Configuration as JSON, and
- * the alerts as a table cell */
-#include <inttypes.h>
-#include <stdio.h>
-#include <string.h>
+/* health-json.c - Get Health Info and Get Alert Configuration as JSON
+ * (health-json.h) */
 #include "health-json.h"
 #include "cli/json-build.h"
 
@@ -62,29 +59,4 @@ json_object *alert_json(const struct ct_alert_config *a)
 	jb_int(o, "corrected_volatile_errors_warning", a->corrected_volatile_warning);
 	jb_int(o, "corrected_persistent_errors_warning", a->corrected_persistent_warning);
 	return o;
-}
-
-void health_fmt_alerts(json_object *rec, char *buf, size_t len)
-{
-	static const struct { const char *valid, *key; unsigned bit; } on[] = {
-		{ "life_used", "life_used_warning_percent", CT_ALERT_LIFE_USED },
-		{ "over_temperature", "over_temperature_warning_celsius", CT_ALERT_OVER_TEMP },
-		{ "under_temperature", "under_temperature_warning_celsius", CT_ALERT_UNDER_TEMP },
-		{ "corrected_volatile_errors", "corrected_volatile_errors_warning", CT_ALERT_CORRECTED_VOLATILE },
-		{ "corrected_persistent_errors", "corrected_persistent_errors_warning", CT_ALERT_CORRECTED_PERSISTENT },
-	};
-	json_object *a, *valid, *v;
-	size_t off = 0;
-
-	buf[0] = '\0';
-	if (!json_object_object_get_ex(rec, "alert_config", &a) || !json_object_object_get_ex(a, "valid", &valid))
-		return;
-	for (size_t i = 0; i < sizeof(on) / sizeof(on[0]) && off < len; i++)
-		for (size_t k = 0; k < json_object_array_length(valid); k++)
-			if (!strcmp(json_object_get_string(json_object_array_get_idx(valid, k)), on[i].valid) &&
-			    json_object_object_get_ex(a, on[i].key, &v))
-				off += (size_t)snprintf(buf + off, len - off, "%s%s=%" PRId64, off ? "," : "",
-							ct_alert_option_name(on[i].bit), json_object_get_int64(v));
-	if (!off)
-		snprintf(buf, len, "none");
 }

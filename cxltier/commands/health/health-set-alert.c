@@ -7,14 +7,10 @@
 #include "core/context.h"
 #include "cxl/health-read.h"
 
-int health_set_parse(struct cmd_env *env, const char *spec, bool have_file, int nargs, struct ct_alert_set *s)
+int health_set_parse(struct cmd_env *env, const char *spec, int nargs, struct ct_alert_set *s)
 {
 	char why[256];
 
-	if (have_file) {
-		cmd_err(env, "--set-alert sets a device's alerts: not with --file");
-		return EXIT_USAGE;
-	}
 	if (ct_alert_set_parse(spec, s, why, sizeof(why))) {
 		cmd_err(env, "--set-alert %s: %s", spec, why);
 		return EXIT_USAGE;
