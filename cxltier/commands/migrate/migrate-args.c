@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* migrate-args.c - `cxltier migrate`'s options and their checks */
+/* migrate-args.c - `cxltier migrate`'s options and their checks
+ * (migrate-args.h) */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -11,20 +12,6 @@
 #include "mm/migrate-conf.h"
 #include "mm/numa.h"
 #include "mm/tiers.h"
-
-enum { OPT_PID = 0x8001, OPT_COMM, OPT_CGROUP, OPT_TO, OPT_TO_TIER, OPT_FROM, OPT_MAX, OPT_RATE, OPT_DRY, OPT_HOT,
-       OPT_COLD, OPT_INTERVAL, OPT_JOBS, OPT_CONFIG };
-static const struct option opts[] = {
-	{ "pid", required_argument, NULL, OPT_PID }, { "comm", required_argument, NULL, OPT_COMM },
-	{ "cgroup", required_argument, NULL, OPT_CGROUP }, { "to", required_argument, NULL, OPT_TO },
-	{ "to-tier", required_argument, NULL, OPT_TO_TIER }, { "from", required_argument, NULL, OPT_FROM },
-	{ "max-bytes", required_argument, NULL, OPT_MAX }, { "rate", required_argument, NULL, OPT_RATE },
-	{ "dry-run", no_argument, NULL, OPT_DRY }, { "hot", no_argument, NULL, OPT_HOT },
-	{ "cold", no_argument, NULL, OPT_COLD }, { "interval", required_argument, NULL, OPT_INTERVAL },
-	{ "jobs", required_argument, NULL, OPT_JOBS }, { "config", required_argument, NULL, OPT_CONFIG },
-	COMMON_LONG_OPTS,
-	{ NULL, 0, NULL, 0 },
-};
 
 /* a double from strtod, only when it is a number in (0, max]: outside that
  * range a conversion to an integer type is undefined (NaN, 1e30, negative) */
@@ -53,100 +40,84 @@ static int bad(struct cmd_env *env, const char *what, const char *arg, const cha
 	return EXIT_USAGE;
 }
 
-static int add_pids(struct cmd_env *env, struct migrate_args *a, char *list)
+int migrate_check_pids(struct cmd_env *env, void *args, const char *list)
 {
-	char *end, *save;
-
-	for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	(void)args;
+	for (size_t n; *list; list += n + (list[n] == ',')) {
+		char *tok, *end;
 		long p;
-		int *np;
+		if (!(n = strcspn(list, ",")))
+			continue;
+		if (!(tok = strndup(list, n)))
+			return EXIT_FAIL;
 		errno = 0;
 		p = strtol(tok, &end, 10);
 		/* (a long beyond int would wrap to someone else's process) */
-		if (*end || end == tok || errno || p <= 0 || p > INT_MAX)
-			return bad(env, "--pid", tok, "not a process id");
-		np = realloc(a->pids, (a->npid + 1) * sizeof(*np));
-		if (!np)
-			return EXIT_FAIL;
-		a->pids = np;
-		a->pids[a->npid++] = (int)p;
-	}
-	return 0;
-}
-
-static int add_str(char ***v, size_t *n, char *s)
-{
-	char **nv = realloc(*v, (*n + 1) * sizeof(*nv));
-
-	if (!nv)
-		return EXIT_FAIL;
-	*v = nv;
-	nv[(*n)++] = s;
-	return 0;
-}
-
-static int option(struct cmd_env *env, struct migrate_args *a, int c, char *arg)
-{
-	char *end;
-	double d;
-	long l;
-
-	switch (c) {
-	case OPT_PID: return add_pids(env, a, arg);
-	case OPT_COMM: return add_str(&a->comms, &a->ncomm, arg);
-	case OPT_CGROUP: return add_str(&a->cgroups, &a->ncg, arg);
-	case OPT_TO:
-		l = strtol(arg + (!strncmp(arg, "node", 4) ? 4 : 0), &end, 10);
-		a->mo.to = l >= 0 && l < CT_MIG_MAX_NODES ? (int)l : -1;
-		return *end || a->mo.to < 0 ? bad(env, "--to", arg, "not a node") : 0;
-	case OPT_TO_TIER: a->to_tier = arg; return 0;
-	case OPT_FROM: a->from = arg; return 0;
-	case OPT_MAX:
-		return !(a->mo.max_bytes = parse_size(arg)) ? bad(env, "--max-bytes", arg, "a size such as 64M") : 0;
-	case OPT_RATE:
-		a->mo.rate_mbps = strtod(arg, &end);
-		return *end || !in_range(a->mo.rate_mbps, 1e12) ? bad(env, "--rate", arg, "MB/s, a positive number") : 0;
-	case OPT_DRY: a->mo.dry_run = true; return 0;
-	case OPT_HOT: a->select = 1; return 0;
-	case OPT_COLD: a->select = -1; return 0;
-	case OPT_INTERVAL:
-		/* checked as seconds, before the conversion: a large one would wrap */
-		d = strtod(arg, &end);
-		a->interval_ms = in_range(d, 3600) ? (unsigned)(d * 1000) : 0;
-		return *end || !a->interval_ms ? bad(env, "--interval", arg, "seconds up to 3600, e.g. 5 or 0.5") : 0;
-	case OPT_JOBS:
-		l = strtol(arg, &end, 10);
-		a->mo.jobs = (unsigned)l;
-		return *end || l < 1 || l > CT_MIG_MAX_JOBS ? bad(env, "--jobs", arg, "a number from 1 to 64") : 0;
-	case OPT_CONFIG: a->config = arg; return 0;
-	}
-	return -1;
-}
-
-int migrate_parse(int argc, char **argv, struct cmd_env *env, struct migrate_args *a, void (*usage)(void))
-{
-	int c, rc;
-
-	memset(a, 0, sizeof(*a));
-	a->mo.to = -1;
-	a->interval_ms = 5000;
-	env->opts = opts;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTS, opts, NULL)) != -1) {
-		if ((rc = option(env, a, c, optarg)) >= 0) {
-			if (rc)
-				return rc;
-			continue;
+		if (*end || end == tok || errno || p <= 0 || p > INT_MAX) {
+			bad(env, "--pid", tok, "not a process id");
+			free(tok);
+			return EXIT_USAGE;
 		}
-		if ((rc = cmd_common_opt(env, c, optarg, argc, argv, usage)))
-			return rc;	/* CMD_DONE(code): help, list of options, or a bad one */
+		free(tok);
 	}
+	return 0;
+}
+
+int migrate_parse_to(struct cmd_env *env, void *args, const char *arg)
+{
+	struct migrate_args *a = args;
+	char *end;
+	long l = strtol(arg + (!strncmp(arg, "node", 4) ? 4 : 0), &end, 10);
+
+	a->mo.to = l >= 0 && l < CT_MIG_MAX_NODES ? (int)l : -1;
+	return *end || a->mo.to < 0 ? bad(env, "--to", arg, "not a node") : 0;
+}
+
+int migrate_parse_max_bytes(struct cmd_env *env, void *args, const char *arg)
+{
+	struct migrate_args *a = args;
+
+	return !(a->mo.max_bytes = parse_size(arg)) ? bad(env, "--max-bytes", arg, "a size such as 64M") : 0;
+}
+
+int migrate_parse_rate(struct cmd_env *env, void *args, const char *arg)
+{
+	struct migrate_args *a = args;
+	char *end;
+
+	a->mo.rate_mbps = strtod(arg, &end);
+	return *end || !in_range(a->mo.rate_mbps, 1e12) ? bad(env, "--rate", arg, "MB/s, a positive number") : 0;
+}
+
+int migrate_parse_interval(struct cmd_env *env, void *args, const char *arg)
+{
+	struct migrate_args *a = args;
+	char *end;
+	/* checked as seconds, before the conversion: a large one would wrap */
+	double d = strtod(arg, &end);
+
+	a->interval_ms = in_range(d, 3600) ? (unsigned)(d * 1000) : 0;
+	return *end || !a->interval_ms ? bad(env, "--interval", arg, "seconds up to 3600, e.g. 5 or 0.5") : 0;
+}
+
+int migrate_parse_jobs(struct cmd_env *env, void *args, const char *arg)
+{
+	struct migrate_args *a = args;
+	char *end;
+	long l = strtol(arg, &end, 10);
+
+	a->mo.jobs = (unsigned)l;
+	return *end || l < 1 || l > CT_MIG_MAX_JOBS ? bad(env, "--jobs", arg, "a number from 1 to 64") : 0;
+}
+
+int migrate_check(struct cmd_env *env, const struct migrate_args *a)
+{
 	if (env->sysroot) {	/* the tree is captured; the processes would be live ones */
 		cmd_err(env, "--sysroot %s: migrate moves live processes' pages, which a captured tree does not "
 			"describe; run it on the live system", env->sysroot);
 		return EXIT_USAGE;
 	}
-	if (!a->npid && !a->ncomm && !a->ncg) {
+	if (!a->pids.count && !a->comms.count && !a->cgroups.count) {
 		cmd_err(env, "which processes? give --pid, --comm or --cgroup");
 		return EXIT_USAGE;
 	}
@@ -254,11 +225,4 @@ int migrate_resolve(struct cmd_env *env, struct migrate_args *a)
 	if (!a->mo.jobs)
 		a->mo.jobs = 1;
 	return 0;
-}
-
-void migrate_args_free(struct migrate_args *a)
-{
-	free(a->pids);
-	free(a->comms);
-	free(a->cgroups);
 }
