@@ -105,7 +105,7 @@ void cli_help(FILE *f, const struct cli_command *c, const char *parent)
 		fprintf(f, "\n%s\n", c->about);
 	fputc('\n', f);
 	options(f, c);
-	for (const struct cli_command *const *s = c->run ? NULL : c->subcommands; s && *s; s++) {
+	for (const struct cli_command *const *s = c->subcommands; s && *s; s++) {
 		fprintf(f, "%s:\n", (*s)->name);
 		options(f, *s);
 	}

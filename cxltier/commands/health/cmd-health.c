@@ -123,12 +123,12 @@ static int run(struct cmd_env *env, void *args, int argc, char **argv)
 
 #define ARG(field) offsetof(struct health_args, field)
 static const struct cli_opt opts[] = {
-	{ .name = "format", .arg = "F", .store = CLI_CHOICE, .offset = ARG(format), .words = "table json prometheus",
+	{ .name = "format", .arg = "FORMAT", .store = CLI_CHOICE, .offset = ARG(format), .words = "table json prometheus",
 	  .complete = CLI_C_WORDS, .bad = "table, json or prometheus",
 	  .help = "table (default), json, prometheus (node_exporter textfile)" },
-	{ .name = "file", .arg = "F", .store = CLI_STRING, .offset = ARG(file), .complete = CLI_C_FILE,
+	{ .name = "file", .arg = "FILE", .store = CLI_STRING, .offset = ARG(file), .complete = CLI_C_FILE,
 	  .help = "decode an 18-byte Get Health Info payload instead" },
-	{ .name = "alert-file", .arg = "F", .store = CLI_STRING, .offset = ARG(alert_file), .complete = CLI_C_FILE,
+	{ .name = "alert-file", .arg = "FILE", .store = CLI_STRING, .offset = ARG(alert_file), .complete = CLI_C_FILE,
 	  .help = "and a 16-byte Get Alert Configuration payload" },
 	{ .name = "set-alert", .arg = "LIST", .store = CLI_STRING, .offset = ARG(set_alert), .complete = CLI_C_WORDS,
 	  .words = "life-used= over-temperature= under-temperature= volatile-mem-err= pmem-err=",
