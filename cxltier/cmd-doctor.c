@@ -8,7 +8,7 @@
 #include "core/context.h"
 #include "views/doctor.h"
 #include "core/conf.h"
-#include "events/events-conf.h"
+#include "config/events-conf.h"
 #include "cxl/topology.h"
 
 static const char *const levels[] = { "findings", NULL };

@@ -12,38 +12,6 @@
 
 #define DROP_IN "/usr/share/doc/cxltier/examples/cxltier-events-retire.conf"
 
-/* is retirement on for any device? */
-static bool retiring(const struct events_retire *r)
-{
-	if (r->store->conf.retire.retire)
-		return true;
-	for (size_t i = 0; i < r->policy.n; i++)
-		if (r->policy.rule[i].retire.pages == 1)
-			return true;
-	return false;
-}
-
-/* the settings for e's device: [events], then its [device ...] section's */
-static void settings_of(const struct events_retire *r, const struct ct_event *e, struct ct_page_retire_conf *c)
-{
-	const char *host = e->host;
-	struct ct_policy_subject subj = { .region = e->region[0] ? e->region : NULL,
-					  .serials = e->has_serial ? &e->serial : NULL,
-					  .hosts = &host, .nmemdevs = 1 };
-	struct ct_policy_decision d;
-
-	*c = r->store->conf.retire;
-	ct_policy_decide(&r->policy, &subj, &d);
-	if (d.retire.pages >= 0)
-		c->retire = d.retire.pages;
-	if (d.retire.threshold >= 0)
-		c->threshold = (unsigned)d.retire.threshold;
-	if (d.retire.window_s >= 0)
-		c->window_s = (uint64_t)d.retire.window_s;
-	if (d.retire.limit >= 0)
-		c->limit = (unsigned)d.retire.limit;
-}
-
 static void say(struct events_retire *r, const struct ct_event *e, const struct ct_page_retire_outcome *o)
 {
 	const struct ct_retirement *t = &o->entry;
@@ -96,7 +64,7 @@ static int on_new(const struct ct_event *e, void *arg)
 
 	if (e->kind != CT_EV_GENERAL_MEDIA && e->kind != CT_EV_DRAM)
 		return 0;
-	settings_of(r, e, &c);
+	ct_page_retire_settings(&r->store->conf.retire, &r->policy, e, &c);
 	clock_gettime(CLOCK_REALTIME, &now);
 	rc = ct_page_retire_consider(r->env->ctx, r->store->s, e, &c,
 				     (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec, &o);
@@ -129,7 +97,7 @@ void events_retire_start(struct cmd_env *env, struct events_retire *r, struct ev
 		memset(&r->policy, 0, sizeof(r->policy));
 	ct_event_store_on_new(es->s, on_new, r);
 	/* said at the start, not at the first page due */
-	if (retiring(r) && (rc = ct_page_offline_usable(env->ctx)))
+	if (ct_page_retire_conf_any(&es->conf.retire, &r->policy) && (rc = ct_page_offline_usable(env->ctx)))
 		cmd_warn(env, "page retirement is on (retire-pages = yes), and %s: a page due is recorded as not "
 			 "retired%s", ct_context_message(env->ctx), rc == -ENOENT ? "" :
 			 ". Under cxltier-events.service, allow it with the drop-in " DROP_IN " (systemctl edit "

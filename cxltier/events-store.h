@@ -15,7 +15,7 @@
 #include <json-c/json.h>
 #include "cli/cli.h"
 #include "events/event-store.h"
-#include "events/events-conf.h"
+#include "config/events-conf.h"
 
 struct events_store {
 	struct ct_event_store *s;	/* NULL: no store (none yet, or --no-store) */

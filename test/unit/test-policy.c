@@ -7,7 +7,7 @@
 #include <unistd.h>
 #include "tap.h"
 #include "config/policy.h"
-#include "events/events-conf.h"
+#include "config/events-conf.h"
 
 static const char conf[] =
 	"# comment\n"
