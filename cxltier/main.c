@@ -15,6 +15,9 @@
 
 /* the commands (each in cxltier/commands/NAME/) */
 extern const struct cli_command command_tiers;
+extern const struct cli_command command_events;
+extern const struct cli_command command_metrics;
+extern const struct cli_command command_doctor;
 
 /* during the move to the tables: the commands that parse their own options */
 int cmd_list(int argc, char **argv, struct cmd_env *env);
@@ -22,28 +25,22 @@ int cmd_region(int argc, char **argv, struct cmd_env *env);
 int cmd_cdat(int argc, char **argv, struct cmd_env *env);
 int cmd_health(int argc, char **argv, struct cmd_env *env);
 int cmd_poison(int argc, char **argv, struct cmd_env *env);
-int cmd_events(int argc, char **argv, struct cmd_env *env);
 int cmd_migrate(int argc, char **argv, struct cmd_env *env);
 int cmd_usage(int argc, char **argv, struct cmd_env *env);
 int cmd_online(int argc, char **argv, struct cmd_env *env);
 int cmd_offline(int argc, char **argv, struct cmd_env *env);
 int cmd_hotplug(int argc, char **argv, struct cmd_env *env);
-int cmd_metrics(int argc, char **argv, struct cmd_env *env);
-int cmd_doctor(int argc, char **argv, struct cmd_env *env);
 
 static const struct cli_command command_list = { .name = "list", .summary = "show CXL memdevs, regions, dax devices, memory blocks, nodes and tiers", .legacy = cmd_list };
 static const struct cli_command command_region = { .name = "region", .summary = "create a CXL RAM region over memdevs (interleaved), or destroy one", .legacy = cmd_region };
 static const struct cli_command command_cdat = { .name = "cdat", .summary = "decode the CDAT tables of CXL devices (or of a file)", .legacy = cmd_cdat };
 static const struct cli_command command_health = { .name = "health", .summary = "device health and alert configuration (Get Health Info), also for Prometheus", .legacy = cmd_health };
 static const struct cli_command command_poison = { .name = "poison", .summary = "the devices' poison lists (media errors) with region and host address; inject/clear", .legacy = cmd_poison };
-static const struct cli_command command_events = { .name = "events", .summary = "CXL event records (media, DRAM, module, poison) drained by the kernel, decoded", .legacy = cmd_events };
 static const struct cli_command command_migrate = { .name = "migrate", .summary = "move chosen processes' pages to a node or tier, once, with a report", .legacy = cmd_migrate };
 static const struct cli_command command_usage = { .name = "usage", .summary = "where processes' and cgroups' memory is, per node and per memory tier", .legacy = cmd_usage };
 static const struct cli_command command_online = { .name = "online", .summary = "online memory blocks into ZONE_MOVABLE (dax, region, memdev, node, blocks)", .legacy = cmd_online };
 static const struct cli_command command_offline = { .name = "offline", .summary = "offline memory blocks, with bounded retries when busy", .legacy = cmd_offline };
 static const struct cli_command command_hotplug = { .name = "hotplug", .summary = "wait for CXL devices udev's rule marks and online them per the policy, as they come", .legacy = cmd_hotplug };
-static const struct cli_command command_metrics = { .name = "metrics", .summary = "CXL capacity, tiers, health and error counts as a node_exporter textfile", .legacy = cmd_metrics };
-static const struct cli_command command_doctor = { .name = "doctor", .summary = "explain why CXL memory is missing, offline, in the wrong zone or tier", .legacy = cmd_doctor };
 static int cmd_help(int argc, char **argv, struct cmd_env *env);
 static int cmd_version(int argc, char **argv, struct cmd_env *env);
 static const struct cli_command command_help = { .name = "help", .summary = "show a command's manual (or its usage)", .legacy = cmd_help };

@@ -4,7 +4,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include "events-table.h"
+#include "events/event.h"
 #include "render/time-json.h"
 #include "cli/json-build.h"
 #include "cmd-poison.h"

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* metrics-prom.c - metric families (cmd-metrics.h) in the Prometheus text
+/* metrics-prom.c - metric families (metrics-model.h) in the Prometheus text
  * exposition format 0.0.4, as node_exporter's textfile collector reads it */
 #include <inttypes.h>
-#include "cmd-metrics.h"
+#include <stdbool.h>
+#include "metrics-prom.h"
 
 /* HELP text: backslash and newline escaped; label values also '"' */
 static void escaped(FILE *f, const char *s, bool label)

@@ -6,7 +6,7 @@
 #include <string.h>
 #include "core/conf.h"
 #include "core/units.h"
-#include "events/events-conf.h"
+#include "config/events-conf.h"
 
 static int on_key(const char *k, const char *v, const char *name, unsigned line, void *arg, struct ct_error *err)
 {
@@ -48,7 +48,7 @@ int ct_events_conf_parse(const char *text, const char *name, struct ct_events_co
 {
 	memset(c, 0, sizeof(*c));
 	c->store_max_bytes = CT_EVENTS_STORE_MAX_SIZE;
-	ct_page_retire_defaults(&c->retire);
+	ct_page_retire_conf_defaults(&c->retire);
 	return ct_conf_section(text, name, "events", on_key, c, err);
 }
 

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* metrics-model.c - the metric families of `cxltier metrics` from the
- * library's models: topology, memory blocks, tiers, health, AER counts */
+/* metrics-model.c - the metric families of `cxltier metrics` from what the
+ * job collected (lib/jobs/metrics-collect.h): topology, memory blocks, tiers,
+ * health, AER counts, the event store's counters, which collectors worked */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli/json-build.h"
-#include "cmd-metrics.h"
+#include "metrics-model.h"
+#include "jobs/metrics-collect.h"
 #include "cxl/aer-stats.h"
 #include "cxl/health.h"
 #include "core/nodeset.h"
@@ -53,7 +55,7 @@ static const struct { const char *name, *type, *help; } families[] = {
 };
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))
 
-json_object *metrics_new(void)
+static json_object *metrics_new(void)
 {
 	json_object *root = json_object_new_object(), *arr = jb_arr(root, "families");
 
@@ -68,7 +70,7 @@ json_object *metrics_new(void)
 	return root;
 }
 
-void metrics_prune(json_object *root)
+static void metrics_prune(json_object *root)
 {
 	json_object *arr = json_object_object_get(root, "families"), *keep = json_object_new_array();
 
@@ -92,7 +94,8 @@ static json_object *samples_of(json_object *root, const char *family)
 	return NULL;
 }
 
-void metrics_add(json_object *root, const char *family, int64_t value, ...)
+static void metrics_add(json_object *root, const char *family, int64_t value, ...) __attribute__((sentinel));
+static void metrics_add(json_object *root, const char *family, int64_t value, ...)
 {
 	json_object *samples = samples_of(root, family), *labels = json_object_new_object(), *s;
 	const char *k, *v;
@@ -158,7 +161,7 @@ static void region_memory(json_object *root, const char *family, const struct ct
 		    "state", "unplugged", NULL);
 }
 
-void metrics_topology(json_object *root, const struct ct_topology *t)
+static void metrics_topology(json_object *root, const struct ct_topology *t)
 {
 	char serial[32];
 
@@ -188,7 +191,7 @@ void metrics_topology(json_object *root, const struct ct_topology *t)
 		metrics_add(root, "cxltier_memory_block_size_bytes", (int64_t)t->block_size, NULL);
 }
 
-void metrics_nodes(json_object *root, const struct ct_mem_summary *s)
+static void metrics_nodes(json_object *root, const struct ct_mem_summary *s)
 {
 	uint64_t bs = s->block_size;
 	char node[16];
@@ -210,7 +213,7 @@ void metrics_nodes(json_object *root, const struct ct_mem_summary *s)
 	}
 }
 
-void metrics_tiers(json_object *root, const struct ct_tiers *tiers)
+static void metrics_tiers(json_object *root, const struct ct_tiers *tiers)
 {
 	char node[16], tier[16];
 	int n;
@@ -222,7 +225,7 @@ void metrics_tiers(json_object *root, const struct ct_tiers *tiers)
 	}
 }
 
-void metrics_health(json_object *root, const char *memdev, const struct ct_health *h)
+static void metrics_health(json_object *root, const char *memdev, const struct ct_health *h)
 {
 	static const struct { unsigned bit; const char *name; } bits[] = {
 		{ CT_HEALTH_MAINTENANCE_NEEDED, "maintenance_needed" },
@@ -251,7 +254,7 @@ void metrics_health(json_object *root, const char *memdev, const struct ct_healt
 		    "kind", "persistent", NULL);
 }
 
-void metrics_aer(json_object *root, const char *memdev, const struct ct_aer_stats *st)
+static void metrics_aer(json_object *root, const char *memdev, const struct ct_aer_stats *st)
 {
 	for (size_t i = 0; i < st->ncounts; i++) {
 		const struct ct_aer_count *c = &st->counts[i];
@@ -260,7 +263,7 @@ void metrics_aer(json_object *root, const char *memdev, const struct ct_aer_stat
 	}
 }
 
-void metrics_events(json_object *root, const char *memdev, uint64_t serial, const char *kind, const char *severity,
+static void metrics_events(json_object *root, const char *memdev, uint64_t serial, const char *kind, const char *severity,
 		    uint64_t n)
 {
 	char s[32];
@@ -270,7 +273,7 @@ void metrics_events(json_object *root, const char *memdev, uint64_t serial, cons
 		    "severity", severity, NULL);
 }
 
-void metrics_retired(json_object *root, const char *memdev, uint64_t serial, const char *action, uint64_t n)
+static void metrics_retired(json_object *root, const char *memdev, uint64_t serial, const char *action, uint64_t n)
 {
 	char s[32];
 	bool retired = !strcmp(action, "retired");
@@ -280,7 +283,37 @@ void metrics_retired(json_object *root, const char *memdev, uint64_t serial, con
 		    "memdev", memdev, "serial", serial ? s : NULL, "why", retired ? NULL : action, NULL);
 }
 
-void metrics_collector(json_object *root, const char *collector, bool ok)
+static void metrics_collector(json_object *root, const char *collector, bool ok)
 {
 	metrics_add(root, "cxltier_metrics_collector_success", ok, "collector", collector, NULL);
+}
+
+json_object *metrics_json(const struct ct_metrics_report *r)
+{
+	json_object *root = metrics_new();
+
+	if (r->have_topology)
+		metrics_topology(root, &r->topology);
+	if (r->have_blocks)
+		metrics_nodes(root, &r->blocks);
+	if (r->have_tiers)
+		metrics_tiers(root, &r->tiers);
+	for (size_t i = 0; i < r->nhealth; i++)
+		metrics_health(root, r->health[i].memdev, &r->health[i].h);
+	for (size_t i = 0; i < r->naer; i++)
+		metrics_aer(root, r->aer[i].memdev, &r->aer[i].st);
+	for (size_t i = 0; i < r->ncounts; i++)
+		metrics_events(root, r->counts[i].memdev, r->counts[i].serial, r->counts[i].kind, r->counts[i].severity,
+			       r->counts[i].n);
+	for (size_t i = 0; i < r->nretired; i++)
+		metrics_retired(root, r->retired[i].memdev, r->retired[i].serial,
+				ct_retire_log_action_name(r->retired[i].action), r->retired[i].n);
+	if (r->have_store_totals) {
+		metrics_add(root, "cxltier_events_stored_records", (int64_t)r->store_records, NULL);
+		metrics_add(root, "cxltier_events_pruned_total", (int64_t)r->store_pruned, NULL);
+	}
+	for (size_t i = 0; i < r->ncollectors; i++)
+		metrics_collector(root, r->collectors[i].name, r->collectors[i].ok);
+	metrics_prune(root);
+	return root;
 }

@@ -1,16 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* events-summary.c - `events --summary`: the history counted
- * (lib/events/event-summary.h) as JSON through the one JSON builder, and as
- * tables through the one output layer */
+/* events-overview.c - `events --summary`: the records counted
+ * (lib/events/event-summary.h) and the pages retired (lib/events/retire-log.h)
+ * as JSON through the one JSON builder, and as tables through the one output
+ * layer */
 #include <stdio.h>
 #include <string.h>
-#include "events-summary.h"
-#include "render/time-json.h"
-#include "events-store.h"
-#include "cli/filter.h"
-#include "events/retire-log.h"
-#include "events-table.h"
+#include "events-overview.h"
 #include "cli/json-build.h"
+#include "render/time-json.h"
 
 #define TOP_PAGES 10
 
@@ -47,11 +44,10 @@ static void device_json(json_object *o, const char *memdev, bool has_serial, uin
 		jb_u64(o, "serial", serial);
 }
 
-json_object *events_summary_json(json_object *root, struct ct_event_summary *s)
+json_object *events_overview_json(json_object *root, const struct ct_event_summary *s)
 {
 	json_object *o = jb_obj(root, "summary"), *a;
 
-	ct_event_summary_sort_pages(s);
 	counts_json(o, &s->all);
 	iso_key(o, "first", s->first_ns);
 	iso_key(o, "last", s->last_ns);
@@ -89,19 +85,10 @@ json_object *events_summary_json(json_object *root, struct ct_event_summary *s)
 	return o;
 }
 
-struct retired_walk {
-	json_object *arr;
-	struct name_filter *memdevs;
-};
-
-static int on_retired(const struct ct_retirement *r, void *arg)
+static json_object *retired_json(const struct ct_retirement *r)
 {
-	struct retired_walk *w = arg;
-	json_object *o;
+	json_object *o = json_object_new_object();
 
-	if (filter_active(w->memdevs) && !filter_match(w->memdevs, r->memdev))
-		return 0;
-	o = json_object_new_object();
 	iso_key(o, "time", r->time_ns);
 	device_json(o, r->memdev, r->has_serial, r->serial);
 	jb_u64(o, "dpa", r->dpa);
@@ -112,22 +99,15 @@ static int on_retired(const struct ct_retirement *r, void *arg)
 	jb_str(o, "reason", r->reason);
 	if (r->message[0])
 		jb_str(o, "message", r->message);
-	json_object_array_add(w->arr, o);
-	return 0;
+	return o;
 }
 
-void events_summary_retired(json_object *summary, struct events_store *es, struct name_filter *memdevs)
+void events_overview_retired(json_object *summary, const struct ct_retirement *r, size_t n)
 {
-	struct retired_walk w = { NULL, memdevs };
-	struct ct_error err = { 0 };
+	json_object *arr = jb_arr(summary, "retired");
 
-	if (!summary || !es->s)
-		return;
-	w.arr = jb_arr(summary, "retired");
-	if (ct_retire_log_each(es->s, on_retired, &w, &err)) {
-		fprintf(stderr, "cxltier events: warning: %s\n", err.msg);
-		es->failed = true;
-	}
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(arr, retired_json(&r[i]));
 }
 
 static const char *const memdev_levels[] = { "summary.memdevs", NULL };
@@ -180,7 +160,7 @@ static const struct out_table page_table = {
 	"MEMDEV,DPA,HPA,CORRECTED,FIRST,LAST",
 };
 
-int events_summary_print(struct cmd_env *env, json_object *root)
+int events_overview_print(struct cmd_env *env, json_object *root)
 {
 	struct out_opts pages = env->out;
 	json_object *s = out_lookup(root, "summary");
@@ -210,9 +190,4 @@ int events_summary_print(struct cmd_env *env, json_object *root)
 		}
 	}
 	return EXIT_OK;
-}
-
-void events_summary_columns_help(void)
-{
-	out_columns_help(&memdev_table);
 }

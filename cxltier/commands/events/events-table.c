@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* events-table.c - CXL event records (lib/events/event.h) as JSON through the one
- * JSON builder, and the table's columns for the one output layer */
+/* events-table.c - CXL event records (lib/events/event.h, as JSON:
+ * events-json.c) as the table of the one output layer, and as the lines of
+ * --follow */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -9,7 +10,6 @@
 #include <ctype.h>
 #include "events-table.h"
 #include "render/time-json.h"
-#include "cli/json-build.h"
 
 static const char *const levels[] = { "events", NULL };
 static void fmt_detail(json_object *rec, char *buf, size_t len);
@@ -24,7 +24,7 @@ static const struct out_column columns[] = {
 	{ "REGION", "region", OUT_STR, 0.1, 0, "region", NULL },
 	{ "DETAIL", "type", OUT_STR, 0.1, 0, "what happened", fmt_detail },
 };
-static const struct out_table table = {
+const struct out_table events_table = {
 	levels, NULL, columns, sizeof(columns) / sizeof(columns[0]), "TIME,MEMDEV,KIND,SEVERITY,DPA,HPA,REGION,DETAIL",
 };
 
@@ -86,7 +86,7 @@ int events_print(struct cmd_env *env, json_object *root)
 	enum { MAX_EXTRA = 32, NCOL = sizeof(columns) / sizeof(columns[0]) };
 	struct out_column cols[NCOL + MAX_EXTRA];
 	char names[MAX_EXTRA][64], keys[MAX_EXTRA][160], err[256];
-	struct out_table t = table;
+	struct out_table t = events_table;
 	const char *p = env->out.columns;
 	size_t n = NCOL;
 
@@ -115,9 +115,8 @@ int events_print(struct cmd_env *env, json_object *root)
 	return EXIT_OK;
 }
 
-int events_print_line(const struct cmd_env *env, const struct ct_event *e)
+int events_print_line(const struct cmd_env *env, const struct ct_event *e, json_object *o)
 {
-	json_object *o = events_json(e);
 	const char *sev;
 	char d[256], t[64];
 
@@ -130,15 +129,7 @@ int events_print_line(const struct cmd_env *env, const struct ct_event *e)
 		printf("%s %s %s %s %s\n", t[0] ? t : "-", e->memdev[0] ? e->memdev : "-", ct_event_kind_name(e->kind),
 		       sev ? sev : "-", d);
 	}
-	json_object_put(o);
 	if (fflush(stdout) || ferror(stdout))
 		return errno ? -errno : -EIO;
 	return 0;
-}
-
-void events_columns_help(void)
-{
-	out_columns_help(&table);
-	printf(" %14s  %s\n", "any_key", "any other key of the JSON (lower case, 'a.b' descends), or any field of\n"
-	       "                 the tracepoint under the kernel's name (the keys of \"fields\")");
 }

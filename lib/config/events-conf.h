@@ -9,13 +9,13 @@
  *   store-max-size = 256M                the store's records at most; the
  *                                        oldest go first (0: no bound)
  *   retire-pages = no                    the follower soft-offlines a page with
- *                                        too many corrected errors (page-retire.h)
+ *                                        too many corrected errors (page-retire-conf.h)
  *   retire-threshold = 50                ... this many on one page
  *   retire-window = 24h                  ... within this time
  *   retire-limit = 16                    pages (tries) a device an hour (0: no limit)
  *
- * A [device ...] section (change/policy.h) may set the retire-* keys for
- * the devices it matches.
+ * A [device ...] section (policy.h) may set the retire-* keys for the
+ * devices it matches (page-retire-conf.h merges the two).
  *
  * Other sections belong to other commands and are skipped.
  */
@@ -25,7 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "core/error.h"
-#include "events/page-retire.h"
+#include "config/page-retire-conf.h"
 
 #define CT_EVENTS_STORE_MAX_SIZE (256ULL << 20)
 
