@@ -119,7 +119,7 @@ X
     sed -i "$(( $(cut -d: -f2 <<< "$id") + 2 ))s/\$/ \\/* edited *\\//" "$BATS_TEST_TMPDIR/before.c"
     cp "$BATS_TEST_TMPDIR/before.c" "$r/lib/core/nodeset.c"
     run python3 "$GEN" apply "$r" "$id"
-    assert_failure
+    assert_failure 1
     assert_output --partial "the site is gone (its line changed)"
 }
 
@@ -129,7 +129,7 @@ X
     local e=$BATS_TEST_TMPDIR/equivalent
     printf '%s\n' 'lib/core/nodeset.c:9999:logic:0:00000000 :: no such line' 'no reason' > "$e"
     run python3 "$GEN" check "$CXLTIER_SRC" "$e"
-    assert_failure
+    assert_failure 1
     assert_output --partial "$e:1: lib/core/nodeset.c:9999:logic:0:00000000: no such site now"
     assert_output --partial "$e:2: not \"ID :: WHY\""
 }
