@@ -18,23 +18,21 @@ extern const struct cli_command command_cdat;
 extern const struct cli_command command_health;
 extern const struct cli_command command_usage;
 extern const struct cli_command command_migrate;
+extern const struct cli_command command_events;
+extern const struct cli_command command_metrics;
+extern const struct cli_command command_doctor;
 
 /* during the move to the tables: the commands that parse their own options */
 int cmd_region(int argc, char **argv, struct cmd_env *env);
-int cmd_events(int argc, char **argv, struct cmd_env *env);
 int cmd_online(int argc, char **argv, struct cmd_env *env);
 int cmd_offline(int argc, char **argv, struct cmd_env *env);
 int cmd_hotplug(int argc, char **argv, struct cmd_env *env);
-int cmd_metrics(int argc, char **argv, struct cmd_env *env);
-int cmd_doctor(int argc, char **argv, struct cmd_env *env);
 
 static const struct cli_command command_region = { .name = "region", .summary = "create a CXL RAM region over memdevs (interleaved), or destroy one", .legacy = cmd_region };
-static const struct cli_command command_events = { .name = "events", .summary = "CXL event records (media, DRAM, module, poison) drained by the kernel, decoded", .legacy = cmd_events };
 static const struct cli_command command_online = { .name = "online", .summary = "online memory blocks into ZONE_MOVABLE (dax, region, memdev, node, blocks)", .legacy = cmd_online };
 static const struct cli_command command_offline = { .name = "offline", .summary = "offline memory blocks, with bounded retries when busy", .legacy = cmd_offline };
 static const struct cli_command command_hotplug = { .name = "hotplug", .summary = "wait for CXL devices udev's rule marks and online them per the policy, as they come", .legacy = cmd_hotplug };
-static const struct cli_command command_metrics = { .name = "metrics", .summary = "CXL capacity, tiers, health and error counts as a node_exporter textfile", .legacy = cmd_metrics };
-static const struct cli_command command_doctor = { .name = "doctor", .summary = "explain why CXL memory is missing, offline, in the wrong zone or tier", .legacy = cmd_doctor };
+
 /* the commands, in the order `cxltier --help` lists them */
 static const struct cli_command *const commands[] = {
 	&command_list,

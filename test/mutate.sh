@@ -8,6 +8,26 @@
 #
 #   test/mutate.sh [BUILDDIR] [ID...]    run the mutants (all, or the IDs)
 #   test/mutate.sh --check               test/mutants well-formed, run none
+#   test/mutate.sh --generate [--seed N] [--count N] [--changed-since REF]
+#                  [--vm [KERNEL]] [BUILDDIR] [FILE...]
+#                                        operator mutants drawn over FILE...
+#                                        (default every .c of lib/)
+#
+# The generated mode (test/mutate-gen.py): mutants nobody chose. Every
+# operator site of the files (comments, literals, preprocessor lines and
+# code compiled out skipped: a relational operator flipped or moved across
+# its boundary, && and || swapped, a binary +1/-1 turned round, a return of
+# 0/-1/true/false reversed, a ! removed) is a candidate; COUNT (default 20)
+# are drawn with SEED (default: a new one, printed, so that a run can be
+# repeated); with --changed-since REF only the lines changed since REF (the
+# check before a change is submitted: a sample that fits a few minutes).
+# test/mutants-equivalent records the equivalent ones ("ID :: WHY"), which
+# are not run and not counted: the tally is killed / (all - stillborn -
+# equivalent). With --vm, the survivors in files that meet the kernel are
+# run again against the VM files that cover them (test/vm, on KERNEL,
+# default 6.12), and the report says which were killed only there. Each
+# mutant's file is restored after it, and touched, and ninja is checked to
+# rebuild it: an object of an earlier mutant is never reused.
 #
 # BUILDDIR (default build) is the caller's configured build: its source tree
 # is the one mutated, copied whole (tracked and untracked files, not ignored
@@ -31,6 +51,7 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 MUTANTS_ASKED=${MUTANTS:-}	# MUTANTS=FILE: another list than test/mutants
 MUTANTS=${MUTANTS_ASKED:-$SRC/test/mutants}
 GOAL=95
+[[ ${1:-} == --generate ]] && GOAL=90	# mutants nobody chose: 90 % by the host tiers (97 with --vm)
 TIMEOUT=${MUTATE_TIMEOUT:-900}
 
 # the helper that reads, checks and applies test/mutants
@@ -122,8 +143,25 @@ if [[ ${1:-} == --check ]]; then
 	exit
 fi
 if [[ ${1:-} == -h || ${1:-} == --help ]]; then
-	sed -n '3,27p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '3,50p' "$0" | sed -n '/^set -euo/q;p' | sed 's/^# \{0,1\}//'
 	exit 0
+fi
+
+GEN= SEED= COUNT=20 SINCE= VM=
+if [[ ${1:-} == --generate ]]; then
+	GEN=1
+	shift
+	while [[ $# -gt 0 ]]; do
+		case $1 in
+		--seed) SEED=${2:?--seed N}; shift 2 ;;
+		--count) COUNT=${2:?--count N}; shift 2 ;;
+		--changed-since) SINCE=${2:?--changed-since REF}; shift 2 ;;
+		--vm) VM=6.12; shift; [[ ${1:-} == 6.12 || ${1:-} == 7.x ]] && { VM=$1; shift; } ;;
+		*) break ;;
+		esac
+	done
+	[[ $SEED =~ ^[0-9]*$ && $COUNT =~ ^[0-9]+$ ]] || { echo "mutate.sh: --seed and --count take numbers" >&2; exit 2; }
+	[[ -n $SEED ]] || SEED=$(( (RANDOM << 15) | RANDOM ))
 fi
 
 BUILD=build
@@ -141,12 +179,40 @@ for o in json.load(open("meson-info/meson-info.json"))["directories"].items():
     if o[0] == "source": print(o[1])')
 [[ -d $SRC/lib && -d $SRC/cxltier ]] || { echo "mutate.sh: no cxltier source tree at '$SRC'" >&2; exit 2; }
 MUTANTS=${MUTANTS_ASKED:-$SRC/test/mutants}
+EQUIV=$SRC/test/mutants-equivalent
+GENPY=$SRC/test/mutate-gen.py
 
-if ! py check "$MUTANTS" "$SRC" >/dev/null; then
-	echo "mutate.sh: $MUTANTS is not well-formed (above): fix it first" >&2
-	exit 2
+if [[ -n $GEN ]]; then
+	# the files, and with --changed-since the lines changed
+	files=("$@")
+	lines=()
+	if [[ -n $SINCE ]]; then
+		mapfile -t files < <(cd "$SRC" && git diff --name-only --diff-filter=AM "$SINCE" -- 'lib/*.c' 'cxltier/*.c')
+		spec=$(cd "$SRC" && git diff -U0 "$SINCE" -- "${files[@]}" | awk '
+			/^\+\+\+ b\// { f = substr($2, 3) }
+			/^@@/ { split($3, a, ","); s = substr(a[1], 2); n = a[2] == "" ? 1 : a[2];
+			        if (n > 0) printf "%s%s:%d-%d", sep, f, s, s + n - 1; sep = "," }')
+		lines=(--lines "$spec")
+	elif [[ ${#files[@]} == 0 ]]; then
+		mapfile -t files < <(cd "$SRC" && ls lib/*/*.c)
+	fi
+	[[ ${#files[@]} -gt 0 ]] || { echo "mutate.sh: no C file to mutate${SINCE:+ changed since $SINCE}"; exit 0; }
+	python3 "$GENPY" check "$SRC" "$EQUIV" || { echo "mutate.sh: $EQUIV: review the lines above" >&2; exit 2; }
+	echo "mutate.sh: seed $SEED, $COUNT mutants over ${#files[@]} files${SINCE:+ (the lines changed since $SINCE)}"
+	# ID<TAB>FILE<TAB>equivalent-or-"-"<TAB>WHAT
+	LIST=$(python3 "$GENPY" pick "$SRC" "$SEED" "$COUNT" "${lines[@]}" "${files[@]}" |
+		while IFS=$'\t' read -r id file no op from to text; do
+			why=$(awk -F' :: ' -v id="$id" '$1 == id { print $2; exit }' "$EQUIV")
+			printf '%s\t%s\t%s\t%s\n' "$id" "$file" "${why:+equivalent: $why}" "line $no $op: '$from' -> '$to' in: $text"
+		done | sed 's/\t\t/\t-\t/') || exit 2
+	[[ -n $LIST ]] || { echo "mutate.sh: no mutation site in those lines"; exit 0; }
+else
+	if ! py check "$MUTANTS" "$SRC" >/dev/null; then
+		echo "mutate.sh: $MUTANTS is not well-formed (above): fix it first" >&2
+		exit 2
+	fi
+	LIST=$(py list "$MUTANTS" "$SRC" "$@") || exit 2
 fi
-LIST=$(py list "$MUTANTS" "$SRC" "$@") || exit 2
 
 renice -n 10 $$ >/dev/null 2>&1 || true
 
@@ -179,6 +245,20 @@ if ! (cd "$TREE" && nice -n 10 meson setup build -Dwerror=false >"$WORK/setup.lo
 	exit 2
 fi
 
+# the file as it was, touched, and ninja seen to rebuild it: the object of
+# the mutant must never stand for the original in a later run
+restore() {
+	local obj plan
+	cp "$WORK/orig" "$TREE/$1"
+	touch "$TREE/$1"
+	obj=$(sed 's|^lib/||; s|/|_|g' <<< "$1").o
+	plan=$(ninja -C "$TREE/build" -n 2>/dev/null || true)
+	if [[ $plan != *"$obj"* ]]; then
+		echo "mutate.sh: $1 restored, but ninja would not rebuild $obj: stopping (an object of a mutant would stay)" >&2
+		exit 2
+	fi
+}
+
 run_tests() { # log: 0 when every test passes
 	(cd "$TREE" && CXLTIER_MUTANT=${MID:-} nice -n 10 timeout -k 30 "$TIMEOUT" \
 		meson test -C build --suite unit --suite cli --no-rebuild --maxfail 1 >"$1" 2>&1 </dev/null)
@@ -196,7 +276,7 @@ if [[ -z ${MUTATE_NO_BASELINE:-} ]]; then
 fi
 
 n=0 killed=0 survived=0 stillborn=0 equivalent=0
-survivors=()
+survivors=() survivor_files=()
 while IFS=$'\t' read -r MID file equiv what; do
 	if [[ $equiv != - ]]; then
 		equivalent=$((equivalent + 1))
@@ -206,7 +286,12 @@ while IFS=$'\t' read -r MID file equiv what; do
 	t=$SECONDS
 	cp "$TREE/$file" "$WORK/orig"
 	CUR_FILE=$file
-	if ! py apply "$MUTANTS" "$TREE" "$MID" 2>"$WORK/apply.log"; then
+	if [[ -n $GEN ]]; then
+		python3 "$GENPY" apply "$TREE" "$MID" 2>"$WORK/apply.log"
+	else
+		py apply "$MUTANTS" "$TREE" "$MID" 2>"$WORK/apply.log"
+	fi
+	if (($?)); then
 		echo "mutate.sh: $MID: $(cat "$WORK/apply.log")" >&2
 		exit 2
 	fi
@@ -217,6 +302,7 @@ while IFS=$'\t' read -r MID file equiv what; do
 		verdict=SURVIVED
 		survived=$((survived + 1))
 		survivors+=("$MID")
+		survivor_files+=("$file")
 		n=$((n + 1))
 	else
 		rc=$?
@@ -227,13 +313,63 @@ while IFS=$'\t' read -r MID file equiv what; do
 		killed=$((killed + 1))
 		n=$((n + 1))
 	fi
-	cp "$WORK/orig" "$TREE/$file"
+	restore "$file"
 	CUR_FILE=
 	printf '%-10s %-36s %s  [%d s]  %s\n' "$MID" "$file" "$verdict" $((SECONDS - t)) "$what"
 done <<<"$LIST"
 
 rate=$(awk -v k=$killed -v n=$n 'BEGIN { printf "%.1f", n ? 100 * k / n : 0 }')
 echo "mutants: $n, killed $killed, survived $survived, stillborn $stillborn, kill rate $rate %" \
-	"(equivalent, not counted: $equivalent; $((SECONDS - t0)) s)"
+	"(equivalent, not counted: $equivalent; $((SECONDS - t0)) s)${GEN:+; seed $SEED}"
 ((survived == 0)) || echo "survivors: ${survivors[*]}"
-awk -v k=$killed -v n=$n -v g=$GOAL 'BEGIN { exit !(n && 100 * k >= g * n) }'
+
+# the VM files that cover a file meeting the kernel (none: the host tiers
+# are all there is for it)
+vm_files_of() {
+	case $1 in
+	lib/mm/memblock.c|lib/change/blocks-*|lib/change/auto-online-hold.c|lib/change/policy-*|lib/change/dax-*|\
+	lib/change/interleave.c|lib/change/memdev-remove.c) echo "online.bats hotplug.bats" ;;
+	lib/change/region*|lib/change/change-record.c|lib/cxl/fabric.c|lib/cxl/region-*) echo "region.bats" ;;
+	lib/change/hotplug-watch.c) echo "hotplug-systemd.bats" ;;
+	lib/events/page-retire*|lib/events/retire-log.c|lib/mm/page-offline.c) echo "events-retire.bats" ;;
+	lib/events/event-source.c|lib/events/event-owner.c|lib/events/event-keep.c|lib/events/event-trace.c) echo "events.bats" ;;
+	lib/events/event-store*) echo "events-store-faults.bats" ;;
+	lib/events/poison*) echo "poison.bats" ;;
+	lib/mm/migrate*|lib/mm/damon*|lib/mm/pagemap.c) echo "migrate.bats" ;;
+	lib/mm/usage.c|lib/mm/numamaps.c) echo "usage.bats" ;;
+	lib/cxl/cdat*) echo "cdat.bats" ;;
+	lib/cxl/health*|lib/cxl/mbox.c) echo "health.bats" ;;
+	lib/cxl/topology*|lib/cxl/memdev-view.c|lib/cxl/region-members.c) echo "list.bats" ;;
+	lib/mm/numa.c|lib/mm/tiers.c|lib/mm/access.c|lib/views/tier-*) echo "tiers.bats" ;;
+	esac
+}
+vm_killed=0
+if [[ -n $VM && $survived -gt 0 ]]; then
+	echo "mutate.sh: the survivors that meet the kernel, against their VM files on $VM"
+	for i in "${!survivors[@]}"; do
+		MID=${survivors[i]} file=${survivor_files[i]}
+		files=$(vm_files_of "$file")
+		[[ -n $files ]] || { printf '%-10s %-36s no VM file covers it\n' "$MID" "$file"; continue; }
+		cp "$TREE/$file" "$WORK/orig"
+		CUR_FILE=$file
+		python3 "$GENPY" apply "$TREE" "$MID" 2>/dev/null || py apply "$MUTANTS" "$TREE" "$MID"
+		t=$SECONDS
+		verdict="survived the VM files too ($files)"
+		if nice -n 10 ninja -C "$TREE/build" >"$WORK/ninja.log" 2>&1 </dev/null; then
+			# shellcheck disable=SC2086
+			if ! (cd "$TREE" && CXLTIER_VM_KERNELS=$VM test/vm/vm-test.sh build $(printf 'test/vm/%s ' $files) \
+			      >"$WORK/vm.log" 2>&1 </dev/null); then
+				verdict="killed in the VM by $(sed -n 's/^not ok [0-9]* //p' "$WORK/vm.log" | head -n 1 | cut -c1-70)"
+				vm_killed=$((vm_killed + 1))
+			fi
+		fi
+		restore "$file"
+		CUR_FILE=
+		printf '%-10s %-36s %s  [%d s]\n' "$MID" "$file" "$verdict" $((SECONDS - t))
+	done
+	echo "with the VM stage: killed $((killed + vm_killed)) of $n," \
+		"$(awk -v k=$((killed + vm_killed)) -v n=$n 'BEGIN { printf "%.1f", n ? 100 * k / n : 0 }') %" \
+		"($vm_killed only in the VM)"
+fi
+[[ -n $VM ]] && GOAL=97
+awk -v k=$((killed + vm_killed)) -v n=$n -v g=$GOAL 'BEGIN { exit !(n && 100 * k >= g * n) }'

@@ -7,6 +7,7 @@
 #include "cli/json-build.h"
 #include "render/poison-json.h"
 #include "render/time-json.h"
+#include "events/event.h"
 
 static json_object *flag_names(uint8_t flags)
 {

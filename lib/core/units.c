@@ -1,33 +1,52 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* units.c - sizes and durations as people write them: see units.h */
+#include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/units.h"
 
 int ct_parse_size(const char *s, uint64_t *out)
 {
+	static const char letters[] = "KMGTPE";
+	const char *p = s, *at;
+	uint64_t whole = 0, frac = 0, scale = 1, base = 1024, unit = 1, v;
 	char *end;
-	unsigned long long v;
-	int shift = 0;
 
-	if (!*s || *s == '-' || *s == ' ')
-		return -1;
-	v = strtoull(s, &end, 0);
-	if (end == s)
-		return -1;
-	switch (*end) {
-	case 'k': case 'K': shift = 10; break;
-	case 'm': case 'M': shift = 20; break;
-	case 'g': case 'G': shift = 30; break;
-	case 't': case 'T': shift = 40; break;
-	case '\0': break;
-	default: return -1;
+	if (!isdigit((unsigned char)*p) && !(*p == '.' && isdigit((unsigned char)p[1])))
+		return -EINVAL;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {	/* hex: bytes, whole */
+		errno = 0;
+		v = strtoull(p, &end, 16);
+		if (errno || end == p + 2 || *end)
+			return errno == ERANGE ? -ERANGE : -EINVAL;
+		*out = v;
+		return 0;
 	}
-	if (*end && end[1] && strcmp(end + 1, "iB") && strcmp(end + 1, "B"))
-		return -1;
-	if (v > (~0ULL >> shift))
-		return -1;
-	*out = (uint64_t)v << shift;
+	for (; isdigit((unsigned char)*p); p++)
+		if (__builtin_mul_overflow(whole, 10, &whole) || __builtin_add_overflow(whole, (uint64_t)(*p - '0'), &whole))
+			return -ERANGE;
+	if (*p == '.')
+		for (p++; isdigit((unsigned char)*p); p++)
+			if (scale < 1000000000000000000ULL) {
+				frac = frac * 10 + (uint64_t)(*p - '0');
+				scale *= 10;
+			}
+	if (*p) {
+		if (!(at = strchr(letters, toupper((unsigned char)*p))))
+			return -EINVAL;
+		p++;
+		if (!strcmp(p, "B"))		/* KB, MB: powers of 1000 (util-linux's strtosize) */
+			base = 1000;
+		else if (*p && strcmp(p, "iB"))	/* K, KiB: powers of 1024 */
+			return -EINVAL;
+		for (const char *l = letters; l <= at; l++)
+			unit *= base;
+	}
+	if (__builtin_mul_overflow(whole, unit, &v) ||
+	    __builtin_add_overflow(v, (uint64_t)((unsigned __int128)frac * unit / scale), &v))
+		return -ERANGE;
+	*out = v;
 	return 0;
 }
 

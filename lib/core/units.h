@@ -5,7 +5,9 @@
 
 #include <stdint.h>
 
-/* "2G", "512M", "64KiB", "1073741824", "0x40000000": 0, or -1 */
+/* as util-linux's strtosize: "2G" and "2GiB" are 2 x 1024^3, "2GB" 2 x 1000^3,
+ * "1.5G" a fraction of it, "1073741824" and "0x40000000" bytes; K, M, G, T,
+ * P, E in either case: 0, -EINVAL (not a size) or -ERANGE (past 2^64 - 1) */
 int ct_parse_size(const char *s, uint64_t *out);
 /* "90s", "30m", "12h", "7d", "2w", "3600" (seconds): 0, or -1 */
 int ct_parse_duration(const char *s, uint64_t *seconds);

@@ -12,12 +12,15 @@
 #define DESC_THRESHOLD 0x2
 #define CME_THRESHOLD_EXCEEDED 0x2
 
-void ct_page_retire_defaults(struct ct_page_retire_conf *c)
+void ct_page_retire_settings(const struct ct_page_retire_conf *base, const struct ct_policy *p,
+			     const struct ct_event *e, struct ct_page_retire_conf *out)
 {
-	c->retire = false;
-	c->threshold = CT_PAGE_RETIRE_THRESHOLD;
-	c->window_s = CT_PAGE_RETIRE_WINDOW;
-	c->limit = CT_PAGE_RETIRE_LIMIT;
+	const char *host = e->host;
+	struct ct_policy_subject subj = { .region = e->region[0] ? e->region : NULL,
+					  .serials = e->has_serial ? &e->serial : NULL,
+					  .hosts = &host, .nmemdevs = 1 };
+
+	ct_page_retire_conf_for(base, p, &subj, out);
 }
 
 static uint64_t since(uint64_t now_ns, uint64_t back_ns)

@@ -25,21 +25,12 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "config/page-retire-conf.h"
+#include "config/policy.h"
 #include "core/context.h"
 #include "events/event.h"
 #include "events/event-store.h"
 #include "events/retire-log.h"
-
-#define CT_PAGE_RETIRE_THRESHOLD 50		/* corrected errors on a page ... */
-#define CT_PAGE_RETIRE_WINDOW (24 * 3600)	/* ... within a day (rasdaemon's default too) */
-#define CT_PAGE_RETIRE_LIMIT 16			/* pages a device an hour */
-
-struct ct_page_retire_conf {
-	bool retire;		/* retire-pages */
-	unsigned threshold;	/* retire-threshold */
-	uint64_t window_s;	/* retire-window */
-	unsigned limit;		/* retire-limit: pages (tries) a device an hour; 0 none */
-};
 
 enum ct_page_retire_verdict {
 	CT_PAGE_RETIRE_IGNORED,		/* not a General Media or DRAM record */
@@ -58,7 +49,11 @@ struct ct_page_retire_outcome {
 	bool poison_known;		/* UNCORRECTABLE: poisoned could be read */
 };
 
-void ct_page_retire_defaults(struct ct_page_retire_conf *c);
+/* the settings of e's device (config/page-retire-conf.h): base, the
+ * [events] section's, then what the first [device ...] section of p that
+ * matches the device (its serial, PCI device or region) sets */
+void ct_page_retire_settings(const struct ct_page_retire_conf *base, const struct ct_policy *p,
+			     const struct ct_event *e, struct ct_page_retire_conf *out);
 /* decide for record e (just written to the store s), now_ns the time: 0
  * with *o filled; -errno with a message when the store or the kernel's
  * page flags cannot be read (nothing was done) */

@@ -53,3 +53,83 @@ X
     assert_success
     assert_output "$m: 2 mutants (1 marked equivalent), every ORIGINAL once in its file"
 }
+
+GEN=$CXLTIER_SRC/test/mutate-gen.py
+
+@test "generated: sites in code only, not in comments, literals, preprocessor lines or crash points" {
+    local r=$BATS_TEST_TMPDIR/tree
+    mkdir -p "$r/lib/x"
+    cat > "$r/lib/x/a.c" <<'X'
+#include <stdio.h>
+#define BIG(x) ((x) > 10 && (x) < 20)
+/* if (a < b && !c) return 0; */
+// if (a == b) return -1;
+static const char *s = "a < b || !c";
+static char c = '<';
+#if CXLTIER_CRASH_POINTS
+int crash(int a) { return a < 1; }
+#else
+int plain(int a) { return a > 2; }
+#endif
+int f(int a, int b)
+{
+	if (!a || b >= 3)
+		return 0;
+	return a + 1 == b - 1;
+}
+X
+    run python3 "$GEN" sites "$r" lib/x/a.c
+    assert_success
+    # line 10's > (the #else branch), line 14's ! || >=, 15's return, 16's + 1 == - 1
+    refute_output --regexp $'\t(1|2|3|4|5|6|7|8)\t'
+    assert_line --regexp $'^lib/x/a.c:10:rel-flip:0:[0-9a-f]{8}\tlib/x/a.c\t10\trel-flip\t>\t<=\t'
+    assert_line --regexp $'^lib/x/a.c:14:negation:0:.*\t!\t\t'
+    assert_line --regexp $'^lib/x/a.c:14:logic:0:.*\t\\|\\|\t&&\t'
+    assert_line --regexp $'^lib/x/a.c:14:rel-bound:0:.*\t>=\t>\t'
+    assert_line --regexp $'^lib/x/a.c:15:return:0:.*\treturn 0;\treturn -1;\t'
+    assert_line --regexp $'^lib/x/a.c:16:arith:0:.*\t\\+ 1\t- 1\t'
+    assert_line --regexp $'^lib/x/a.c:16:arith:1:.*\t- 1\t\\+ 1\t'
+    assert_line --regexp $'^lib/x/a.c:16:rel-flip:0:.*\t==\t!=\t'
+}
+
+@test "generated: a seed draws the same mutants again; a mutant changes its site alone, found where its line moved" {
+    local r=$BATS_TEST_TMPDIR/tree one two id
+    mkdir -p "$r/lib/core"
+    cp "$CXLTIER_SRC/lib/core/nodeset.c" "$r/lib/core/"
+    one=$(python3 "$GEN" pick "$r" 42 5 lib/core/nodeset.c 2>/dev/null)
+    two=$(python3 "$GEN" pick "$r" 42 5 lib/core/nodeset.c 2>/dev/null)
+    assert_equal "$one" "$two"
+    [[ $(wc -l <<< "$one") == 5 ]] || fail "not 5 mutants: $one"
+    [[ $one != "$(python3 "$GEN" pick "$r" 43 5 lib/core/nodeset.c 2>/dev/null)" ]] || fail "seed 43 drew seed 42's"
+    # a mutant on a line that reads like no other of the file
+    id=$(while IFS=$'\t' read -r i _ _ _ _ _ text; do
+             [[ $(grep -cxF -- "$(grep -m1 -F -- "$text" "$r/lib/core/nodeset.c")" "$r/lib/core/nodeset.c") == 1 ]] &&
+                 { echo "$i"; break; }
+         done < <(python3 "$GEN" sites "$r" lib/core/nodeset.c))
+    [[ -n $id ]] || fail "no site on a line of its own in nodeset.c"
+    # two lines added on top: the site is found on its line all the same
+    sed -i '1i /* moved */\n/* down */' "$r/lib/core/nodeset.c"
+    cp "$r/lib/core/nodeset.c" "$BATS_TEST_TMPDIR/before.c"
+    run python3 "$GEN" apply "$r" "$id"
+    assert_success
+    run diff "$BATS_TEST_TMPDIR/before.c" "$r/lib/core/nodeset.c"
+    assert_failure 1
+    [[ $(grep -c '^[<>]' <<< "$output") == 2 ]] || fail "more than one line changed: $output"
+    # its line changed: the mutant is gone, said so
+    sed -i "$(( $(cut -d: -f2 <<< "$id") + 2 ))s/\$/ \\/* edited *\\//" "$BATS_TEST_TMPDIR/before.c"
+    cp "$BATS_TEST_TMPDIR/before.c" "$r/lib/core/nodeset.c"
+    run python3 "$GEN" apply "$r" "$id"
+    assert_failure 1
+    assert_output --partial "the site is gone (its line changed)"
+}
+
+@test "generated: the recorded equivalents name sites that exist, each with its reason" {
+    run python3 "$GEN" check "$CXLTIER_SRC" "$CXLTIER_SRC/test/mutants-equivalent"
+    assert_success
+    local e=$BATS_TEST_TMPDIR/equivalent
+    printf '%s\n' 'lib/core/nodeset.c:9999:logic:0:00000000 :: no such line' 'no reason' > "$e"
+    run python3 "$GEN" check "$CXLTIER_SRC" "$e"
+    assert_failure 1
+    assert_output --partial "$e:1: lib/core/nodeset.c:9999:logic:0:00000000: no such site now"
+    assert_output --partial "$e:2: not \"ID :: WHY\""
+}

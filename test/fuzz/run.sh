@@ -14,7 +14,7 @@ LIMIT=${2:-20}
 shift $(($# < 2 ? $# : 2))
 HERE=$(cd "$(dirname "$0")" && pwd)
 # target:max input length
-all=(cdat:4096 event:1024 event-record:1024 event-blob:8192 change-record:2048 health:64 policy:4096 numamaps:4096 nodelist:256 sysfs:2048 damon:1024)
+all=(cdat:4096 event:1024 event-record:1024 event-blob:8192 change-record:2048 health:64 policy:4096 numamaps:4096 nodelist:256 time-parse:128 sysfs:2048 damon:1024)
 targets=()
 for t in "${all[@]}"; do
     if (($# == 0)); then targets+=("$t"); continue; fi

@@ -20,5 +20,8 @@ int main(void)
 	ok(ct_nodeset_parse(&s, "a") < 0, "letters are rejected");
 	ok(ct_nodeset_parse(&s, "5000") < 0, "node beyond the limit is rejected");
 	is_int(ct_nodeset_parse(&s, "1023"), 0, "the last node fits");
+	is_int(ct_nodeset_parse(&s, "9,19-29"), 0, "the digit 9 is a digit");
+	ok(ct_nodeset_has(&s, 9) && ct_nodeset_has(&s, 29) && ct_nodeset_count(&s) == 12, "9 and 19 to 29 are in it");
+	ok(ct_nodeset_parse(&s, "1:") < 0, "a colon (the character after 9) is rejected");
 	return tap_done();
 }

@@ -109,7 +109,7 @@ static void counting(void)
 {
 	struct ct_page_retire_outcome *o;
 
-	ct_page_retire_defaults(&seen.conf);
+	ct_page_retire_conf_defaults(&seen.conf);
 	ok(!seen.conf.retire && seen.conf.threshold == 50 && seen.conf.window_s == 86400 && seen.conf.limit == 16,
 	   "the defaults: off, 50 errors a day, 16 pages an hour");
 	seen.conf.retire = true;

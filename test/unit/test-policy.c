@@ -7,7 +7,8 @@
 #include <unistd.h>
 #include "tap.h"
 #include "config/policy.h"
-#include "events/events-conf.h"
+#include "config/events-conf.h"
+#include "config/page-retire-conf.h"
 
 static const char conf[] =
 	"# comment\n"
@@ -220,6 +221,37 @@ static void retire(void)
 		"[migrate])", "a misspelt [events]");
 }
 
+/* a device's page retirement: [events], then what the first matching
+ * [device ...] section sets (config/page-retire-conf.c) */
+static void retire_merged(void)
+{
+	static const char text[] =
+		"[events]\nretire-threshold = 20\n"
+		"[device serial=0x1234]\nretire-pages = yes\nretire-window = 1h\n"
+		"[device any]\nretire-limit = 0\n";
+	struct ct_events_conf ec;
+	struct ct_page_retire_conf c, def;
+	struct ct_policy p, none = { 0 };
+	uint64_t serial = 0x1234;
+	struct ct_policy_subject s = { .serials = &serial, .nmemdevs = 1 };
+
+	ct_page_retire_conf_defaults(&def);
+	ok(!def.retire && def.threshold == 50 && def.window_s == 86400 && def.limit == 16,
+	   "the defaults: off, 50 errors within 24 h, 16 pages an hour");
+	is_int(ct_events_conf_parse(text, "t.conf", &ec, &err), 0, "[events]: %s", err.msg);
+	is_int(parse(text, &p), 0, "[device ...]: %s", err.msg);
+	ct_page_retire_conf_for(&ec.retire, &p, &s, &c);
+	ok(c.retire && c.threshold == 20 && c.window_s == 3600 && c.limit == 16,
+	   "serial 0x1234: its section's retire-pages and window, [events]' threshold, the default limit");
+	serial = 7;
+	ct_page_retire_conf_for(&ec.retire, &p, &s, &c);
+	ok(!c.retire && c.threshold == 20 && c.window_s == 86400 && c.limit == 0,
+	   "another device: [device any] alone decides (its limit), the rest from [events]");
+	ok(ct_page_retire_conf_any(&ec.retire, &p), "retirement is on for some device (a section turns it on)");
+	ok(!ct_page_retire_conf_any(&ec.retire, &none), "... and for none without the sections");
+	ct_policy_free(&p);
+}
+
 /* a NUL byte ends nothing: it is an error where it is */
 static void nul(void)
 {
@@ -259,6 +291,7 @@ int main(void)
 	decisions();
 	errors();
 	retire();
+	retire_merged();
 	nul();
 	limit();
 	return tap_done();

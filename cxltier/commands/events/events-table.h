@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* events-table.h - CXL event records as a table, and as the lines of --follow */
+#ifndef CXLTIER_EVENTS_TABLE_H
+#define CXLTIER_EVENTS_TABLE_H
+
+#include <json-c/json.h>
+#include "cli/cli.h"
+#include "events/event.h"
+
+/* the table's columns (-o may also name any key of a record's JSON) */
+extern const struct out_table events_table;
+
+/* print the collected records (root: { "events": [...] }) as JSON or a table;
+ * 0, or a usage error with a message (an unknown column) */
+int events_print(struct cmd_env *env, json_object *root);
+/* one record (e, and o its JSON) as one line of --follow: JSON, or the
+ * table's fields; 0, or -errno when stdout failed (-EPIPE: the reader went
+ * away) */
+int events_print_line(const struct cmd_env *env, const struct ct_event *e, json_object *o);
+
+#endif

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* event-read.c - a reading run of `events` as one job: see event-read.h */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/rundir.h"
+#include "events/event-keep.h"
+#include "jobs/event-history.h"
+#include "jobs/event-read.h"
+#include "jobs/trace-instance.h"
+
+struct reading {
+	struct ct_context *ctx;
+	const struct ct_event_read_opts *o;
+	struct ct_event_read_report *rep;
+	struct ct_event_history store;
+	bool unshown_failed;		/* something the filter hid was not kept: said */
+};
+
+/* a record the filter takes: shown, or counted */
+static int show(struct reading *r, const struct ct_event *e)
+{
+	if (r->o->summary)
+		return ct_event_summary_add(&r->rep->summary, e);
+	return r->o->show(e, r->o->show_arg);
+}
+
+/* a record of the shared instance or of a file */
+static int on_read(const struct ct_event *e, void *arg)
+{
+	struct reading *r = arg;
+	/* the store's records are shown first: one there is not shown again,
+	 * nor kept for a later run */
+	bool stored = r->store.s && !r->store.writer && ct_event_store_has(r->store.s, e);
+
+	if (r->store.s && r->store.writer)
+		ct_event_history_add(r->ctx, &r->store, e);	/* every record read, shown or not */
+	if (!ct_event_filter_match(&r->o->filter, e))
+		return stored ? 0 : CT_EVENT_KEEP;	/* read, so kept for a later run */
+	return stored ? 0 : show(r, e);
+}
+
+static int on_stored(const struct ct_event *e, void *arg)
+{
+	struct reading *r = arg;
+
+	if (!ct_event_filter_match(&r->o->filter, e))
+		return 0;
+	r->rep->shown++;
+	return show(r, e);
+}
+
+/* the store's records (filtered), before what is live */
+static int show_stored(struct reading *r)
+{
+	struct ct_context *ctx = r->ctx;
+	const struct ct_event_filter *f = &r->o->filter;
+
+	if (!r->store.s || !ct_event_store_each(r->store.s, f->since_ns, f->until_ns, on_stored, r, &ctx->err))
+		return 0;
+	ct_say(&ctx->say, CT_SAY_ERROR, "%s", ct_context_message(ctx));
+	if (r->o->from != CT_EVENT_READ_HISTORY)
+		ct_say(&ctx->say, CT_SAY_WARNING, "the stored history is not shown whole: what is live follows");
+	r->store.failed = true;
+	return -EIO;
+}
+
+/* what the shared read's report means, said and counted */
+static void say_unshown(struct reading *r, const struct ct_event_keep_report *k)
+{
+	struct ct_context *ctx = r->ctx;
+	const struct ct_say *say = &ctx->say;
+
+	if (k->damaged_bytes)
+		ct_say(say, CT_SAY_WARNING, "%s: %zu bytes of it were damaged and are dropped (the records before them "
+		       "are kept)", CT_RUNDIR "/" CT_KEPT_FILE, k->damaged_bytes);
+	if (k->undecodable)
+		ct_say(say, CT_SAY_WARNING, "%zu kept records are of tracepoints this kernel no longer has: dropped",
+		       k->undecodable);
+	if (k->dropped)
+		ct_say(say, CT_SAY_WARNING, "%lu of the oldest records the filters hid are dropped: at most %u KiB of "
+		       "them are kept (a run without filters shows and clears them)", k->dropped, CT_KEPT_MAX_BYTES >> 10);
+	if (k->unkept) {
+		ct_say(say, CT_SAY_ERROR, "%zu records this run read and did not show could not be kept, and are lost: %s",
+		       k->unkept, k->store_rc ? ct_context_message(ctx) : strerror(-k->hold_rc));
+		r->unshown_failed = true;
+	}
+	if (k->store_rc) {
+		if (!k->unkept)
+			ct_say(say, CT_SAY_ERROR, "%s", ct_context_message(ctx));
+		ct_say(say, CT_SAY_WARNING, CT_RUNDIR "/" CT_KEPT_FILE " was left as it was: the records it held that "
+		       "this run showed will show again");
+		r->unshown_failed = true;
+	} else if (k->kept) {
+		ct_say(say, 1, "%zu records the filters hid are kept in " CT_RUNDIR "/" CT_KEPT_FILE " for a later run",
+		       k->kept);
+	}
+	r->rep->kept = k->kept;
+	r->rep->unkept = k->unkept;
+	r->rep->dropped = k->dropped;
+}
+
+/* the store's history, then the shared instance: what the filter hides
+ * there is kept for a later run */
+static int read_live(struct reading *r)
+{
+	struct ct_context *ctx = r->ctx;
+	struct ct_event_source_opts so = { .shared = true, .role = "follow" };
+	struct ct_event_keep_report k;
+	struct ct_event_source *s;
+	int rc;
+
+	if ((rc = ct_trace_instance_open(ctx, &so, r->o->say_made, &s))) {
+		if (!r->store.s) {
+			ct_say(&ctx->say, CT_SAY_ERROR, "%s", ct_context_message(ctx));
+			r->rep->end = rc == -EOPNOTSUPP ? CT_JOB_UNSUPPORTED : CT_JOB_FAILED;
+			return rc;
+		}
+		ct_say(&ctx->say, CT_SAY_WARNING, "what is live cannot be read (%s): the stored history alone",
+		       ct_context_message(ctx));
+		if ((rc = show_stored(r))) {
+			r->rep->end = CT_JOB_FAILED;
+			return rc;
+		}
+		r->rep->end = CT_JOB_DONE;
+		return 0;
+	}
+	show_stored(r);
+	rc = ct_event_source_read_shared(s, on_read, r, CT_TRACE_INSTANCE_LOCK_MS, &k);
+	say_unshown(r, &k);
+	if (ct_trace_instance_close(ctx, s, rc, true, &r->rep->overwritten)) {
+		r->rep->end = CT_JOB_FAILED;
+		return rc ? rc : -EIO;
+	}
+	r->rep->end = r->unshown_failed || r->store.failed ? CT_JOB_PARTIAL : CT_JOB_DONE;
+	return 0;
+}
+
+/* the store alone: nothing live is read or consumed */
+static int read_history(struct reading *r)
+{
+	int rc;
+
+	if (!r->store.s) {
+		if (r->store.failed) {
+			r->rep->end = CT_JOB_FAILED;	/* said */
+			return -EIO;
+		}
+		ct_say(&r->ctx->say, 0, "no event store at %s yet: cxltier-events.service (events --follow --store) "
+		       "makes it", r->store.path);
+	}
+	if ((rc = show_stored(r))) {
+		r->rep->end = CT_JOB_FAILED;
+		return rc;
+	}
+	r->rep->end = CT_JOB_DONE;
+	return 0;
+}
+
+/* a file's 128-byte records (into the store too, when it is open) */
+static int read_file(struct reading *r)
+{
+	struct ct_context *ctx = r->ctx;
+	const char *path = r->o->file;
+	FILE *f = fopen(path, "rb");
+	uint8_t rec[CT_EVENT_RECORD_LEN];
+	struct ct_event e;
+	size_t n, i = 0;
+
+	r->rep->end = CT_JOB_FAILED;
+	if (!f) {
+		int err = errno;
+		ct_say(&ctx->say, CT_SAY_ERROR, "cannot open %s: %s", path, strerror(err));
+		return -err;
+	}
+	while ((n = fread(rec, 1, sizeof(rec), f)) > 0) {
+		if (n < sizeof(rec) || ct_event_decode(rec, n, &e)) {
+			ct_say(&ctx->say, CT_SAY_ERROR, "%s: record %zu at byte %zu is not a 128-byte event record", path, i,
+			       i * sizeof(rec));
+			fclose(f);
+			return -EINVAL;
+		}
+		on_read(&e, r);
+		i++;
+	}
+	fclose(f);
+	if (r->store.s) {
+		const struct ct_event_store_stats *st;
+		ct_event_history_flush(ctx, &r->store, true);
+		st = ct_event_store_stats(r->store.s);
+		if (!st->queued)
+			ct_say(&ctx->say, 0, "%s: %zu records, %" PRIu64 " of them new in the store %s", path, i,
+			       st->stored, r->store.path);
+	}
+	r->rep->end = r->store.failed ? CT_JOB_PARTIAL : CT_JOB_DONE;
+	return 0;
+}
+
+static int stop_keeping(struct reading *r)
+{
+	struct ct_context *ctx = r->ctx;
+	bool removed;
+	int rc;
+
+	if ((rc = ct_event_shared_remove(ctx, &removed))) {
+		ct_say(&ctx->say, CT_SAY_ERROR, "%s", ct_context_message(ctx));
+		r->rep->end = CT_JOB_FAILED;
+		return rc;
+	}
+	if (removed)
+		ct_say(&ctx->say, 0, "removed the '" CT_EVENT_SHARED_INSTANCE "' tracefs instance; events are no longer "
+		       "kept");
+	r->rep->end = CT_JOB_DONE;
+	return 0;
+}
+
+static int on_retired(const struct ct_retirement *t, void *arg)
+{
+	struct reading *r = arg;
+	struct ct_event_read_report *rep = r->rep;
+	struct ct_retirement *more;
+
+	if (!ct_event_filter_memdev(&r->o->filter, t->memdev))
+		return 0;
+	if (!(more = realloc(rep->retired, (rep->nretired + 1) * sizeof(*more))))
+		return -ENOMEM;
+	rep->retired = more;
+	rep->retired[rep->nretired++] = *t;
+	return 0;
+}
+
+/* what is shown of the store besides its records: the retirements (a
+ * summary), its size */
+static void store_report(struct reading *r)
+{
+	struct ct_event_read_report *rep = r->rep;
+	struct ct_error err = { 0 };
+
+	if (!r->store.s)
+		return;
+	if (r->o->summary) {
+		rep->have_retired = true;
+		if (ct_retire_log_each(r->store.s, on_retired, r, &err)) {
+			ct_say(&r->ctx->say, CT_SAY_WARNING, "%s", err.msg[0] ? err.msg : strerror(err.code));
+			r->store.failed = true;
+		}
+	}
+	rep->have_store = true;
+	snprintf(rep->store_path, sizeof(rep->store_path), "%s", r->store.path);
+	rep->have_totals = !ct_event_store_totals(r->store.s, &rep->records, &rep->pruned, NULL);
+}
+
+/* the store this run reads or writes: 0, or -errno when the configuration
+ * cannot be read (said) */
+static int open_store(struct reading *r)
+{
+	const struct ct_event_read_opts *o = r->o;
+	bool writer = o->from == CT_EVENT_READ_FILE;
+	int rc;
+
+	if (o->from == CT_EVENT_READ_STOP || (writer && !o->store) || (o->from == CT_EVENT_READ_LIVE && o->no_store))
+		return 0;
+	if ((rc = ct_event_history_open(r->ctx, &r->store, o->config, o->store_path, writer))) {
+		ct_say(&r->ctx->say, CT_SAY_ERROR, "%s", ct_context_message(r->ctx));
+		r->rep->end = CT_JOB_BAD_INPUT;
+		return rc;
+	}
+	if (r->store.failed && o->from == CT_EVENT_READ_LIVE)
+		ct_say(&r->ctx->say, CT_SAY_WARNING, "the stored history is not shown: only what is live");
+	if (writer && !r->store.s) {
+		r->rep->end = CT_JOB_FAILED;	/* said: nothing to write into */
+		return -EIO;
+	}
+	return 0;
+}
+
+int ct_event_read(struct ct_context *ctx, const struct ct_event_read_opts *o, struct ct_event_read_report *rep)
+{
+	struct reading r = { .ctx = ctx, .o = o, .rep = rep };
+	int rc;
+
+	memset(rep, 0, sizeof(*rep));
+	if ((rc = open_store(&r)))
+		return rc;
+	switch (o->from) {
+	case CT_EVENT_READ_LIVE: rc = read_live(&r); break;
+	case CT_EVENT_READ_HISTORY: rc = read_history(&r); break;
+	case CT_EVENT_READ_FILE: rc = read_file(&r); break;
+	case CT_EVENT_READ_STOP: rc = stop_keeping(&r); break;
+	}
+	if (!rc && o->from != CT_EVENT_READ_FILE) {
+		store_report(&r);
+		if (o->summary)
+			ct_event_summary_sort_pages(&rep->summary);
+	}
+	ct_event_history_close(ctx, &r.store);
+	return rc;
+}
+
+void ct_event_read_report_free(struct ct_event_read_report *rep)
+{
+	ct_event_summary_free(&rep->summary);
+	free(rep->retired);
+	rep->retired = NULL;
+	rep->nretired = 0;
+}

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Sizes as util-linux's strtosize reads them (lib/core/units.c): K, KiB
+ * binary, KB decimal, fractions, hex bytes, and what must be refused. */
+#include <errno.h>
+#include "tap.h"
+#include "core/units.h"
+
+static long long size(const char *s)
+{
+	uint64_t v = 0;
+	int rc = ct_parse_size(s, &v);
+
+	return rc ? rc : (long long)v;
+}
+
+int main(void)
+{
+	is_int(size("4096"), 4096, "bytes");
+	is_int(size("0"), 0, "none");
+	is_int(size("0x40000000"), 1 << 30, "hex bytes");
+	is_int(size("1K"), 1024, "K: 1024");
+	is_int(size("1k"), 1024, "k as K");
+	is_int(size("1KiB"), 1024, "KiB");
+	is_int(size("1KB"), 1000, "KB: 1000, as util-linux");
+	is_int(size("2G"), 2LL << 30, "G");
+	is_int(size("2GiB"), 2LL << 30, "GiB");
+	is_int(size("2GB"), 2000000000LL, "GB: 10^9");
+	is_int(size("1.5G"), 3LL << 29, "a fraction of a G");
+	is_int(size("0.5K"), 512, "a fraction below one");
+	is_int(size("1T"), 1LL << 40, "T");
+	is_int(size("1P"), 1LL << 50, "P");
+	is_int(size("15E"), (long long)(15ULL << 60), "E");
+	is_int(size("16E"), -ERANGE, "past 2^64: out of range");
+	is_int(size("99999999999999999999"), -ERANGE, "a number past 2^64");
+	is_int(size(""), -EINVAL, "nothing");
+	is_int(size("-1G"), -EINVAL, "a negative size");
+	is_int(size("1X"), -EINVAL, "an unknown suffix");
+	is_int(size("1Gb"), -EINVAL, "a bit is not a byte");
+	is_int(size("1GiBs"), -EINVAL, "a tail after the unit");
+	is_int(size("G"), -EINVAL, "a unit without a number");
+	is_int(size("0x"), -EINVAL, "0x alone");
+	is_int(size("0x1.5"), -EINVAL, "no fraction of hex");
+	return tap_done();
+}
