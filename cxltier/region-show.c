@@ -8,7 +8,7 @@
 #include <string.h>
 #include "blocks-change.h"
 #include "cli/json-build.h"
-#include "cmd-list.h"
+#include "render/topology-json.h"
 #include "cmd-region.h"
 #include "cxl/topology.h"
 

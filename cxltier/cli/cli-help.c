@@ -91,7 +91,7 @@ void cli_help(FILE *f, const struct cli_command *c, const char *parent)
 	char full[64];
 
 	snprintf(full, sizeof(full), "%s%s%s", parent ? parent : "", parent ? " " : "", c->name);
-	if (c->subcommands) {
+	if (c->subcommands && !c->run) {
 		bool first = true;
 		for (const struct cli_command *const *s = c->subcommands; *s; s++, first = false) {
 			char sub[96];
@@ -120,7 +120,7 @@ void cli_help(FILE *f, const struct cli_command *c, const char *parent)
 
 void cli_list_opts(FILE *f, const struct cli_command *c)
 {
-	if (c->subcommands) {
+	if (c->subcommands && !c->run) {
 		for (const struct cli_command *const *s = c->subcommands; *s; s++)
 			fprintf(f, "%s\n", (*s)->name);
 		return;
@@ -158,13 +158,18 @@ static void completion_line(FILE *f, const struct cli_command *c, const char *na
 	}
 }
 
+static void subcommands_line(FILE *f, const struct cli_command *c)
+{
+	fputs("@subcommands\twords\t", f);
+	for (const struct cli_command *const *s = c->subcommands; *s; s++)
+		fprintf(f, "%s%s", s == c->subcommands ? "" : " ", (*s)->name);
+	fputc('\n', f);
+}
+
 void cli_list_completion(FILE *f, const struct cli_command *c)
 {
-	if (c->subcommands) {
-		fputs("@subcommands\twords\t", f);
-		for (const struct cli_command *const *s = c->subcommands; *s; s++)
-			fprintf(f, "%s%s", s == c->subcommands ? "" : " ", (*s)->name);
-		fputc('\n', f);
+	if (c->subcommands && !c->run) {
+		subcommands_line(f, c);
 		return;
 	}
 	for (const struct cli_opt *o = c->opts; o && o->name; o++)
@@ -173,4 +178,37 @@ void cli_list_completion(FILE *f, const struct cli_command *c)
 	for (const struct cli_common_opt *o = cli_common_opts; o->name; o++)
 		completion_line(f, c, o->name, o->key, o->arg != NULL, o->complete, NULL);
 	fprintf(f, "@operands\t%s\t\n", cli_complete_name(c->operand_kind));
+	if (c->subcommands)	/* its first word may name one instead */
+		subcommands_line(f, c);
+}
+
+void cli_usage(FILE *f, const struct cli_command *const *cmds, size_t n)
+{
+	fprintf(f, "usage: cxltier [--version] [--help] [--list-cmds] [-v] [-j] [--sysroot DIR] COMMAND [ARGS]\n\n"
+		   "Commands:\n");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "  %-10s %s\n", cmds[i]->name, cmds[i]->summary);
+	fprintf(f, "\n'cxltier help COMMAND' or 'cxltier COMMAND --help' for more.\n"
+		   "Exit codes: 0 ok, 1 failure, 2 usage, 64 partial success, 77 not supported.\n");
+}
+
+const struct cli_command *cli_find(const struct cli_command *const *cmds, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(cmds[i]->name, name))
+			return cmds[i];
+	return NULL;
+}
+
+int cli_unknown_command(const struct cli_command *const *cmds, size_t n, const char *name)
+{
+	const char *names[64], *s;
+	size_t k;
+
+	for (k = 0; k < n && k < 64; k++)
+		names[k] = cmds[k]->name;
+	s = cmd_suggest(name, names, k);
+	fprintf(stderr, "cxltier: '%s' is not a cxltier command.%s%s%s See 'cxltier --help'.\n", name,
+		s ? " Did you mean '" : "", s ? s : "", s ? "'?" : "");
+	return EXIT_USAGE;
 }

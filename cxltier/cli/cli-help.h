@@ -7,7 +7,8 @@
  * option ("--NAME[=]\tKIND\tWORDS", its short form as "-X[=]" the same way;
  * "=" when it takes an argument), and one for the operands
  * ("@operands\tKIND"), or for a command with subcommands one line
- * ("@subcommands\twords\tNAME..."). KIND is what to offer after the option
+ * ("@subcommands\twords\tNAME..."); a command that also runs itself
+ * (poison) has its options and operands, then that line. KIND is what to offer after the option
  * (none, memdev, region, dax, node, decoder, port, endpoint, bus, target,
  * file, dir, columns, words, pid, comm, cgroup, tier, command); WORDS, for
  * words and columns, the choices separated by spaces.
@@ -32,6 +33,12 @@ extern const struct cli_common_opt cli_common_opts[];
 void cli_help(FILE *f, const struct cli_command *c, const char *parent);
 void cli_list_opts(FILE *f, const struct cli_command *c);
 void cli_list_completion(FILE *f, const struct cli_command *c);
+/* `cxltier --help`: the global options and every command with its summary */
+void cli_usage(FILE *f, const struct cli_command *const *cmds, size_t n);
+/* the command of that name, or NULL */
+const struct cli_command *cli_find(const struct cli_command *const *cmds, size_t n, const char *name);
+/* "'NAME' is not a cxltier command", the close one suggested; EXIT_USAGE */
+int cli_unknown_command(const struct cli_command *const *cmds, size_t n, const char *name);
 /* the name of a completion kind */
 const char *cli_complete_name(enum cli_complete k);
 

@@ -127,13 +127,16 @@ static int store(struct parse *p, const struct cli_opt *o, const char *arg)
 	char *at = (char *)p->args + o->offset, hint[128];
 	int rc = 0, i;
 
+	if (o->parse && o->store != CLI_PARSE && (rc = o->parse(p->env, p->args, arg)))
+		return rc;	/* the command's own check said why */
 	switch (o->store) {
 	case CLI_FLAG: *(bool *)at = true; return EXIT_OK;
 	case CLI_COUNT: (*(int *)at)++; return EXIT_OK;
 	case CLI_STRING: *(const char **)at = arg; return EXIT_OK;
 	case CLI_SET: *(int *)at = (int)o->max; return EXIT_OK;
 	case CLI_LIST:
-		if (filter_add((struct name_filter *)at, arg)) {
+	case CLI_APPEND:
+		if ((o->store == CLI_LIST ? filter_add : filter_add_name)((struct name_filter *)at, arg)) {
 			cmd_err(p->env, "out of memory");
 			return EXIT_FAIL;
 		}
@@ -251,7 +254,10 @@ static int check_rules(const struct parse *p)
 			size_t n = strcspn(w, ",");
 			const struct cli_opt *other = given_by_name(p, w, n);
 			if (other) {
-				cmd_err(env, "--%s: not with --%s", o->name, other->name);
+				if (o->conflict_msg)
+					cmd_err(env, "%s", o->conflict_msg);
+				else
+					cmd_err(env, "--%s: not with --%s", o->name, other->name);
 				return EXIT_USAGE;
 			}
 			w += n;
@@ -303,20 +309,27 @@ static int check_operands(const struct parse *p, int n, char **operands)
 static void free_values(struct parse *p)
 {
 	for (size_t i = 0; p->args && i < p->nopts; i++)
-		if (p->c->opts[i].store == CLI_LIST)
+		if (p->c->opts[i].store == CLI_LIST || p->c->opts[i].store == CLI_APPEND)
 			filter_free((struct name_filter *)((char *)p->args + p->c->opts[i].offset));
 	free(p->args);
 }
 
 static int run_table(const struct cli_command *c, const char *parent, int argc, char **argv, struct cmd_env *env);
 
-static int run_subcommand(const struct cli_command *c, int argc, char **argv, struct cmd_env *env)
+/* the subcommand argv[1] names, or NULL */
+static const struct cli_command *subcommand(const struct cli_command *c, int argc, char **argv)
+{
+	for (const struct cli_command *const *s = c->subcommands; argc > 1 && *s; s++)
+		if (!strcmp(argv[1], (*s)->name))
+			return *s;
+	return NULL;
+}
+
+/* a command that is its subcommands alone, given none of them */
+static int no_subcommand(const struct cli_command *c, int argc, char **argv, struct cmd_env *env)
 {
 	const char *sub = argc > 1 ? argv[1] : "";
 
-	for (const struct cli_command *const *s = c->subcommands; *s; s++)
-		if (!strcmp(sub, (*s)->name))
-			return run_table(*s, c->name, argc - 1, argv + 1, env);
 	if (!strcmp(sub, "-h") || !strcmp(sub, "--help")) {
 		cli_help(stdout, c, NULL);
 		return EXIT_OK;
@@ -342,8 +355,13 @@ static int run_table(const struct cli_command *c, const char *parent, int argc, 
 
 	env->cmd = parent ? parent : c->name;	/* messages name the command: "cxltier region: ..." */
 	env->command = c;
-	if (c->subcommands)
-		return run_subcommand(c, argc, argv, env);
+	if (c->subcommands) {
+		const struct cli_command *s = subcommand(c, argc, argv);
+		if (s)
+			return run_table(s, c->name, argc - 1, argv + 1, env);
+		if (!c->run)
+			return no_subcommand(c, argc, argv, env);
+	}
 	if (c->legacy) {
 		optind = 0;
 		return c->legacy(argc, argv, env);

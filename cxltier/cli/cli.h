@@ -42,6 +42,10 @@ struct cmd_env {
 	const struct option *opts;	/* the running command's options (getopt's) */
 	const struct cli_command *command;	/* the running command's table */
 	unsigned given;			/* the common options given (CLI_GIVEN_*) */
+	/* every command, in the order `cxltier --help` lists them (main.c's
+	 * table, for `help`) */
+	const struct cli_command *const *commands;
+	size_t ncommands;
 };
 
 /* ---- the tables ---- */
@@ -52,6 +56,7 @@ enum cli_store {
 	CLI_COUNT,	/* int: one more each time */
 	CLI_STRING,	/* const char *: the argument */
 	CLI_LIST,	/* struct name_filter: comma-separated, repeatable (cli/filter.h) */
+	CLI_APPEND,	/* struct name_filter: each argument whole, repeatable (files, paths) */
 	CLI_UINT,	/* unsigned: a number from 0 to max (0x... too) */
 	CLI_SECONDS,	/* unsigned: whole seconds from 0 to max */
 	CLI_SIZE,	/* uint64_t: bytes, or a number with K, M, G or T (not 0) */
@@ -91,7 +96,10 @@ struct cli_opt {
 	enum cli_complete complete;
 	unsigned flags;
 	const char *conflicts;	/* "policy,convert": long names it does not go with */
-	/* CLI_PARSE: 0, or an exit code with the message said */
+	const char *conflict_msg;	/* said when one of them is given too
+					 * (NULL: "--NAME: not with --OTHER") */
+	/* CLI_PARSE: stores the value; with another store, checks the
+	 * argument before it is stored. 0, or an exit code with the message said */
 	int (*parse)(struct cmd_env *env, void *args, const char *arg);
 	const char *bad;	/* the refusal's hint for a value that does not parse
 				 * ("give seconds (0-86400)"); NULL: made from the store */
@@ -123,7 +131,10 @@ struct cli_command {
 	unsigned flags;
 	/* the command itself: args filled, operands after the options; an exit code */
 	int (*run)(struct cmd_env *env, void *args, int argc, char **argv);
-	const struct cli_command *const *subcommands;	/* region create|destroy; NULL-ended */
+	/* region create|destroy; NULL-ended. With run too, the command runs
+	 * itself when its first word names none of them (poison [MEMDEV...]
+	 * beside poison inject|clear) */
+	const struct cli_command *const *subcommands;
 	/* during the move to the tables: a command that parses its own options */
 	int (*legacy)(int argc, char **argv, struct cmd_env *env);
 };

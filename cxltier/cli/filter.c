@@ -4,25 +4,37 @@
 #include <string.h>
 #include "cli/filter.h"
 
+/* the first len bytes of name, as one more name */
+static int add(struct name_filter *f, const char *name, size_t len)
+{
+	char **nv = realloc(f->names, (f->count + 1) * sizeof(*nv));
+	bool *nm = realloc(f->matched, (f->count + 1) * sizeof(*nm));
+
+	if (nv)
+		f->names = nv;
+	if (nm)
+		f->matched = nm;
+	if (!nv || !nm || !(f->names[f->count] = strndup(name, len)))
+		return -ENOMEM;
+	f->matched[f->count++] = false;
+	return 0;
+}
+
 int filter_add(struct name_filter *f, const char *list)
 {
 	while (*list) {
 		size_t n = strcspn(list, ", ");
-		if (n) {
-			char **nv = realloc(f->names, (f->count + 1) * sizeof(*nv));
-			bool *nm = realloc(f->matched, (f->count + 1) * sizeof(*nm));
-			if (nv)
-				f->names = nv;
-			if (nm)
-				f->matched = nm;
-			if (!nv || !nm || !(f->names[f->count] = strndup(list, n)))
-				return -ENOMEM;
-			f->matched[f->count++] = false;
-		}
+		if (n && add(f, list, n))
+			return -ENOMEM;
 		list += n;
 		list += strspn(list, ", ");
 	}
 	return 0;
+}
+
+int filter_add_name(struct name_filter *f, const char *name)
+{
+	return add(f, name, strlen(name));
 }
 
 bool filter_active(const struct name_filter *f)

@@ -14,6 +14,8 @@ struct name_filter {
 
 /* add "a,b" to the filter; 0 or -ENOMEM */
 int filter_add(struct name_filter *f, const char *list);
+/* add name as it is (a path, a name with a comma); 0 or -ENOMEM */
+int filter_add_name(struct name_filter *f, const char *name);
 /* true when the filter is empty or name is in it (and marks it matched) */
 bool filter_match(struct name_filter *f, const char *name);
 bool filter_active(const struct name_filter *f);

@@ -6,8 +6,8 @@
 #include "change/policy-plan.h"
 
 /* does any target name this dax device (or a block of it)? */
-static bool wanted(struct ct_sysfs *s, const struct ct_topology *t, const struct ct_region *r,
-		   const struct ct_dax *d, char *const *targets, int ntargets)
+static bool dax_targeted(struct ct_sysfs *s, const struct ct_topology *t, const struct ct_region *r,
+			 const struct ct_dax *d, char *const *targets, int ntargets)
 {
 	bool hit = ntargets == 0;
 
@@ -53,7 +53,7 @@ int ct_policy_plan(struct ct_sysfs *s, const struct ct_topology *t, const struct
 			const struct ct_dax *d = &r->dax[j];
 			struct ct_policy_outcome *o;
 
-			if (strcmp(d->mode, "system-ram") || !wanted(s, t, r, d, targets, ntargets))
+			if (strcmp(d->mode, "system-ram") || !dax_targeted(s, t, r, d, targets, ntargets))
 				continue;
 			o = realloc(*out, (*nout + 1) * sizeof(*o));
 			if (!o)

@@ -16,8 +16,9 @@
 
 #define CXLDEV "/sys/bus/cxl/devices"
 
-static void say(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(char *buf, size_t len, const char *fmt, ...)
+/* a part of a message, into buf */
+static void compose(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void compose(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -203,7 +204,7 @@ int ct_region_create(struct ct_context *ctx, struct ct_region_plan *plan)
 	e = -rc;
 	fail = steps[done].k;
 	describe(plan, &steps[done], what, sizeof(what));
-	say(left, sizeof(left), "%s%s%s", io.detail[0] ? " [" : "", io.detail, io.detail[0] ? "]" : "");
+	compose(left, sizeof(left), "%s%s%s", io.detail[0] ? " [" : "", io.detail, io.detail[0] ? "]" : "");
 	if (!done)
 		snprintf(undone, sizeof(undone), "; nothing was changed");
 	/* undo in reverse; a failing undo stops there: what is left is named */
@@ -212,14 +213,14 @@ int ct_region_create(struct ct_context *ctx, struct ct_region_plan *plan)
 		urc = undo(&io, plan, &steps[i]);
 		if (urc) {
 			char u[160];
-			say(undone, sizeof(undone), "; undoing failed at '%s': %s; left behind: %s (remove it with "
+			compose(undone, sizeof(undone), "; undoing failed at '%s': %s; left behind: %s (remove it with "
 			    "'cxltier region destroy %s')", describe(plan, &steps[i], u, sizeof(u)), strerror(-urc),
 			    plan->region, plan->region);
 			break;
 		}
 	}
 	if (done && !urc)
-		say(undone, sizeof(undone), "; the %zu step%s before it %s undone (%s deleted)", done,
+		compose(undone, sizeof(undone), "; the %zu step%s before it %s undone (%s deleted)", done,
 			 done == 1 ? "" : "s", done == 1 ? "was" : "were", plan->region);
 	io.ops->end(&io);
 	ct_change_record_end(&rec, urc != 0);	/* not undone: the next run tries again */

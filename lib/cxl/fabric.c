@@ -5,22 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/array.h"
 #include "core/context.h"
 #include "cxl/fabric.h"
 
 #define CXLDEV "/sys/bus/cxl/devices"
 #define SZ_256M (256ULL << 20)
-
-static int grow(struct ct_context *ctx, void **arr, size_t n, size_t size)
-{
-	void *p = realloc(*arr, (n + 1) * size);
-
-	if (!p)
-		return ct_fail(&ctx->err, ENOMEM, "out of memory");
-	memset((char *)p + n * size, 0, size);
-	*arr = p;
-	return 0;
-}
 
 static uint64_t read_u64(struct ct_sysfs *s, const char *dev, const char *attr, uint64_t dflt)
 {
@@ -180,7 +170,7 @@ static void keep_decoders(char **v, size_t *n)
 }
 
 /* is memdev one of the n named (every memdev when names is NULL) */
-static bool wanted(const char *memdev, const char *const *names, size_t n)
+static bool memdev_named(const char *memdev, const char *const *names, size_t n)
 {
 	if (!names)
 		return true;
@@ -203,7 +193,7 @@ static int load_endpoint(struct ct_context *ctx, const char *name, struct ct_end
 	e->qos_class = -1;
 	if (ct_sysfs_link_name(s, ct_path(path, sizeof(path), CXLDEV "/%s/uport", name), e->memdev, sizeof(e->memdev)))
 		return 0;	/* not a memdev endpoint */
-	if (!wanted(e->memdev, memdevs, nmemdevs)) {
+	if (!memdev_named(e->memdev, memdevs, nmemdevs)) {
 		e->memdev[0] = '\0';	/* left out */
 		ct_error_clear(&ctx->err);
 		return 0;
@@ -272,7 +262,7 @@ static int load(struct ct_context *ctx, struct ct_fabric *f, const char *const *
 		if (ct_sysfs_read_str(s, ct_path(path, sizeof(path), CXLDEV "/%s/devtype", names[i]), type, sizeof(type)) ||
 		    strcmp(type, "cxl_decoder_root"))
 			continue;
-		if (!(rc = grow(ctx, (void **)&f->roots, f->nroots, sizeof(*f->roots))))
+		if (!(rc = ct_array_grow(&ctx->err, (void **)&f->roots, f->nroots, sizeof(*f->roots))))
 			rc = load_root(ctx, names[i], &f->roots[f->nroots++]);
 	}
 	ct_strv_free(names, n);
@@ -282,7 +272,7 @@ static int load(struct ct_context *ctx, struct ct_fabric *f, const char *const *
 	if (!rc)
 		rc = ct_sysfs_list(s, CXLDEV, "endpoint", &names, &n);
 	for (size_t i = 0; i < n && !rc; i++) {
-		if (!(rc = grow(ctx, (void **)&f->eps, f->neps, sizeof(*f->eps))))
+		if (!(rc = ct_array_grow(&ctx->err, (void **)&f->eps, f->neps, sizeof(*f->eps))))
 			rc = load_endpoint(ctx, names[i], &f->eps[f->neps], memdevs, nmemdevs);
 		if (!rc && f->eps[f->neps].memdev[0])
 			f->neps++;

@@ -8,21 +8,11 @@
 #include <string.h>
 #include <cxl/libcxl.h>
 #include <daxctl/libdaxctl.h>
+#include "core/array.h"
 #include "core/context.h"
 #include "cxl/region-members.h"
 #include "cxl/topology.h"
 #include "mm/access.h"
-
-static int grow(struct ct_context *ctx, void **arr, size_t n, size_t size)
-{
-	void *p = realloc(*arr, (n + 1) * size);
-
-	if (!p)
-		return ct_fail(&ctx->err, ENOMEM, "out of memory");
-	memset((char *)p + n * size, 0, size);
-	*arr = p;
-	return 0;
-}
 
 static void fill_memdev(struct cxl_memdev *m, struct ct_memdev *out)
 {
@@ -74,7 +64,7 @@ static int fill_dax(struct ct_context *ctx, struct ct_region *r)
 			struct ct_dax *d;
 			if (!daxctl_dev_get_size(dev))
 				continue;	/* the empty seed device */
-			if ((rc = grow(ctx, (void **)&r->dax, r->ndax, sizeof(*r->dax))))
+			if ((rc = ct_array_grow(&ctx->err, (void **)&r->dax, r->ndax, sizeof(*r->dax))))
 				return rc;
 			d = &r->dax[r->ndax++];
 			ct_strlcpy(d->name, daxctl_dev_get_devname(dev), sizeof(d->name));
@@ -152,7 +142,7 @@ int ct_topology_load_libcxl(struct ct_context *ctx, struct ct_topology *t)
 		struct ct_memdev *md;
 		char path[256];
 		int64_t qos;
-		if ((rc = grow(ctx, (void **)&t->memdevs, t->nmemdevs, sizeof(*t->memdevs))))
+		if ((rc = ct_array_grow(&ctx->err, (void **)&t->memdevs, t->nmemdevs, sizeof(*t->memdevs))))
 			return rc;
 		md = &t->memdevs[t->nmemdevs++];
 		fill_memdev(m, md);
@@ -170,7 +160,7 @@ int ct_topology_load_libcxl(struct ct_context *ctx, struct ct_topology *t)
 
 		cxl_decoder_foreach(port, dec) {
 			cxl_region_foreach(dec, reg) {
-				if ((rc = grow(ctx, (void **)&t->regions, t->nregions, sizeof(*t->regions))))
+				if ((rc = ct_array_grow(&ctx->err, (void **)&t->regions, t->nregions, sizeof(*t->regions))))
 					return rc;
 				rc = fill_region(ctx, dec, reg, &t->regions[t->nregions++]);
 				if (rc)

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/array.h"
 #include "events/event-summary.h"
 
 #define DESCRIPTOR_UNCORRECTABLE 0x1
@@ -44,16 +45,12 @@ const struct ct_summary_memdev *ct_event_summary_memdev(const struct ct_event_su
 	return NULL;
 }
 
-/* grow an array of n elements of size sz by one: the new element, zeroed */
-static void *grow(void **arr, size_t *n, size_t sz)
+/* one more element of size sz at the end of an array of n: it, zeroed */
+static void *append(void **arr, size_t *n, size_t sz)
 {
-	void *a = realloc(*arr, (*n + 1) * sz);
-
-	if (!a)
+	if (ct_array_grow(NULL, arr, *n, sz))
 		return NULL;
-	*arr = a;
-	memset((char *)a + *n * sz, 0, sz);
-	return (char *)a + (*n)++ * sz;
+	return (char *)*arr + (*n)++ * sz;
 }
 
 static struct ct_summary_memdev *memdev_of(struct ct_event_summary *s, const struct ct_event *e)
@@ -63,7 +60,7 @@ static struct ct_summary_memdev *memdev_of(struct ct_event_summary *s, const str
 
 	if (m)
 		return m;
-	if (!(m = grow((void **)&s->memdevs, &s->nmemdevs, sizeof(*m))))
+	if (!(m = append((void **)&s->memdevs, &s->nmemdevs, sizeof(*m))))
 		return NULL;
 	memcpy(m->memdev, e->memdev, sizeof(m->memdev));
 	m->serial = e->serial;
@@ -83,7 +80,7 @@ static int add_day(struct ct_event_summary *s, uint64_t ns)
 		s->days[i - 1].records++;
 		return 0;
 	}
-	if (!grow((void **)&s->days, &s->ndays, sizeof(*d)))
+	if (!append((void **)&s->days, &s->ndays, sizeof(*d)))
 		return -ENOMEM;
 	memmove(&s->days[i + 1], &s->days[i], (s->ndays - 1 - i) * sizeof(*d));
 	s->days[i] = (struct ct_summary_day){ day, 1 };
@@ -100,7 +97,7 @@ static int add_page(struct ct_event_summary *s, const struct ct_event *e, uint64
 							  e->memdev, e->serial, e->has_serial))
 			p = &s->pages[i];
 	if (!p) {
-		if (!(p = grow((void **)&s->pages, &s->npages, sizeof(*p))))
+		if (!(p = append((void **)&s->pages, &s->npages, sizeof(*p))))
 			return -ENOMEM;
 		memcpy(p->memdev, e->memdev, sizeof(p->memdev));
 		p->serial = e->serial;

@@ -89,10 +89,10 @@ object() {
 }
 
 @test "the CLI including a private header fails" {
-    plant cxltier/cmd-list.c 4 '#include "change/region-ops.h"'
+    plant cxltier/commands/list/cmd-list.c 4 '#include "change/region-ops.h"'
     run check
     assert_failure 1
-    assert_output --partial 'cxltier/cmd-list.c:4: includes lib/change/region-ops.h, private to lib/change/: the CLI uses the public headers'
+    assert_output --partial 'cxltier/commands/list/cmd-list.c:4: includes lib/change/region-ops.h, private to lib/change/: the CLI uses the public headers'
 }
 
 @test "another lib folder including a private header fails" {
@@ -104,10 +104,10 @@ object() {
 }
 
 @test "the CLI including a lib header by a relative path fails" {
-    plant cxltier/cmd-list.c 4 '#include "../lib/cxl/topology.h"'
+    plant cxltier/commands/list/cmd-list.c 4 '#include "../lib/cxl/topology.h"'
     run check
     assert_failure 1
-    assert_output --partial 'cxltier/cmd-list.c:4: #include "../lib/cxl/topology.h": lib headers are named by their folder from lib/ (#include "cxl/topology.h")'
+    assert_output --partial 'cxltier/commands/list/cmd-list.c:4: #include "../lib/cxl/topology.h": lib headers are named by their folder from lib/ (#include "cxl/topology.h")'
 }
 
 @test "an include circle between headers fails" {

@@ -12,7 +12,7 @@
 #include "events/event-trace.h"
 #include "events/poison.h"
 #include "cxl/topology.h"
-#include "cmd-poison.h"
+#include "render/poison-json.h"
 
 static struct tep_handle *tep;
 static struct tep_event *ev;

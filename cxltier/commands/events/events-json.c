@@ -8,7 +8,7 @@
 #include <time.h>
 #include "events-json.h"
 #include "cli/json-build.h"
-#include "health-json.h"
+#include "render/health-json.h"
 #include "render/time-json.h"
 
 static void names(json_object *o, const char *key, enum ct_flag_set set, uint64_t v)

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* health-prometheus.h - `cxltier health --format prometheus`: the
+ * node_exporter textfile format, one family per field, labelled by memdev
+ * and serial */
+#ifndef CXLTIER_HEALTH_PROMETHEUS_H
+#define CXLTIER_HEALTH_PROMETHEUS_H
+
+#include <json-c/json.h>
+
+/* root: {"memdevs":[...]} as `health -j` has it */
+void health_prometheus(json_object *root);
+
+#endif
