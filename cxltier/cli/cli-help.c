@@ -25,7 +25,7 @@ const char *cli_complete_name(enum cli_complete k)
 		[CLI_C_NODE] = "node", [CLI_C_DECODER] = "decoder", [CLI_C_PORT] = "port",
 		[CLI_C_ENDPOINT] = "endpoint", [CLI_C_BUS] = "bus", [CLI_C_TARGET] = "target", [CLI_C_FILE] = "file",
 		[CLI_C_DIR] = "dir", [CLI_C_COLUMNS] = "columns", [CLI_C_WORDS] = "words", [CLI_C_PID] = "pid",
-		[CLI_C_COMM] = "comm", [CLI_C_CGROUP] = "cgroup",
+		[CLI_C_COMM] = "comm", [CLI_C_CGROUP] = "cgroup", [CLI_C_TIER] = "tier", [CLI_C_COMMAND] = "command",
 	};
 
 	return (unsigned)k < sizeof(names) / sizeof(names[0]) && names[k] ? names[k] : "none";
@@ -149,7 +149,7 @@ static void completion_line(FILE *f, const struct cli_command *c, const char *na
 		if (form == 0)
 			fprintf(f, "--%s%s\t%s\t", name, arg ? "=" : "", cli_complete_name(arg ? k : CLI_C_NONE));
 		else if (key)
-			fprintf(f, "-%c\t%s\t", key, cli_complete_name(arg ? k : CLI_C_NONE));
+			fprintf(f, "-%c%s\t%s\t", key, arg ? "=" : "", cli_complete_name(arg ? k : CLI_C_NONE));
 		else
 			continue;
 		if (arg)

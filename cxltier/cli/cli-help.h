@@ -4,11 +4,13 @@
  * completion: a command's --help (usage lines, what it does, each option
  * with its help, the common options, the exit codes, the columns), its
  * --list-opts, and --list-completion, the completion's feed: a line an
- * option ("--NAME[=]\tKIND\tWORDS", its short form as "-X" the same way)
- * and one for the operands ("@operands\tKIND"). KIND is what to offer
+ * option ("--NAME[=]\tKIND\tWORDS", its short form as "-X[=]" the same way;
+ * "=" when it takes an argument), and one for the operands
+ * ("@operands\tKIND"), or for a command with subcommands one line
+ * ("@subcommands\twords\tNAME..."). KIND is what to offer after the option
  * (none, memdev, region, dax, node, decoder, port, endpoint, bus, target,
- * file, dir, columns, words, pid, comm, cgroup); WORDS, for words and
- * columns, the choices separated by spaces.
+ * file, dir, columns, words, pid, comm, cgroup, tier, command); WORDS, for
+ * words and columns, the choices separated by spaces.
  */
 #ifndef CXLTIER_CLI_HELP_H
 #define CXLTIER_CLI_HELP_H

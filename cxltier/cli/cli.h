@@ -70,6 +70,8 @@ enum cli_complete {
 	CLI_C_COLUMNS,	/* the command's columns */
 	CLI_C_WORDS,	/* the option's words */
 	CLI_C_PID, CLI_C_COMM, CLI_C_CGROUP,
+	CLI_C_TIER,	/* a memory tier: fastest, slowest, or its number */
+	CLI_C_COMMAND,	/* a command of cxltier */
 };
 
 /* cli_opt.flags */
