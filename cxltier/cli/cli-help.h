@@ -8,7 +8,8 @@
  * "=" when it takes an argument), and one for the operands
  * ("@operands\tKIND"), or for a command with subcommands one line
  * ("@subcommands\twords\tNAME..."); a command that also runs itself
- * (poison) has its options and operands, then that line. KIND is what to offer after the option
+ * (poison) has its options and operands, then that line. KIND is what to
+ * offer after the option
  * (none, memdev, region, dax, node, decoder, port, endpoint, bus, target,
  * file, dir, columns, words, pid, comm, cgroup, tier, command); WORDS, for
  * words and columns, the choices separated by spaces.

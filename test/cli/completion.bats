@@ -55,3 +55,45 @@ complete_words() { # words... ; prints COMPREPLY one a line
     assert_success
     assert_output --granularity
 }
+
+@test "after -o: the command's columns, each item of a comma list" {
+    run complete_words cxltier tiers -o RD-
+    assert_success
+    assert_line RD-LAT
+    assert_line RD-BW
+    run complete_words cxltier tiers -o NODE,CDAT-L
+    assert_success
+    assert_output NODE,CDAT-LAT
+}
+
+@test "an option's argument from the objects of the --sysroot given" {
+    local root
+    root=$(fixture lab-region-online)
+    run complete_words cxltier --sysroot "$root" tiers --from ''
+    assert_success
+    assert_line 0
+    assert_line 1
+    # the words after an option that takes an argument are not the command
+    run complete_words cxltier tiers --from 1 --mat
+    assert_success
+    assert_output --matrix
+}
+
+@test "an option that takes no words offers nothing" {
+    run complete_words cxltier tiers --matrix ''
+    assert_success
+    assert_output ''
+}
+
+@test "poison: its subcommands beside its operands, then a subcommand's options" {
+    local root
+    root=$(fixture lab-region-online)
+    run complete_words cxltier --sysroot "$root" poison ''
+    assert_success
+    assert_line inject
+    assert_line clear
+    assert_line mem0
+    run complete_words cxltier poison inject --yes
+    assert_success
+    assert_output --yes-really
+}
