@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* blocks-change.c - shared by `cxltier online` and `cxltier offline`: the
  * signal handlers and the timer a run's session honours (its lock, recovery,
- * loading and execution are lib's: change/hotplug-session.h), --timeout and
+ * loading and execution are lib's: change/blocks-session.h), --timeout and
  * -o, the warnings, the blocks' report and the exit code */
 #include <errno.h>
 #include <signal.h>
@@ -16,7 +16,7 @@
 #include "core/context.h"
 #include "core/kernel.h"
 #include "mm/memblock.h"
-#include "change/hotplug-session.h"
+#include "change/blocks-session.h"
 
 static volatile sig_atomic_t stop_flag;
 static volatile sig_atomic_t timer_fired;
@@ -24,7 +24,7 @@ static volatile sig_atomic_t timer_armed;	/* a timed state write is under way */
 static bool handlers_on;			/* installed for the run under way */
 /* the run under way (the lock, what was recovered): one at a time, as the
  * signal handlers that stop it are the process's */
-static struct ct_hotplug_session session = CT_HOTPLUG_SESSION_INIT;
+static struct ct_blocks_session session = CT_BLOCKS_SESSION_INIT;
 
 /* after the deadline (or a stop) the timer ticks on until disarmed: a
  * state write the kernel restarts while another writer holds the hotplug
@@ -172,8 +172,8 @@ static json_object *op_json(const struct ct_block_op *op, bool dry)
 	jb_str(o, "from_state", ct_block_state_name(op->before.state));
 	if (op->before.nzones)	/* absent when not read (an offline block in a real run) */
 		json_object_object_add(o, "from_zones", zones_json(&op->before));
-	jb_str(o, "action", ct_hotplug_action_name(op->action));
-	jb_str(o, "result", ct_hotplug_result_name(op->result));
+	jb_str(o, "action", ct_blocks_action_name(op->action));
+	jb_str(o, "result", ct_blocks_result_name(op->result));
 	if (!dry) {
 		jb_str(o, "state", ct_block_state_name(op->after.state));
 		if (op->after.nzones)
@@ -183,13 +183,13 @@ static json_object *op_json(const struct ct_block_op *op, bool dry)
 		jb_int(o, "errno", op->err);
 		jb_str(o, "error", strerror(op->err));
 	}
-	jb_str(o, "note", ct_hotplug_note_of(op));
+	jb_str(o, "note", ct_blocks_note_of(op));
 	return o;
 }
 
 /* the plan's ops as records, made one at a time while they are printed */
 struct op_rows {
-	const struct ct_hotplug_plan *plan;
+	const struct ct_blocks_plan *plan;
 	bool dry;
 };
 
@@ -234,7 +234,7 @@ int change_begin_load(struct cmd_env *env, const struct change_opts *o, char **t
 
 int change_load(struct cmd_env *env, char **targets, int n, bool full, struct ct_topology *t)
 {
-	if (ct_hotplug_session_load(&session, targets, n, full, t)) {
+	if (ct_blocks_session_load(&session, targets, n, full, t)) {
 		cmd_err(env, "%s", ct_context_message(env->ctx));
 		return EXIT_FAIL;
 	}
@@ -256,28 +256,28 @@ void change_warn_auto_online(struct cmd_env *env)
 
 /* what the session found of a run killed while it held the kernel's own
  * onlining off, said */
-static void say_recovery(struct cmd_env *env, const struct ct_hotplug_session *hs)
+static void say_recovery(struct cmd_env *env, const struct ct_blocks_session *hs)
 {
 	switch (hs->recovery) {
-	case CT_HOTPLUG_RECOVERY_FAILED:
+	case CT_BLOCKS_RECOVERY_FAILED:
 		cmd_warn(env, "%s", hs->recovery_error);
 		break;
-	case CT_HOTPLUG_RECOVERY_RESTORED:
+	case CT_BLOCKS_RECOVERY_RESTORED:
 		cmd_warn(env, "an earlier cxltier was killed while it held the kernel's own onlining off: "
 			 "auto_online_blocks set back to %s", hs->restored);
 		break;
-	case CT_HOTPLUG_RECOVERY_LEFT:
+	case CT_BLOCKS_RECOVERY_LEFT:
 		cmd_info(env, 1, "an earlier cxltier was killed while it held the kernel's own onlining off; "
 			 "auto_online_blocks has been set since: left as it is");
 		break;
-	case CT_HOTPLUG_RECOVERY_NONE:
+	case CT_BLOCKS_RECOVERY_NONE:
 		break;
 	}
 }
 
 /* the region creates and destroys killed runs left, and what this run did
  * of them (the one that failed is said by the error that follows) */
-static void say_regions(struct cmd_env *env, const struct ct_hotplug_session *hs)
+static void say_regions(struct cmd_env *env, const struct ct_blocks_session *hs)
 {
 	for (size_t i = 0; i < hs->nregions; i++) {
 		const struct ct_region_recovery *r = &hs->regions[i];
@@ -332,14 +332,14 @@ void change_recovered_json(json_object *root)
 
 int change_begin(struct cmd_env *env, const struct change_opts *o)
 {
-	struct ct_hotplug_opts eo;
+	struct ct_blocks_opts eo;
 
 	change_exec_opts(o, &eo);
 	if (!o->dry_run) {
 		stop_flag = 0;
 		install_handlers();
 	}
-	if (ct_hotplug_session_begin(&session, env->ctx, &eo, o->timeout_s * 1000, o->dry_run)) {
+	if (ct_blocks_session_begin(&session, env->ctx, &eo, o->timeout_s * 1000, o->dry_run)) {
 		if (handlers_on)
 			restore_handlers();
 		say_regions(env, &session);
@@ -353,14 +353,14 @@ int change_begin(struct cmd_env *env, const struct change_opts *o)
 
 void change_end(void)
 {
-	ct_hotplug_session_end(&session);
+	ct_blocks_session_end(&session);
 	if (handlers_on)
 		restore_handlers();
 }
 
-void change_exec_opts(const struct change_opts *o, struct ct_hotplug_opts *eo)
+void change_exec_opts(const struct change_opts *o, struct ct_blocks_opts *eo)
 {
-	*eo = (struct ct_hotplug_opts){ o->rollback, o->timeout_s * 1000, &stop_flag, &timer_fired, arm_timer, NULL };
+	*eo = (struct ct_blocks_opts){ o->rollback, o->timeout_s * 1000, &stop_flag, &timer_fired, arm_timer, NULL };
 }
 
 int change_check_columns(struct cmd_env *env)
@@ -373,7 +373,7 @@ int change_check_columns(struct cmd_env *env)
 	return EXIT_USAGE;
 }
 
-int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n, struct ct_hotplug_plan *plan,
+int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n, struct ct_blocks_plan *plan,
 	       const struct change_opts *o)
 {
 	struct op_rows rows = { plan, o->dry_run };
@@ -383,7 +383,7 @@ int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n
 	char err[256];
 
 	change_phase(env, "plan (blocks read)");
-	ct_hotplug_session_run(&session, plan, o->want, o->reonline);	/* the lock released */
+	ct_blocks_session_run(&session, plan, o->want, o->reonline);	/* the lock released */
 	change_end();
 	change_phase(env, "execute (blocks written, read back)");
 	ct_block_size_cached(env->ctx, &bs);
@@ -400,26 +400,26 @@ int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n
 				break;
 			bad++;
 			cmd_err(env, "memory%llu%s%s%s: refused: %s", (unsigned long long)op->before.id,
-				op->owner[0] ? " (" : "", op->owner, op->owner[0] ? ")" : "", ct_hotplug_note_of(op));
+				op->owner[0] ? " (" : "", op->owner, op->owner[0] ? ")" : "", ct_blocks_note_of(op));
 			break;
 		case CT_RES_ROLLED_BACK: rolled++; break;
 		case CT_RES_ROLLBACK_FAILED:
 			stuck++;	/* changed, and stays so */
 			bytes += bs;
 			cmd_err(env, "memory%llu%s%s%s: rollback_failed: %s", (unsigned long long)op->before.id,
-				op->owner[0] ? " (" : "", op->owner, op->owner[0] ? ")" : "", ct_hotplug_note_of(op));
+				op->owner[0] ? " (" : "", op->owner, op->owner[0] ? ")" : "", ct_blocks_note_of(op));
 			break;
 		case CT_RES_HALF_DONE:
 			half++;	/* not as asked, and not as before either */
 			bad++;
 			cmd_err(env, "memory%llu%s%s%s: half_done: %s", (unsigned long long)op->before.id,
-				op->owner[0] ? " (" : "", op->owner, op->owner[0] ? ")" : "", ct_hotplug_note_of(op));
+				op->owner[0] ? " (" : "", op->owner, op->owner[0] ? ")" : "", ct_blocks_note_of(op));
 			break;
 		default:
 			bad++;
 			cmd_err(env, "memory%llu%s%s%s: %s%s%s", (unsigned long long)op->before.id,
-				op->owner[0] ? " (" : "", op->owner, op->owner[0] ? ")" : "", ct_hotplug_result_name(op->result),
-				ct_hotplug_note_of(op)[0] ? ": " : "", ct_hotplug_note_of(op));
+				op->owner[0] ? " (" : "", op->owner, op->owner[0] ? ")" : "", ct_blocks_result_name(op->result),
+				ct_blocks_note_of(op)[0] ? ": " : "", ct_blocks_note_of(op));
 		}
 	}
 	scope_report(env, t, targets, n, plan, root);

@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* blocks-change.h - what `online` and `offline` share: the signals and the
- * timer of a run, its session (change/hotplug-session.h: the lock, a killed
+ * timer of a run, its session (change/blocks-session.h: the lock, a killed
  * run's auto-online hold undone, the topology, the execution), the report */
 #ifndef CXLTIER_BLOCKS_CHANGE_H
 #define CXLTIER_BLOCKS_CHANGE_H
 
 #include <stdbool.h>
 #include "cli/cli.h"
-#include "change/hotplug.h"
+#include "change/blocks.h"
 #include "change/region.h"
 
 struct change_opts {
-	enum ct_hotplug_want want;
+	enum ct_blocks_want want;
 	bool reonline, dry_run, rollback;
 	unsigned timeout_s;
 	bool whole_region;	/* a memdev target may take its whole interleaved region */
@@ -27,7 +27,7 @@ struct change_opts {
 int change_begin(struct cmd_env *env, const struct change_opts *o);
 /* decide, execute (or only show, with dry_run), report (with the memdevs
  * the blocks are on: blocks-scope.c), unlock; an exit code */
-int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n, struct ct_hotplug_plan *plan,
+int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n, struct ct_blocks_plan *plan,
 	       const struct change_opts *o);
 /* -o checked against the blocks table, before anything changes; an exit
  * code (EXIT_USAGE with a message) */
@@ -40,7 +40,7 @@ int change_begin_load(struct cmd_env *env, const struct change_opts *o, char **t
 		      struct ct_topology *t);
 /* the execution options of a run begun with change_begin (its signal and
  * timer flags), for commands that change blocks through another lib call */
-void change_exec_opts(const struct change_opts *o, struct ct_hotplug_opts *eo);
+void change_exec_opts(const struct change_opts *o, struct ct_blocks_opts *eo);
 /* the topology the targets need (as change_begin_load, without the lock:
  * again after a change, e.g. --convert); an exit code */
 int change_load(struct cmd_env *env, char **targets, int n, bool full, struct ct_topology *t);
@@ -64,7 +64,7 @@ int offline_remove(struct cmd_env *env, char **targets, int n, struct change_opt
 int scope_refuse_interleaved(struct cmd_env *env, const struct ct_topology *t, char **targets, int n, bool whole);
 /* root["memdevs"]: the memdevs behind the plan's blocks, each with its
  * share; on stderr each region that spans several */
-void scope_report(struct cmd_env *env, struct ct_topology *t, char **targets, int n, const struct ct_hotplug_plan *plan,
+void scope_report(struct cmd_env *env, struct ct_topology *t, char **targets, int n, const struct ct_blocks_plan *plan,
 		  json_object *root);
 
 #endif

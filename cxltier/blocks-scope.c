@@ -63,7 +63,7 @@ static void say(const struct cmd_env *env, const struct ct_interleave_set *set)
 	}
 }
 
-void scope_report(struct cmd_env *env, struct ct_topology *t, char **targets, int n, const struct ct_hotplug_plan *plan,
+void scope_report(struct cmd_env *env, struct ct_topology *t, char **targets, int n, const struct ct_blocks_plan *plan,
 		  json_object *root)
 {
 	struct ct_interleave_set set;

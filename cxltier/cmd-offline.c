@@ -42,7 +42,7 @@ int cmd_offline(int argc, char **argv, struct cmd_env *env)
 	};
 	struct change_opts co = { .want = CT_WANT_OFFLINE, .timeout_s = 30 };
 	struct ct_topology t = { 0 };
-	struct ct_hotplug_plan plan = { 0 };
+	struct ct_blocks_plan plan = { 0 };
 	bool remove = false;
 	int c, rc = EXIT_OK;
 
@@ -86,7 +86,7 @@ int cmd_offline(int argc, char **argv, struct cmd_env *env)
 		goto out;
 	for (int i = optind; i < argc; i++) {
 		const struct ct_dax *devdax = NULL;
-		rc = ct_hotplug_plan_add_target(&env->ctx->sys, &t, &plan, argv[i], &devdax);
+		rc = ct_blocks_plan_add_target(&env->ctx->sys, &t, &plan, argv[i], &devdax);
 		if (rc == -EMEDIUMTYPE && devdax && strncmp(argv[i], "dax", 3)) {
 			/* a region or memdev: its system-ram dax devices are planned */
 			cmd_info(env, 0, "%s is in %s mode: none of its memory is hot-plugged, nothing of it to offline",
@@ -103,7 +103,7 @@ int cmd_offline(int argc, char **argv, struct cmd_env *env)
 	rc = change_run(env, &t, argv + optind, argc - optind, &plan, &co);
 out:
 	change_end();
-	ct_hotplug_plan_free(&plan);
+	ct_blocks_plan_free(&plan);
 	ct_topology_free(&t);
 	return rc;
 }

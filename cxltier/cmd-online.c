@@ -89,7 +89,7 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 	bool force = false, convert = false, policy = false, normal = false;
 	const char *config = NULL;
 	struct ct_topology t = { 0 };
-	struct ct_hotplug_plan plan = { 0 };
+	struct ct_blocks_plan plan = { 0 };
 	struct ct_policy pol = { 0 };
 	int c, rc, converted = 0;
 
@@ -160,7 +160,7 @@ int cmd_online(int argc, char **argv, struct cmd_env *env)
 			goto out;
 		for (int i = optind; i < argc; i++) {
 			const struct ct_dax *devdax = NULL;
-			rc = ct_hotplug_plan_add_target(&env->ctx->sys, &t, &plan, argv[i], &devdax);
+			rc = ct_blocks_plan_add_target(&env->ctx->sys, &t, &plan, argv[i], &devdax);
 			if (rc == -EMEDIUMTYPE && convert && devdax && co.dry_run) {
 				ct_error_clear(&env->ctx->err);
 				fprintf(stderr, "cxltier online: dry run: %s would be switched to system-ram mode (kmem), "
@@ -213,7 +213,7 @@ out:
 	if (co.regions)
 		json_object_put(co.regions);
 	ct_policy_free(&pol);
-	ct_hotplug_plan_free(&plan);
+	ct_blocks_plan_free(&plan);
 	ct_topology_free(&t);
 	return rc;
 }

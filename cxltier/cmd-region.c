@@ -13,7 +13,7 @@ static int destroy_one(struct cmd_env *env, const struct ct_topology *t, const c
 {
 	const struct ct_region *r = ct_topology_region(t, name);
 	struct ct_region_teardown td;
-	struct ct_hotplug_opts eo;
+	struct ct_blocks_opts eo;
 	size_t nrec;
 	const struct ct_region_recovery *rec = change_recovered(&nrec);
 	int rc;

@@ -83,11 +83,11 @@ static void busy_block(struct cmd_env *env, const struct ct_region *r, const str
 	jb_str(o, "block", line);
 	jb_str(o, "region", r->name);
 	jb_int_known(o, "node", op->node);
-	jb_str(o, "result", ct_hotplug_result_name(op->result));
+	jb_str(o, "result", ct_blocks_result_name(op->result));
 	if (op->err)
 		jb_str(o, "error", strerror(op->err));
-	if (ct_hotplug_note_of(op)[0])
-		jb_str(o, "note", ct_hotplug_note_of(op));
+	if (ct_blocks_note_of(op)[0])
+		jb_str(o, "note", ct_blocks_note_of(op));
 	if ((pc = pinners_of(env, op->node, tl))) {
 		p = pc->p;
 		n = pc->n;
@@ -109,7 +109,7 @@ static void busy_block(struct cmd_env *env, const struct ct_region *r, const str
 		snprintf(line + off, sizeof(line) - off, " and %zu more", total - n);
 	json_object_array_add(busy, o);
 	cmd_err(env, "memory%llu (%s, node %d) stays online: %s%s%s; %s%s", (unsigned long long)op->before.id, r->name,
-		op->node, ct_hotplug_result_name(op->result), ct_hotplug_note_of(op)[0] ? ": " : "", ct_hotplug_note_of(op),
+		op->node, ct_blocks_result_name(op->result), ct_blocks_note_of(op)[0] ? ": " : "", ct_blocks_note_of(op),
 		n ? "processes with pages on that node: " : "no process has pages on that node (kernel allocations "
 		"pin it)", line);
 }
@@ -120,10 +120,10 @@ static void busy_block(struct cmd_env *env, const struct ct_region *r, const str
 static int offline_region(struct cmd_env *env, struct ct_topology *t, const struct ct_region *r,
 			  const struct change_opts *co, json_object *busy, struct tally *tl)
 {
-	struct ct_hotplug_opts eo;
-	struct ct_hotplug_plan p = { 0 };
+	struct ct_blocks_opts eo;
+	struct ct_blocks_plan p = { 0 };
 	const struct ct_dax *devdax = NULL;
-	int rc = ct_hotplug_plan_add_target(&env->ctx->sys, t, &p, r->name, &devdax), bad = 0, stopped = 0;
+	int rc = ct_blocks_plan_add_target(&env->ctx->sys, t, &p, r->name, &devdax), bad = 0, stopped = 0;
 
 	if (rc == -EMEDIUMTYPE || rc == -ENOENT) {	/* devdax, or no dax device: no blocks */
 		ct_error_clear(&env->ctx->err);
@@ -131,13 +131,13 @@ static int offline_region(struct cmd_env *env, struct ct_topology *t, const stru
 	}
 	if (rc) {
 		cmd_err(env, "%s", ct_context_message(env->ctx));
-		ct_hotplug_plan_free(&p);
+		ct_blocks_plan_free(&p);
 		return rc;
 	}
 	change_exec_opts(co, &eo);
 	eo.rollback = false;
-	ct_hotplug_plan_decide(&p, CT_WANT_OFFLINE, false);
-	ct_hotplug_execute(&env->ctx->sys, &p, &eo);
+	ct_blocks_plan_decide(&p, CT_WANT_OFFLINE, false);
+	ct_blocks_execute(&env->ctx->sys, &p, &eo);
 	for (size_t i = 0; i < p.n; i++) {
 		const struct ct_block_op *op = &p.op[i];
 		if (op->result == CT_RES_DONE)
@@ -156,7 +156,7 @@ static int offline_region(struct cmd_env *env, struct ct_topology *t, const stru
 		cmd_err(env, "%s: %d block%s stay%s online: the region is left in place; the blocks that went offline "
 			"stay offline ('cxltier online %s' puts them back)", r->name, bad, bad == 1 ? "" : "s",
 			bad == 1 ? "s" : "", r->name);
-	ct_hotplug_plan_free(&p);
+	ct_blocks_plan_free(&p);
 	return stopped ? -EINTR : bad ? -EBUSY : 0;
 }
 
@@ -200,7 +200,7 @@ static bool remove_one(struct cmd_env *env, struct ct_topology *t, const struct 
 	json_object *jm = json_object_new_object(), *regs;
 	bool all = true, was = false;
 	char foreign[CT_NAME] = "";	/* a region that is not cxltier's to take away */
-	struct ct_hotplug_opts eo;
+	struct ct_blocks_opts eo;
 	int rc;
 	size_t busy_before = json_object_array_length(busy), nr;
 	const struct ct_region **order = regions_of(t, m->name, &nr);
@@ -315,7 +315,7 @@ int offline_remove(struct cmd_env *env, char **targets, int n, struct change_opt
 {
 	struct ct_topology t = { 0 };
 	struct tally tl = { 0, 0, NULL, 0 };
-	struct ct_hotplug_opts eo;
+	struct ct_blocks_opts eo;
 	json_object *root, *arr, *busy;
 	char err[256];
 	int rc;

@@ -80,7 +80,7 @@ int policy_regions(struct cmd_env *env, struct ct_topology *t, const struct ct_p
 }
 
 int policy_plan(struct cmd_env *env, const struct ct_topology *t, const struct ct_policy *pol, char **targets,
-		int n, struct ct_hotplug_plan *plan, struct change_opts *o)
+		int n, struct ct_blocks_plan *plan, struct change_opts *o)
 {
 	struct ct_policy_outcome *out;
 	size_t nout;

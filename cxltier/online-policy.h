@@ -20,6 +20,6 @@ int policy_regions(struct cmd_env *env, struct ct_topology *t, const struct ct_p
  * is named and sets o->targets_failed (the run is partial or failed).
  * 0 or -errno */
 int policy_plan(struct cmd_env *env, const struct ct_topology *t, const struct ct_policy *pol, char **targets,
-		int n, struct ct_hotplug_plan *plan, struct change_opts *o);
+		int n, struct ct_blocks_plan *plan, struct change_opts *o);
 
 #endif
