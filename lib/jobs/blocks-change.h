@@ -1,70 +1,71 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
-/* blocks-change.h - what `online` and `offline` share: the signals and the
- * timer of a run, its session (change/blocks-session.h: the lock, a killed
- * run's auto-online hold undone, the topology, the execution), the report */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * blocks-change.h - the job of `cxltier online` and `cxltier offline`: the
+ * memory blocks of targets onlined or offlined, in one call. Under the
+ * memory-blocks lock (none in a dry run), after what killed runs left is
+ * finished or undone: the topology the targets need, a memdev of an
+ * interleaved region refused unless its whole region is meant, each target
+ * resolved to its blocks (a devdax device switched to system-ram first,
+ * when asked), each block's action decided, carried out and read back,
+ * the lock released; then each block that did not go as asked is said,
+ * with the memdevs behind the blocks. The report is the plan with each
+ * block's result, those memdevs, what was recovered, a tally and how it
+ * ended (jobs/job-end.h).
+ */
 #ifndef CXLTIER_BLOCKS_CHANGE_H
 #define CXLTIER_BLOCKS_CHANGE_H
 
 #include <stdbool.h>
-#include "cli/cli.h"
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
 #include "change/blocks.h"
-#include "change/region.h"
+#include "change/interleave.h"
+#include "change/policy-region.h"
+#include "jobs/job-change.h"
+#include "jobs/job-end.h"
 
-struct change_opts {
-	enum ct_blocks_want want;
-	bool reonline, dry_run, rollback;
-	unsigned timeout_s;
-	bool whole_region;	/* a memdev target may take its whole interleaved region */
-	json_object *regions;	/* online --policy: the regions it created ("new_regions"), or NULL */
-	bool regions_failed;	/* ... and a region it should have created is not there */
-	bool regions_made;	/* ... it created one: a run whose blocks all fail did something */
-	bool targets_failed;	/* a target's dax device could not be handled (named before the run) */
+struct ct_context;
+
+struct ct_blocks_change_opts {
+	enum ct_blocks_want want;	/* CT_WANT_MOVABLE, CT_WANT_KERNEL (online), CT_WANT_OFFLINE */
+	char *const *targets;		/* daxX.Y, regionN, memN, nodeN, memoryN, memoryN-M, all */
+	int ntargets;
+	bool reonline;			/* blocks online in another zone: offlined, onlined movable */
+	bool convert;			/* online: a dax device in devdax mode switched to system-ram first */
+	bool force;			/* ... with the kernel's own onlining held off for it */
+	bool whole_region;		/* a memdev of an interleaved region takes its whole region */
+	bool dry_run;			/* decided and shown, nothing written, no lock */
+	bool rollback;			/* when a block fails, the others put back */
+	unsigned timeout_s;		/* per block, and the wait for the lock */
+	struct ct_job_signals signals;
 };
 
-/* before reading any block: signal handlers and the session's lock (not
- * for a dry run), so that the plan is made on states no other cxltier is
- * changing; what it undid of a killed run is said */
-int change_begin(struct cmd_env *env, const struct change_opts *o);
-/* decide, execute (or only show, with dry_run), report (with the memdevs
- * the blocks are on: blocks-scope.c), unlock; an exit code */
-int change_run(struct cmd_env *env, struct ct_topology *t, char **targets, int n, struct ct_blocks_plan *plan,
-	       const struct change_opts *o);
-/* -o checked against the blocks table, before anything changes; an exit
- * code (EXIT_USAGE with a message) */
-int change_check_columns(struct cmd_env *env);
-/* --timeout SEC into o; an exit code (EXIT_USAGE with a message) */
-int change_parse_timeout(struct cmd_env *env, const char *arg, struct change_opts *o);
-/* begin (lock), then the topology the targets need: memdevs (or full) need
- * libcxl, the rest only dax devices; an exit code */
-int change_begin_load(struct cmd_env *env, const struct change_opts *o, char **targets, int n, bool full,
-		      struct ct_topology *t);
-/* the execution options of a run begun with change_begin (its signal and
- * timer flags), for commands that change blocks through another lib call */
-void change_exec_opts(const struct change_opts *o, struct ct_blocks_opts *eo);
-/* the topology the targets need (as change_begin_load, without the lock:
- * again after a change, e.g. --convert); an exit code */
-int change_load(struct cmd_env *env, char **targets, int n, bool full, struct ct_topology *t);
-/* the region changes of killed runs that change_begin finished or undone
- * (change/region.h), *n of them */
-const struct ct_region_recovery *change_recovered(size_t *n);
-/* root["recovered"]: those, when there were any (-j of region, online, offline) */
-void change_recovered_json(struct json_object *root);
-/* unlock when the run ends before change_run */
-void change_end(void);
-/* before onlining: say so when the kernel onlines new memory by itself */
-void change_warn_auto_online(struct cmd_env *env);
-/* -vv: "WHAT: N ms", the time since the last phase (the first, "start", prints nothing) */
-void change_phase(const struct cmd_env *env, const char *what);
+struct ct_blocks_change_report {
+	enum ct_job_end end;
+	bool shown;			/* the blocks were decided (and changed, unless a dry run): a report to show */
+	bool dry_run;
+	enum ct_blocks_want want;
+	struct ct_blocks_plan plan;	/* each block: before, action, result, after, note */
+	struct ct_interleave_set memdevs;	/* the memdevs behind the blocks, each with its share */
+	struct ct_job_recovered recovered;
+	/* online --policy (jobs/policy-online.h): each memdev without a region
+	 * and what became of it (none otherwise) */
+	struct ct_policy_new_region *new_regions;
+	size_t nnew_regions;
+	/* the tally, block by block */
+	size_t done, unchanged;
+	size_t failed;			/* not as asked: refused, failed, raced, interrupted, half_done */
+	size_t rolled_back, rollback_failed, half_done;
+	size_t would_change;		/* a dry run: the blocks it would write */
+	uint64_t changed_bytes;		/* of the blocks changed (done, rollback_failed) */
+	bool stopped;			/* a signal stopped the run before every block was handled */
+	struct timespec phase;		/* when the run's last phase ended (CLOCK_MONOTONIC): -vv times what follows */
+};
 
-/* offline-remove.c: `offline memN --remove`; an exit code */
-int offline_remove(struct cmd_env *env, char **targets, int n, struct change_opts *o);
-
-/* blocks-scope.c: a memdev target whose region interleaves other memdevs
- * is refused (EXIT_USAGE, naming them and the capacity) unless whole */
-int scope_refuse_interleaved(struct cmd_env *env, const struct ct_topology *t, char **targets, int n, bool whole);
-/* root["memdevs"]: the memdevs behind the plan's blocks, each with its
- * share; on stderr each region that spans several */
-void scope_report(struct cmd_env *env, struct ct_topology *t, char **targets, int n, const struct ct_blocks_plan *plan,
-		  json_object *root);
+/* the job: how it ended (also in r), everything it had to tell said */
+enum ct_job_end ct_blocks_change(struct ct_context *ctx, const struct ct_blocks_change_opts *o,
+				    struct ct_blocks_change_report *r);
+void ct_blocks_change_report_free(struct ct_blocks_change_report *r);
 
 #endif

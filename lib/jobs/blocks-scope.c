@@ -1,16 +1,17 @@
-// SPDX-License-Identifier: GPL-2.0-only
-/* blocks-scope.c - what an `online` / `offline` run touches beyond its
- * targets: the memdevs of interleaved regions, refused or reported */
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* blocks-scope.c - what a change of memory blocks touches beyond its
+ * targets: the memdevs of interleaved regions, refused or named
+ * (blocks-scope.h) */
 #include <stdio.h>
 #include <string.h>
-#include "blocks-change.h"
-#include "cli/json-build.h"
+#include "jobs/blocks-scope.h"
 #include "core/context.h"
-#include "change/interleave.h"
+#include "core/say.h"
+#include "core/units.h"
 
-static const char *verb(const struct cmd_env *env)
+static const char *verb(enum ct_blocks_want want)
 {
-	return !strcmp(env->cmd, "offline") ? "offlining" : "onlining";
+	return want == CT_WANT_OFFLINE ? "offlining" : "onlining";
 }
 
 /* "mem0, mem1" */
@@ -23,7 +24,8 @@ static void memdev_list(const struct ct_region *r, char *buf, size_t len)
 		off += snprintf(buf + off, len - off, "%s%s", i ? ", " : "", r->memdevs[i][0] ? r->memdevs[i] : "?");
 }
 
-int scope_refuse_interleaved(struct cmd_env *env, const struct ct_topology *t, char **targets, int n, bool whole)
+enum ct_job_end blocks_scope_refuse(struct ct_context *ctx, const struct ct_topology *t, char *const *targets,
+				       int n, bool whole, enum ct_blocks_want want)
 {
 	for (int i = 0; i < n && !whole; i++) {
 		const struct ct_region *r;
@@ -34,17 +36,18 @@ int scope_refuse_interleaved(struct cmd_env *env, const struct ct_topology *t, c
 		if (!(r = ct_interleave_region_of(t, targets[i])))
 			continue;
 		memdev_list(r, list, sizeof(list));
-		cmd_err(env, "%s is one of the %u memdevs interleaved in %s (%s): %s %s takes the whole region, %s "
-			"(%s of each device); give --whole-region to do that, or name %s", targets[i], r->ntargets,
-			r->name, list, verb(env), targets[i], out_human_size(r->size - r->cache_size, all, sizeof(all)),
-			out_human_size((r->size - r->cache_size) / r->ntargets, each, sizeof(each)), r->name);
-		return EXIT_USAGE;
+		ct_say(&ctx->say, CT_SAY_ERROR, "%s is one of the %u memdevs interleaved in %s (%s): %s %s takes the "
+		       "whole region, %s (%s of each device); give --whole-region to do that, or name %s", targets[i],
+		       r->ntargets, r->name, list, verb(want), targets[i],
+		       ct_size_text(r->size - r->cache_size, all, sizeof(all)),
+		       ct_size_text((r->size - r->cache_size) / r->ntargets, each, sizeof(each)), r->name);
+		return CT_JOB_BAD_INPUT;
 	}
-	return EXIT_OK;
+	return CT_JOB_DONE;
 }
 
-/* stderr: each region whose blocks span several memdevs, with each share */
-static void say(const struct cmd_env *env, const struct ct_interleave_set *set)
+/* each region whose blocks span several memdevs, with each share */
+static void say(struct ct_context *ctx, const struct ct_interleave_set *set, enum ct_blocks_want want)
 {
 	for (size_t i = 0; i < set->n; i += set->m[i].ways ? set->m[i].ways : 1) {
 		const struct ct_interleave_touched *m = &set->m[i];
@@ -54,39 +57,22 @@ static void say(const struct cmd_env *env, const struct ct_interleave_set *set)
 		if (m->ways < 2)
 			continue;
 		off += snprintf(line, sizeof(line), "%s is interleaved over %u memdevs: its %u blocks here (%s) are",
-				m->region, m->ways, m->blocks, out_human_size(m->size * m->ways, hs, sizeof(hs)));
+				m->region, m->ways, m->blocks, ct_size_text(m->size * m->ways, hs, sizeof(hs)));
 		for (unsigned k = 0; k < m->ways && i + k < set->n && off < sizeof(line); k++)
 			off += snprintf(line + off, sizeof(line) - off, "%s%s on %s", k ? (k + 1 == m->ways ? " and " : ", ") : " ",
-					out_human_size(set->m[i + k].size, hs, sizeof(hs)),
+					ct_size_text(set->m[i + k].size, hs, sizeof(hs)),
 					set->m[i + k].memdev[0] ? set->m[i + k].memdev : "?");
-		fprintf(stderr, "cxltier %s: %s: %s them changes every one of these devices\n", env->cmd, line, verb(env));
+		ct_say(&ctx->say, 0, "%s: %s them changes every one of these devices", line, verb(want));
 	}
 }
 
-void scope_report(struct cmd_env *env, struct ct_topology *t, char **targets, int n, const struct ct_blocks_plan *plan,
-		  json_object *root)
+void blocks_scope_touched(struct ct_context *ctx, struct ct_topology *t, char *const *targets, int n,
+			  const struct ct_blocks_plan *plan, enum ct_blocks_want want, struct ct_interleave_set *set)
 {
-	struct ct_interleave_set set;
-	json_object *arr = jb_arr(root, "memdevs");
-
-	if (ct_interleave_touched(&env->ctx->sys, t, plan, targets, n, &set)) {
-		ct_error_clear(&env->ctx->err);
+	if (ct_interleave_touched(&ctx->sys, t, plan, targets, n, set)) {
+		ct_error_clear(&ctx->err);
+		*set = (struct ct_interleave_set){ NULL, 0 };
 		return;
 	}
-	for (size_t i = 0; i < set.n; i++) {
-		const struct ct_interleave_touched *m = &set.m[i];
-		json_object *o = json_object_new_object();
-		jb_str(o, "memdev", m->memdev);
-		jb_str(o, "region", m->region);
-		if (m->ways) {
-			jb_int(o, "interleave_ways", m->ways);
-			jb_int(o, "position", m->position);
-		}
-		jb_int(o, "blocks", m->blocks);
-		jb_u64(o, "size", m->size);
-		jb_bool(o, "named", m->named);
-		json_object_array_add(arr, o);
-	}
-	say(env, &set);
-	ct_interleave_touched_free(&set);
+	say(ctx, set, want);
 }

@@ -1,163 +1,150 @@
-// SPDX-License-Identifier: GPL-2.0-only
-/* offline-remove.c - `cxltier offline memN --remove`: every block of the
- * regions the memdev backs offline, the regions destroyed, the memdev
- * disabled; whether the card may now be pulled; who pins what stays */
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* offline-remove.c - every block of the regions a memdev backs offline, the
+ * regions destroyed, the memdev disabled; whether the card may now be
+ * pulled; who pins what stays (offline-remove.h) */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "blocks-change.h"
-#include "cli/json-build.h"
+#include "jobs/offline-remove.h"
+#include "jobs/blocks-scope.h"
+#include "jobs/job-session.h"
 #include "core/context.h"
-#include "change/memdev-remove.h"
+#include "core/say.h"
+#include "core/units.h"
 #include "change/region.h"
 
 #define MAX_PINNERS 8
 
-static const char *const levels[] = { "memdevs", "regions", NULL };
-static const struct out_column columns[] = {
-	{ "NAME", "name", OUT_STR, 0.1, 0, "memdev, or its region", NULL },
-	{ "STATE", "state", OUT_STR, 0.1, 0, "region: destroyed, busy, failed, interrupted, planned", NULL },
-	{ "WITH", "interleaved_with", OUT_STR, 0.2, 0, "other memdevs of the region's interleave set", NULL },
-	{ "DISABLED", "disabled", OUT_BOOL, 0.1, 0, "memdev unbound from cxl_mem", NULL },
-	{ "SAFE", "safe_to_remove", OUT_BOOL, 0.1, 0, "the card can be removed now", NULL },
-};
-static const struct out_table table = { levels, NULL, columns, sizeof(columns) / sizeof(columns[0]),
-					"NAME,STATE,WITH,DISABLED,SAFE" };
-
 /* the processes with pages on one node */
-struct pinners {
+struct ct_remove_pinners {
 	int node;
 	struct ct_pinner *p;
 	size_t n, total;
 };
 
-struct tally {
+/* one run */
+struct removal {
+	struct ct_context *ctx;
+	const struct ct_offline_remove_opts *o;
+	struct ct_blocks_opts eo;
+	struct ct_offline_remove_report *r;
 	unsigned progress, failed;	/* steps done, objects left undone */
-	/* each node's pinners, looked for once in the run: the same answer
-	 * for every block of the node, and a walk of every process's
-	 * numa_maps each time cost minutes on a large device */
-	struct pinners *pin;
-	size_t npin;
 };
 
-static const struct pinners *pinners_of(struct cmd_env *env, int node, struct tally *tl)
+static bool stopped(const struct removal *rm)
 {
-	struct pinners *np, *pc;
+	return rm->eo.stop && *rm->eo.stop;
+}
 
-	for (size_t i = 0; i < tl->npin; i++)
-		if (tl->pin[i].node == node)
-			return &tl->pin[i];
-	if (!(np = realloc(tl->pin, (tl->npin + 1) * sizeof(*np))))
+/* each node's pinners, looked for once in the run: the same answer for
+ * every block of the node, and a walk of every process's numa_maps each
+ * time cost minutes on a large device */
+static const struct ct_remove_pinners *pinners_of(struct removal *rm, int node)
+{
+	struct ct_offline_remove_report *r = rm->r;
+	struct ct_remove_pinners *np, *pc;
+
+	for (size_t i = 0; i < r->npinners; i++)
+		if (r->pinners[i].node == node)
+			return &r->pinners[i];
+	if (!(np = realloc(r->pinners, (r->npinners + 1) * sizeof(*np))))
 		return NULL;
-	tl->pin = np;
-	pc = &np[tl->npin++];
-	*pc = (struct pinners){ node, NULL, 0, 0 };
-	if (ct_memdev_remove_pinners(env->ctx, node, MAX_PINNERS, &pc->p, &pc->n, &pc->total))
-		ct_error_clear(&env->ctx->err);
+	r->pinners = np;
+	pc = &np[r->npinners++];
+	*pc = (struct ct_remove_pinners){ node, NULL, 0, 0 };
+	if (ct_memdev_remove_pinners(rm->ctx, node, MAX_PINNERS, &pc->p, &pc->n, &pc->total))
+		ct_error_clear(&rm->ctx->err);
 	return pc;
 }
 
-static void pinners_free(struct tally *tl)
+/* "123 (comm, 12M), 456 (comm, 1G) and 3 more" */
+static void pinners_text(const struct ct_busy_block *b, char *line, size_t len)
 {
-	for (size_t i = 0; i < tl->npin; i++)
-		free(tl->pin[i].p);
-	free(tl->pin);
-	tl->pin = NULL;
-	tl->npin = 0;
-}
-
-/* one block that stays online: on stderr and in busy_blocks, with the
- * processes that have pages on its node */
-static void busy_block(struct cmd_env *env, const struct ct_region *r, const struct ct_block_op *op, json_object *busy,
-		       struct tally *tl)
-{
-	json_object *o = json_object_new_object(), *who;
-	const struct pinners *pc;
-	const struct ct_pinner *p = NULL;
-	size_t n = 0, total = 0;
-	char line[768] = "", hs[32];
 	size_t off = 0;
+	char hs[32];
 
-	snprintf(line, sizeof(line), "memory%llu", (unsigned long long)op->before.id);
-	jb_str(o, "block", line);
-	jb_str(o, "region", r->name);
-	jb_int_known(o, "node", op->node);
-	jb_str(o, "result", ct_blocks_result_name(op->result));
-	if (op->err)
-		jb_str(o, "error", strerror(op->err));
-	if (ct_blocks_note_of(op)[0])
-		jb_str(o, "note", ct_blocks_note_of(op));
-	if ((pc = pinners_of(env, op->node, tl))) {
-		p = pc->p;
-		n = pc->n;
-		total = pc->total;
-	}
-	who = jb_arr(o, "pinned_by");
 	line[0] = '\0';
-	for (size_t i = 0; i < n; i++) {
-		json_object *w = json_object_new_object();
-		jb_int(w, "pid", p[i].pid);
-		jb_str(w, "comm", p[i].comm);
-		jb_u64(w, "bytes", p[i].bytes);
-		json_object_array_add(who, w);
-		if (off < sizeof(line))
-			off += snprintf(line + off, sizeof(line) - off, "%s%d (%s, %s)", i ? ", " : "", p[i].pid, p[i].comm,
-					out_human_size(p[i].bytes, hs, sizeof(hs)));
-	}
-	if (total > n && off < sizeof(line))
-		snprintf(line + off, sizeof(line) - off, " and %zu more", total - n);
-	json_object_array_add(busy, o);
-	cmd_err(env, "memory%llu (%s, node %d) stays online: %s%s%s; %s%s", (unsigned long long)op->before.id, r->name,
-		op->node, ct_blocks_result_name(op->result), ct_blocks_note_of(op)[0] ? ": " : "", ct_blocks_note_of(op),
-		n ? "processes with pages on that node: " : "no process has pages on that node (kernel allocations "
-		"pin it)", line);
+	for (size_t i = 0; i < b->npinners && off < len; i++)
+		off += snprintf(line + off, len - off, "%s%d (%s, %s)", i ? ", " : "", b->pinners[i].pid,
+				b->pinners[i].comm, ct_size_text(b->pinners[i].bytes, hs, sizeof(hs)));
+	if (b->total > b->npinners && off < len)
+		snprintf(line + off, len - off, " and %zu more", b->total - b->npinners);
 }
 
-/* every block of r offline (no rollback: each busy block is named, the
- * others stay offline and a second run goes on from there); 0 when all are,
- * -EINTR when a signal stopped it (the blocks not tried are not named) */
-static int offline_region(struct cmd_env *env, struct ct_topology *t, const struct ct_region *r,
-			  const struct change_opts *co, json_object *busy, struct tally *tl)
+/* one block that stays online: said, and kept with the processes that
+ * have pages on its node */
+static void busy_block(struct removal *rm, const struct ct_region *reg, const struct ct_block_op *op)
 {
-	struct ct_blocks_opts eo;
+	struct ct_offline_remove_report *r = rm->r;
+	struct ct_busy_block *v = realloc(r->busy, (r->nbusy + 1) * sizeof(*v)), *b;
+	const struct ct_remove_pinners *pc;
+	char line[768];
+
+	if (!v)
+		return;
+	r->busy = v;
+	b = &v[r->nbusy++];
+	*b = (struct ct_busy_block){ .id = op->before.id, .node = op->node, .result = op->result, .err = op->err };
+	ct_strlcpy(b->region, reg->name, sizeof(b->region));
+	b->note = strdup(ct_blocks_note_of(op));
+	if ((pc = pinners_of(rm, op->node))) {
+		b->pinners = pc->p;
+		b->npinners = pc->n;
+		b->total = pc->total;
+	}
+	pinners_text(b, line, sizeof(line));
+	ct_say(&rm->ctx->say, CT_SAY_ERROR, "memory%llu (%s, node %d) stays online: %s%s%s; %s%s",
+	       (unsigned long long)op->before.id, reg->name, op->node, ct_blocks_result_name(op->result),
+	       ct_blocks_note_of(op)[0] ? ": " : "", ct_blocks_note_of(op),
+	       b->npinners ? "processes with pages on that node: " : "no process has pages on that node (kernel "
+	       "allocations pin it)", line);
+}
+
+/* every block of reg offline (no rollback: each busy block is named, the
+ * others stay offline and a second run goes on from there); 0 when all
+ * are, -EINTR when a signal stopped it (the blocks not tried are not
+ * named), -EBUSY when some stay online */
+static int offline_region(struct removal *rm, struct ct_topology *t, const struct ct_region *reg)
+{
+	struct ct_context *ctx = rm->ctx;
+	struct ct_blocks_opts eo = rm->eo;
 	struct ct_blocks_plan p = { 0 };
 	const struct ct_dax *devdax = NULL;
-	int rc = ct_blocks_plan_add_target(&env->ctx->sys, t, &p, r->name, &devdax), bad = 0, stopped = 0;
+	int rc = ct_blocks_plan_add_target(&ctx->sys, t, &p, reg->name, &devdax), bad = 0, stop = 0;
 
 	if (rc == -EMEDIUMTYPE || rc == -ENOENT) {	/* devdax, or no dax device: no blocks */
-		ct_error_clear(&env->ctx->err);
+		ct_error_clear(&ctx->err);
 		rc = 0;
 	}
 	if (rc) {
-		cmd_err(env, "%s", ct_context_message(env->ctx));
+		ct_say(&ctx->say, CT_SAY_ERROR, "%s", ct_context_message(ctx));
 		ct_blocks_plan_free(&p);
 		return rc;
 	}
-	change_exec_opts(co, &eo);
 	eo.rollback = false;
 	ct_blocks_plan_decide(&p, CT_WANT_OFFLINE, false);
-	ct_blocks_execute(&env->ctx->sys, &p, &eo);
+	ct_blocks_execute(&ctx->sys, &p, &eo);
 	for (size_t i = 0; i < p.n; i++) {
 		const struct ct_block_op *op = &p.op[i];
 		if (op->result == CT_RES_DONE)
-			tl->progress++;
+			rm->progress++;
 		else if (op->result == CT_RES_INTERRUPTED)
-			stopped++;
+			stop++;
 		else if (op->result != CT_RES_UNCHANGED) {
-			busy_block(env, r, op, busy, tl);
+			busy_block(rm, reg, op);
 			bad++;
 		}
 	}
-	if (stopped)
-		cmd_err(env, "%s: stopped by a signal: %d block%s not offlined; the region is left in place", r->name,
-			stopped, stopped == 1 ? "" : "s");
+	if (stop)
+		ct_say(&ctx->say, CT_SAY_ERROR, "%s: stopped by a signal: %d block%s not offlined; the region is left in "
+		       "place", reg->name, stop, stop == 1 ? "" : "s");
 	if (bad)
-		cmd_err(env, "%s: %d block%s stay%s online: the region is left in place; the blocks that went offline "
-			"stay offline ('cxltier online %s' puts them back)", r->name, bad, bad == 1 ? "" : "s",
-			bad == 1 ? "s" : "", r->name);
+		ct_say(&ctx->say, CT_SAY_ERROR, "%s: %d block%s stay%s online: the region is left in place; the blocks "
+		       "that went offline stay offline ('cxltier online %s' puts them back)", reg->name, bad,
+		       bad == 1 ? "" : "s", bad == 1 ? "s" : "", reg->name);
 	ct_blocks_plan_free(&p);
-	return stopped ? -EINTR : bad ? -EBUSY : 0;
+	return stop ? -EINTR : bad ? -EBUSY : 0;
 }
 
 /* the number of memdev's endpoint decoder in r (decoderP.N: N), -1 none:
@@ -192,192 +179,236 @@ static const struct ct_region **regions_of(const struct ct_topology *t, const ch
 	return v;
 }
 
-/* the regions of one memdev destroyed (each checked before its memory goes
- * offline), the memdev disabled: true when the card may be removed */
-static bool remove_one(struct cmd_env *env, struct ct_topology *t, const struct ct_memdev *m,
-		       const struct change_opts *co, json_object *arr, json_object *busy, struct tally *tl)
+/* the first region whose dax device is another driver's (famfs), said, into
+ * foreign; "" none. Such a region is never taken away: then none of the
+ * card's regions is, dry run or not (the card could not be removed anyway,
+ * and the others' memory would be gone) */
+static void find_foreign(struct removal *rm, const struct ct_region **order, size_t nr, char *foreign, size_t len)
 {
-	json_object *jm = json_object_new_object(), *regs;
-	bool all = true, was = false;
-	char foreign[CT_NAME] = "";	/* a region that is not cxltier's to take away */
-	struct ct_blocks_opts eo;
+	foreign[0] = '\0';
+	for (size_t i = 0; i < nr && !foreign[0]; i++)
+		if (ct_region_check_dax_owned(rm->ctx, order[i])) {
+			ct_strlcpy(foreign, order[i]->name, len);
+			ct_say(&rm->ctx->say, CT_SAY_ERROR, "%s", ct_context_message(rm->ctx));
+			ct_error_clear(&rm->ctx->err);
+		}
+}
+
+/* a region entry of m: its name and the other memdevs of its set (each said) */
+static struct ct_remove_region *add_region(struct removal *rm, struct ct_remove_memdev *m, const struct ct_region *reg)
+{
+	struct ct_remove_region *v = realloc(m->regions, (m->nregions + 1) * sizeof(*v)), *e;
+
+	if (!v)
+		return NULL;
+	m->regions = v;
+	e = &v[m->nregions++];
+	memset(e, 0, sizeof(*e));
+	ct_strlcpy(e->name, reg->name, sizeof(e->name));
+	for (unsigned k = 0; k < reg->ntargets; k++)
+		if (strcmp(reg->memdevs[k], m->name)) {
+			ct_strlcpy(e->with[e->nwith++], reg->memdevs[k], CT_NAME);
+			ct_say(&rm->ctx->say, 0, "%s also spans %s: its memory on %s goes too (%s stays enabled)",
+			       reg->name, reg->memdevs[k], reg->memdevs[k], reg->memdevs[k]);
+		}
+	return e;
+}
+
+/* the context's message said (with suffix) and kept as e's error */
+static const char *region_failed(struct removal *rm, struct ct_remove_region *e, const char *suffix)
+{
+	ct_say(&rm->ctx->say, CT_SAY_ERROR, "%s%s", ct_context_message(rm->ctx), suffix);
+	ct_strlcpy(e->error, ct_context_message(rm->ctx), sizeof(e->error));
+	ct_error_clear(&rm->ctx->err);
+	return "failed";
+}
+
+/* one region taken apart: checked before its memory goes offline, its
+ * memory offlined, destroyed; its state */
+static const char *take_apart(struct removal *rm, struct ct_topology *t, const struct ct_region *reg,
+			      struct ct_remove_region *e)
+{
+	struct ct_region_teardown td;
 	int rc;
-	size_t busy_before = json_object_array_length(busy), nr;
-	const struct ct_region **order = regions_of(t, m->name, &nr);
 
-	change_exec_opts(co, &eo);
-	jb_str(jm, "name", m->name);
-	regs = jb_arr(jm, "regions");
-	json_object_array_add(arr, jm);
-	if (!order) {
-		cmd_err(env, "out of memory");
-		all = false;
+	if (stopped(rm)) {
+		ct_say(&rm->ctx->say, CT_SAY_ERROR, "%s: not taken apart: stopped by a signal", reg->name);
+		return "interrupted";
 	}
-	/* a region whose dax device is another driver's (famfs) is never taken
-	 * away: then none of the card's regions is, dry run or not (the card
-	 * could not be removed anyway, and the others' memory would be gone) */
-	for (size_t i = 0; order && i < nr && !foreign[0]; i++)
-		if (ct_region_check_dax_owned(env->ctx, order[i])) {
-			ct_strlcpy(foreign, order[i]->name, sizeof(foreign));
-			cmd_err(env, "%s", ct_context_message(env->ctx));
-			ct_error_clear(&env->ctx->err);
-		}
-	for (size_t i = 0; order && i < nr; i++) {
-		const struct ct_region *r = order[i];
-		struct ct_region_teardown td;
-		json_object *jr, *with;
-		const char *state = "destroyed";
+	if (ct_region_plan_destroy(rm->ctx, t, reg->name, &td))
+		return region_failed(rm, e, "; none of its memory was offlined");	/* refused before any went offline */
+	if ((rc = offline_region(rm, t, reg)))
+		return rc == -EINTR ? "interrupted" : "busy";
+	if (stopped(rm)) {
+		ct_say(&rm->ctx->say, CT_SAY_ERROR, "%s: its memory is offline, the region left in place: stopped by a "
+		       "signal", reg->name);
+		return "interrupted";
+	}
+	if (ct_region_destroy(rm->ctx, t, &td, &rm->eo))
+		return region_failed(rm, e, "");
+	rm->progress++;
+	return "destroyed";
+}
 
-		jr = json_object_new_object();
-		jb_str(jr, "name", r->name);
-		with = jb_arr(jr, "interleaved_with");
-		for (unsigned k = 0; k < r->ntargets; k++)
-			if (strcmp(r->memdevs[k], m->name)) {
-				json_object_array_add(with, json_object_new_string(r->memdevs[k]));
-				cmd_info(env, 0, "%s also spans %s: its memory on %s goes too (%s stays enabled)", r->name,
-					 r->memdevs[k], r->memdevs[k], r->memdevs[k]);
-			}
-		json_object_array_add(regs, jr);
-		if (foreign[0]) {
-			char why[320];
-			if (ct_region_check_dax_owned(env->ctx, r))
-				ct_strlcpy(why, ct_context_message(env->ctx), sizeof(why));
-			else
-				snprintf(why, sizeof(why), "not taken apart: %s of %s is not cxltier's to take away", foreign,
-					 m->name);
-			ct_error_clear(&env->ctx->err);
-			jb_str(jr, "error", why);
-			jb_str(jr, "state", "failed");
-			all = false;
-			continue;
-		}
-		if (co->dry_run) {
-			jb_str(jr, "state", "planned");
-			continue;
-		}
-		if (*eo.stop) {
-			cmd_err(env, "%s: not taken apart: stopped by a signal", r->name);
-			state = "interrupted";
-		} else if (ct_region_plan_destroy(env->ctx, t, r->name, &td)) {
-			/* refused before any of its memory went offline */
-			cmd_err(env, "%s; none of its memory was offlined", ct_context_message(env->ctx));
-			jb_str(jr, "error", ct_context_message(env->ctx));
-			ct_error_clear(&env->ctx->err);
-			state = "failed";
-		} else if ((rc = offline_region(env, t, r, co, busy, tl)))
-			state = rc == -EINTR ? "interrupted" : "busy";
-		else if (*eo.stop) {
-			cmd_err(env, "%s: its memory is offline, the region left in place: stopped by a signal", r->name);
-			state = "interrupted";
-		} else if (ct_region_destroy(env->ctx, t, &td, &eo)) {
-			cmd_err(env, "%s", ct_context_message(env->ctx));
-			jb_str(jr, "error", ct_context_message(env->ctx));
-			ct_error_clear(&env->ctx->err);
-			state = "failed";
-		} else
-			tl->progress++;
-		jb_str(jr, "state", state);
-		all &= !strcmp(state, "destroyed");
-	}
-	free(order);
-	if (foreign[0]) {
-		cmd_err(env, "%s%s: %s is not cxltier's to take away (see above): NOT safe to remove; nothing was "
-			"changed", co->dry_run ? "dry run: " : "", m->name, foreign);
-		tl->failed++;
-		return false;
-	}
-	if (co->dry_run) {
-		fprintf(stderr, "cxltier offline: dry run: %s: would offline and destroy %zu region%s, then disable it; "
-			"nothing was changed\n", m->name, json_object_array_length(regs),
-			json_object_array_length(regs) == 1 ? "" : "s");
-		return false;
-	}
-	if (all && ct_memdev_remove_disable(env->ctx, m->name, &was)) {
-		cmd_err(env, "%s", ct_context_message(env->ctx));
+/* a region of m not taken apart, because another (foreign) is not cxltier's */
+static void left_for_foreign(struct removal *rm, const struct ct_region *reg, const char *foreign, const char *memdev,
+			     struct ct_remove_region *e)
+{
+	if (ct_region_check_dax_owned(rm->ctx, reg))
+		ct_strlcpy(e->error, ct_context_message(rm->ctx), sizeof(e->error));
+	else
+		snprintf(e->error, sizeof(e->error), "not taken apart: %s of %s is not cxltier's to take away", foreign,
+			 memdev);
+	ct_error_clear(&rm->ctx->err);
+	e->state = "failed";
+}
+
+/* m disabled once every region is gone: true when the card may be removed */
+static bool disable(struct removal *rm, const struct ct_memdev *m, struct ct_remove_memdev *e, bool all,
+		    size_t busy_before)
+{
+	bool was = false;
+
+	if (all && ct_memdev_remove_disable(rm->ctx, m->name, &was)) {
+		ct_say(&rm->ctx->say, CT_SAY_ERROR, "%s", ct_context_message(rm->ctx));
 		all = false;
 	} else if (all && !was)
-		tl->progress++;
-	jb_bool(jm, "disabled", all);
-	jb_bool(jm, "safe_to_remove", all);
+		rm->progress++;
+	e->judged = true;
+	e->disabled = e->safe_to_remove = all;
 	if (all)
-		fprintf(stderr, "cxltier offline: %s: no region left, %s: safe to remove the card (%s)\n", m->name,
-			was ? "was disabled already" : "disabled", m->host[0] ? m->host : "its PCI device");
+		ct_say(&rm->ctx->say, 0, "%s: no region left, %s: safe to remove the card (%s)", m->name,
+		       was ? "was disabled already" : "disabled", m->host[0] ? m->host : "its PCI device");
 	else {
-		cmd_err(env, "%s: NOT safe to remove: %s", m->name,
-			busy_before == json_object_array_length(busy) ? "a region or the memdev is left (see above)"
-			: "its memory is still in use (see above)");
-		tl->failed++;
+		ct_say(&rm->ctx->say, CT_SAY_ERROR, "%s: NOT safe to remove: %s", m->name,
+		       busy_before == rm->r->nbusy ? "a region or the memdev is left (see above)"
+		       : "its memory is still in use (see above)");
+		rm->failed++;
 	}
 	return all;
 }
 
-int offline_remove(struct cmd_env *env, char **targets, int n, struct change_opts *co)
+static struct ct_remove_memdev *add_memdev(struct removal *rm, const char *name)
 {
-	struct ct_topology t = { 0 };
-	struct tally tl = { 0, 0, NULL, 0 };
-	struct ct_blocks_opts eo;
-	json_object *root, *arr, *busy;
-	char err[256];
-	int rc;
+	struct ct_offline_remove_report *r = rm->r;
+	struct ct_remove_memdev *v = realloc(r->memdevs, (r->nmemdevs + 1) * sizeof(*v)), *e;
 
-	for (int i = 0; i < n; i++)
-		if (strncmp(targets[i], "mem", 3) || !strncmp(targets[i], "memory", 6)) {
-			cmd_err(env, "--remove takes memdevs (memN), not '%s'", targets[i]);
-			return EXIT_USAGE;
-		}
-	if (out_check_columns(&env->out, &table, err, sizeof(err))) {
-		cmd_err(env, "%s", err);
-		return EXIT_USAGE;
+	if (!v)
+		return NULL;
+	r->memdevs = v;
+	e = &v[r->nmemdevs++];
+	memset(e, 0, sizeof(*e));
+	ct_strlcpy(e->name, name, sizeof(e->name));
+	return e;
+}
+
+/* the regions of one memdev destroyed (each checked before its memory goes
+ * offline), the memdev disabled: true when the card may be removed */
+static bool remove_one(struct removal *rm, struct ct_topology *t, const struct ct_memdev *m)
+{
+	struct ct_remove_memdev *e = add_memdev(rm, m->name);
+	size_t busy_before = rm->r->nbusy, nr;
+	const struct ct_region **order = regions_of(t, m->name, &nr);
+	char foreign[CT_NAME] = "";	/* a region that is not cxltier's to take away */
+	bool all = true;
+
+	if (!order || !e) {
+		ct_say(&rm->ctx->say, CT_SAY_ERROR, "out of memory");
+		free(order);
+		rm->failed++;
+		return false;
 	}
-	if ((rc = change_begin_load(env, co, targets, n, true, &t)))
-		return rc;
-	if ((rc = scope_refuse_interleaved(env, &t, targets, n, co->whole_region))) {
-		change_end();
-		ct_topology_free(&t);
-		return rc;
+	find_foreign(rm, order, nr, foreign, sizeof(foreign));
+	for (size_t i = 0; i < nr; i++) {
+		struct ct_remove_region *reg = add_region(rm, e, order[i]);
+		if (!reg)
+			break;
+		if (foreign[0])
+			left_for_foreign(rm, order[i], foreign, m->name, reg);
+		else
+			reg->state = rm->o->dry_run ? "planned" : take_apart(rm, t, order[i], reg);
+		all &= !strcmp(reg->state, "destroyed");
 	}
-	root = json_object_new_object();
-	arr = jb_arr(root, "memdevs");
-	busy = jb_arr(root, "busy_blocks");
-	change_exec_opts(co, &eo);
-	for (int i = 0; i < n; i++) {
+	free(order);
+	if (foreign[0]) {
+		ct_say(&rm->ctx->say, CT_SAY_ERROR, "%s%s: %s is not cxltier's to take away (see above): NOT safe to "
+		       "remove; nothing was changed", rm->o->dry_run ? "dry run: " : "", m->name, foreign);
+		rm->failed++;
+		return false;
+	}
+	if (rm->o->dry_run) {
+		ct_say(&rm->ctx->say, 0, "dry run: %s: would offline and destroy %zu region%s, then disable it; nothing "
+		       "was changed", m->name, e->nregions, e->nregions == 1 ? "" : "s");
+		return false;
+	}
+	return disable(rm, m, e, all, busy_before);
+}
+
+/* each memdev in turn; CT_JOB_DONE, or the status of a run cut short */
+static enum ct_job_end remove_each(struct removal *rm, struct job_session *js, struct ct_topology *t)
+{
+	const struct ct_offline_remove_opts *o = rm->o;
+
+	for (int i = 0; i < o->n; i++) {
 		const struct ct_memdev *m;
-		if (!co->dry_run && *eo.stop) {
-			cmd_err(env, "%s: not tried: stopped by a signal", targets[i]);
-			tl.failed++;
+		if (!o->dry_run && stopped(rm)) {
+			ct_say(&rm->ctx->say, CT_SAY_ERROR, "%s: not tried: stopped by a signal", o->memdevs[i]);
+			rm->failed++;
 			continue;
 		}
 		/* what an earlier memdev took away (a region of the same
 		 * interleave set) is gone: read the topology again */
-		if (i && !co->dry_run) {
-			ct_topology_free(&t);
-			if ((rc = change_load(env, targets, n, true, &t))) {
-				change_end();
-				pinners_free(&tl);
-				json_object_put(root);
-				return tl.progress ? EXIT_PARTIAL : rc;
-			}
+		if (i && !o->dry_run) {
+			ct_topology_free(t);
+			if (job_session_load(js, o->memdevs, o->n, true, t))
+				return rm->progress ? CT_JOB_PARTIAL : CT_JOB_FAILED;
 		}
-		m = ct_topology_memdev(&t, targets[i]);
-		if (!m) {
-			cmd_err(env, "no memdev '%s' on this system (see 'cxltier list')", targets[i]);
-			tl.failed++;
+		if (!(m = ct_topology_memdev(t, o->memdevs[i]))) {
+			ct_say(&rm->ctx->say, CT_SAY_ERROR, "no memdev '%s' on this system (see 'cxltier list')",
+			       o->memdevs[i]);
+			rm->failed++;
 			continue;
 		}
-		remove_one(env, &t, m, co, arr, busy, &tl);
+		remove_one(rm, t, m);
 	}
-	change_end();
-	pinners_free(&tl);
+	return CT_JOB_DONE;
+}
+
+enum ct_job_end ct_offline_remove(struct ct_context *ctx, const struct ct_offline_remove_opts *o,
+				     struct ct_offline_remove_report *r)
+{
+	struct removal rm = { ctx, o, job_exec_opts(&o->signals, false, o->timeout_s), r, 0, 0 };
+	struct job_session js = JOB_SESSION_INIT;
+	struct ct_topology t = { 0 };
+	enum ct_job_end st;
+
+	*r = (struct ct_offline_remove_report){ 0 };
+	st = job_session_begin_load(&js, ctx, &rm.eo, o->timeout_s, o->dry_run, &r->recovered, o->memdevs, o->n, true,
+				    &t);
+	if (!st)
+		st = blocks_scope_refuse(ctx, &t, o->memdevs, o->n, o->whole_region, CT_WANT_OFFLINE);
+	if (!st && !(st = remove_each(&rm, &js, &t))) {
+		r->shown = true;
+		if (o->dry_run || !rm.failed)
+			st = rm.failed ? CT_JOB_FAILED : CT_JOB_DONE;
+		else
+			st = rm.progress ? CT_JOB_PARTIAL : CT_JOB_FAILED;
+	}
+	job_session_end(&js);
 	ct_topology_free(&t);
-	if (env->out.json)
-		change_recovered_json(root);
-	rc = out_print(&env->out, &table, root, err, sizeof(err));
-	json_object_put(root);
-	if (rc) {
-		cmd_err(env, "%s", err);
-		return EXIT_USAGE;
-	}
-	if (co->dry_run || !tl.failed)
-		return tl.failed ? EXIT_FAIL : EXIT_OK;
-	return tl.progress ? EXIT_PARTIAL : EXIT_FAIL;
+	return r->end = st;
+}
+
+void ct_offline_remove_report_free(struct ct_offline_remove_report *r)
+{
+	for (size_t i = 0; i < r->nmemdevs; i++)
+		free(r->memdevs[i].regions);
+	free(r->memdevs);
+	for (size_t i = 0; i < r->nbusy; i++)
+		free(r->busy[i].note);
+	free(r->busy);
+	for (size_t i = 0; i < r->npinners; i++)
+		free(r->pinners[i].p);
+	free(r->pinners);
+	*r = (struct ct_offline_remove_report){ 0 };
 }

@@ -1,25 +1,35 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
-/* online-policy.h - `online --policy`: the policy file, regions for memdevs
- * that back none, and the plan of the blocks the policy onlines */
-#ifndef CXLTIER_ONLINE_POLICY_H
-#define CXLTIER_ONLINE_POLICY_H
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * policy-online.h - the job of `cxltier online --policy`, which the hotplug
+ * watch runs for the devices udev hands over, in one call: under the
+ * memory-blocks lock (none in a dry run), after what killed runs left is
+ * finished or undone, the policy file read (config/policy.h); a region
+ * made for each target memdev that backs none when the policy says
+ * create-region = yes (change/policy-region.h), the topology read again;
+ * the blocks of each CXL dax device the policy onlines planned in the zone
+ * it wants (change/policy-plan.h); then carried out as `online` carries
+ * them out (jobs/blocks-change.h). The report is online's, with each
+ * memdev without a region and what became of it (new_regions).
+ */
+#ifndef CXLTIER_POLICY_ONLINE_H
+#define CXLTIER_POLICY_ONLINE_H
 
-#include "blocks-change.h"
-#include "config/policy.h"
+#include <stdbool.h>
+#include "jobs/blocks-change.h"
 
-#define DEFAULT_CONFIG "/etc/cxltier.conf"
+struct ct_policy_online_opts {
+	const char *config;		/* the policy file; NULL: CT_CONF_PATH, whose absence is the default policy */
+	char *const *targets;		/* memN, daxX.Y, regionN, memoryN...; none: all CXL memory */
+	int ntargets;
+	bool reonline;			/* blocks online in another zone moved, whatever the policy says */
+	bool dry_run, rollback;
+	unsigned timeout_s;		/* per block, and the wait for the lock */
+	struct ct_job_signals signals;
+};
 
-/* the policy file (absent and not given: the default policy); 0 or -errno */
-int policy_read(struct cmd_env *env, const char *path, bool explicit, struct ct_policy *p);
-/* a region for every target memdev without one that the policy wants; on a
- * creation *t is reloaded; each region into o->regions (JSON); an exit code */
-int policy_regions(struct cmd_env *env, struct ct_topology *t, const struct ct_policy *pol, char **targets, int n,
-		   struct change_opts *o);
-/* the blocks of each dax device the policy onlines, the zone and
- * whether to re-online (into o); a device whose blocks cannot be planned
- * is named and sets o->targets_failed (the run is partial or failed).
- * 0 or -errno */
-int policy_plan(struct cmd_env *env, const struct ct_topology *t, const struct ct_policy *pol, char **targets,
-		int n, struct ct_blocks_plan *plan, struct change_opts *o);
+/* the job: how it ended (also in r), everything it had to tell said;
+ * free r with ct_blocks_change_report_free() */
+enum ct_job_end ct_policy_online(struct ct_context *ctx, const struct ct_policy_online_opts *o,
+				    struct ct_blocks_change_report *r);
 
 #endif

@@ -1,31 +1,58 @@
-// SPDX-License-Identifier: GPL-2.0-only
-/* region-create.c - `cxltier region create MEMDEV...`: resolve the memdevs,
- * plan (root decoder, ways, granularity, order, size), show or carry it out */
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* region-change.c - a region created over memdevs, or regions destroyed,
+ * under the lock (region-change.h) */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "blocks-change.h"
-#include "cmd-region.h"
-#include "core/context.h"
+#include "jobs/region-change.h"
+#include "jobs/job-session.h"
 #include "change/region.h"
-#include "core/units.h"
+#include "core/context.h"
+#include "core/say.h"
 
-static int parse_uint(struct cmd_env *env, const char *opt, const char *arg, unsigned *out)
+static enum ct_job_end status_of(int rc)
 {
-	char *end;
-	unsigned long v = strtoul(arg, &end, 0);
-
-	if (end == arg || *end || *arg == '-' || v > 1 << 20) {
-		cmd_err(env, "%s %s: give a number", opt, arg);
-		return EXIT_USAGE;
-	}
-	*out = (unsigned)v;
-	return EXIT_OK;
+	return rc == -EOPNOTSUPP ? CT_JOB_UNSUPPORTED : CT_JOB_FAILED;
 }
 
+static enum ct_job_end said(struct ct_context *ctx, enum ct_job_end st)
+{
+	ct_say(&ctx->say, CT_SAY_ERROR, "%s", ct_context_message(ctx));
+	return st;
+}
+
+/* one more region to show (state NULL: its own) */
+static enum ct_job_end show(struct ct_context *ctx, struct ct_region_change_report *r, const struct ct_region *reg,
+			       const char *state)
+{
+	struct ct_region_shown *v = realloc(r->shown, (r->nshown + 1) * sizeof(*v));
+
+	if (!v) {
+		ct_say(&ctx->say, CT_SAY_ERROR, "out of memory");
+		return CT_JOB_FAILED;
+	}
+	r->shown = v;
+	v[r->nshown++] = (struct ct_region_shown){ *reg, state };
+	return CT_JOB_DONE;
+}
+
+/* a region known by its name alone: one that is planned or gone */
+static struct ct_region named(const char *name)
+{
+	struct ct_region reg;
+
+	memset(&reg, 0, sizeof(reg));
+	snprintf(reg.name, sizeof(reg.name), "%s", name);
+	snprintf(reg.mode, sizeof(reg.mode), "ram");
+	return reg;
+}
+
+/* ---- create ---- */
+
 /* each argument names exactly one memdev */
-static int resolve(struct cmd_env *env, const struct ct_topology *t, char **specs, int n, const char **names)
+static enum ct_job_end resolve(struct ct_context *ctx, const struct ct_topology *t, char *const *specs, int n,
+				  const char **names)
 {
 	for (int i = 0; i < n; i++) {
 		const struct ct_memdev *hit = NULL;
@@ -33,146 +60,196 @@ static int resolve(struct cmd_env *env, const struct ct_topology *t, char **spec
 			if (!ct_memdev_matches(&t->memdevs[k], specs[i]))
 				continue;
 			if (hit) {
-				cmd_err(env, "'%s' names both %s and %s (by id and by serial): say memN or 0x<serial>",
-					specs[i], hit->name, t->memdevs[k].name);
-				return EXIT_USAGE;
+				ct_say(&ctx->say, CT_SAY_ERROR, "'%s' names both %s and %s (by id and by serial): say memN "
+				       "or 0x<serial>", specs[i], hit->name, t->memdevs[k].name);
+				return CT_JOB_BAD_INPUT;
 			}
 			hit = &t->memdevs[k];
 		}
 		if (!hit) {
-			cmd_err(env, "no memdev '%s' on this system%s", specs[i],
-				t->nmemdevs ? " (see 'cxltier list')" : " (no CXL memdevs found)");
-			return EXIT_FAIL;
+			ct_say(&ctx->say, CT_SAY_ERROR, "no memdev '%s' on this system%s", specs[i],
+			       t->nmemdevs ? " (see 'cxltier list')" : " (no CXL memdevs found)");
+			return CT_JOB_FAILED;
 		}
 		names[i] = hit->name;
 	}
-	return EXIT_OK;
+	return CT_JOB_DONE;
 }
 
+/* the region a plan would make, as the topology would have it */
 static struct ct_region planned(const struct ct_region_plan *p)
 {
-	struct ct_region r;
+	struct ct_region reg = named(p->next_name[0] ? p->next_name : "(new)");
 
-	memset(&r, 0, sizeof(r));
-	snprintf(r.name, sizeof(r.name), "%s", p->next_name[0] ? p->next_name : "(new)");
-	snprintf(r.mode, sizeof(r.mode), "ram");
-	snprintf(r.root_decoder, sizeof(r.root_decoder), "%s", p->root_decoder);
-	r.size = p->size;
-	r.ways = p->ways;
-	r.granularity = p->granularity;
-	r.ntargets = p->ways;
+	snprintf(reg.root_decoder, sizeof(reg.root_decoder), "%s", p->root_decoder);
+	reg.size = p->size;
+	reg.ways = p->ways;
+	reg.granularity = p->granularity;
+	reg.ntargets = p->ways;
 	for (unsigned i = 0; i < p->ways; i++) {
-		snprintf(r.targets[i], CT_NAME, "%s", p->members[i].decoder);
-		snprintf(r.memdevs[i], CT_NAME, "%s", p->members[i].memdev);
-		r.dpa[i].size = p->members[i].dpa_size;
-		r.dpa[i].resource = UINT64_MAX;	/* the kernel allocates it */
+		snprintf(reg.targets[i], CT_NAME, "%s", p->members[i].decoder);
+		snprintf(reg.memdevs[i], CT_NAME, "%s", p->members[i].memdev);
+		reg.dpa[i].size = p->members[i].dpa_size;
+		reg.dpa[i].resource = UINT64_MAX;	/* the kernel allocates it */
 	}
-	return r;
+	return reg;
 }
 
-static int create(struct cmd_env *env, struct ct_topology *t, const struct ct_region_req *req, bool dry)
+/* the plan carried out (the lock released), the region read back */
+static enum ct_job_end create(struct ct_context *ctx, struct job_session *js, struct ct_region_plan *plan,
+				 struct ct_region_change_report *r)
 {
-	struct change_opts co = { .want = CT_WANT_MOVABLE, .dry_run = dry };
-	struct ct_region_plan plan;
-	const struct ct_region *r;
+	const struct ct_region *reg;
 	int rc;
 
-	/* plan under the lock: two runs must not pick the same decoders */
-	if ((rc = change_begin(env, &co)))
-		return rc;
-	rc = ct_region_plan_create(env->ctx, req, &plan);
-	if (rc) {
-		cmd_err(env, "%s", ct_context_message(env->ctx));
-		change_end();
-		return region_exit_code(rc);
+	job_warn_auto_online(ctx);	/* its memory could land in ZONE_NORMAL by itself */
+	rc = ct_region_create(ctx, plan);
+	job_session_end(js);
+	if (rc)
+		return said(ctx, status_of(rc));
+	ct_topology_free(&r->topology);
+	if (ct_topology_load(ctx, &r->topology) || !(reg = ct_topology_region(&r->topology, plan->region))) {
+		ct_say(&ctx->say, CT_SAY_ERROR, "created %s, but cannot read it back: %s", plan->region,
+		       ct_context_message(ctx));
+		return CT_JOB_FAILED;
 	}
-	if (dry) {
-		struct ct_region pr = planned(&plan);
-		fprintf(stderr, "cxltier region: dry run: would create %s under %s: %u way%s x %llu MiB, granularity %u, "
-			"through %s; nothing was changed\n", pr.name, plan.root_decoder, plan.ways, plan.ways == 1 ? "" : "s",
-			(unsigned long long)(plan.size / plan.ways >> 20), plan.granularity, plan.method);
-		return region_show(env, t, &pr, "planned");
-	}
-	change_warn_auto_online(env);	/* its memory could land in ZONE_NORMAL by itself */
-	rc = ct_region_create(env->ctx, &plan);
-	change_end();
-	if (rc) {
-		cmd_err(env, "%s", ct_context_message(env->ctx));
-		return region_exit_code(rc);
-	}
-	ct_topology_free(t);
-	if (ct_topology_load(env->ctx, t) || !(r = ct_topology_region(t, plan.region))) {
-		cmd_err(env, "created %s, but cannot read it back: %s", plan.region, ct_context_message(env->ctx));
-		return EXIT_FAIL;
-	}
-	cmd_info(env, 0, "created %s under %s (through %s)", plan.region, plan.root_decoder, plan.method);
-	if (!r->ndax)
-		cmd_warn(env, "%s has no dax device yet (is dax_cxl loaded?)", plan.region);
-	return region_show(env, t, r, NULL);
+	ct_say(&ctx->say, 0, "created %s under %s (through %s)", plan->region, plan->root_decoder, plan->method);
+	if (!reg->ndax)
+		ct_say(&ctx->say, CT_SAY_WARNING, "%s has no dax device yet (is dax_cxl loaded?)", plan->region);
+	return show(ctx, r, reg, NULL);
 }
 
-int region_create(int argc, char **argv, struct cmd_env *env)
+/* planned under the lock (two runs must not pick the same decoders), then
+ * shown (dry) or created */
+static enum ct_job_end plan_and_create(struct ct_context *ctx, const struct ct_region_create_opts *o,
+					  const struct ct_region_req *req, struct ct_region_change_report *r)
 {
-	enum { OPT_DRY = 0x2001 };
-	static const struct option opts[] = {
-		{ "decoder", required_argument, NULL, 'd' },
-		{ "ways", required_argument, NULL, 'w' },
-		{ "granularity", required_argument, NULL, 'g' },
-		{ "size", required_argument, NULL, 's' },
-		{ "dry-run", no_argument, NULL, OPT_DRY },
-		COMMON_LONG_OPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct ct_region_req req = { 0 };
-	const char *names[CT_MAX_TARGETS];
-	struct ct_topology t;
-	bool dry = false;
-	int c, rc, n;
+	struct ct_blocks_opts eo = job_exec_opts(&o->signals, false, 0);
+	struct job_session js = JOB_SESSION_INIT;
+	struct ct_region_plan plan;
+	enum ct_job_end st;
+	struct ct_region pr;
+	int rc;
 
-	env->opts = opts;
-	opterr = 0;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "d:w:g:s:" COMMON_SHORT_OPTS, opts, NULL)) != -1) {
-		rc = EXIT_OK;
-		if (c == 'd')
-			req.root_decoder = optarg;
-		else if (c == 'w')
-			rc = parse_uint(env, "--ways", optarg, &req.ways);
-		else if (c == 'g')
-			rc = parse_uint(env, "--granularity", optarg, &req.granularity);
-		else if (c == 's') {
-			if (ct_parse_size(optarg, &req.size) || !req.size) {
-				cmd_err(env, "--size %s: give bytes, or a number with K, M, G or T", optarg);
-				rc = EXIT_USAGE;
-			}
-		} else if (c == OPT_DRY)
-			dry = true;
-		else if ((rc = cmd_common_opt(env, c, optarg, argc, argv, region_usage)))
-			return cmd_exit_code(rc);
-		if (rc)
-			return rc;
+	if ((st = job_session_begin(&js, ctx, &eo, 0, o->dry_run, &r->recovered)))
+		return st;
+	if ((rc = ct_region_plan_create(ctx, req, &plan))) {
+		job_session_end(&js);
+		return said(ctx, status_of(rc));
 	}
-	n = argc - optind;
-	if (n <= 0) {
-		cmd_err(env, "give the memdevs: cxltier region create MEMDEV...");
-		return EXIT_USAGE;
+	if (!o->dry_run)
+		return create(ctx, &js, &plan, r);
+	job_session_end(&js);
+	pr = planned(&plan);
+	ct_say(&ctx->say, 0, "dry run: would create %s under %s: %u way%s x %llu MiB, granularity %u, through %s; "
+	       "nothing was changed", pr.name, plan.root_decoder, plan.ways, plan.ways == 1 ? "" : "s",
+	       (unsigned long long)(plan.size / plan.ways >> 20), plan.granularity, plan.method);
+	return show(ctx, r, &pr, "planned");
+}
+
+enum ct_job_end ct_region_change_create(struct ct_context *ctx, const struct ct_region_create_opts *o,
+					   struct ct_region_change_report *r)
+{
+	const char *names[CT_MAX_TARGETS];
+	struct ct_region_req req = { names, (size_t)o->n, o->root_decoder, o->ways, o->granularity, o->size };
+	enum ct_job_end st;
+
+	*r = (struct ct_region_change_report){ 0 };
+	if (o->n > CT_MAX_TARGETS) {
+		ct_say(&ctx->say, CT_SAY_ERROR, "%d memdevs: a region interleaves at most %d", o->n, CT_MAX_TARGETS);
+		return r->end = CT_JOB_BAD_INPUT;
 	}
-	if (n > CT_MAX_TARGETS) {
-		cmd_err(env, "%d memdevs: a region interleaves at most %d", n, CT_MAX_TARGETS);
-		return EXIT_USAGE;
+	if (ct_topology_load(ctx, &r->topology))
+		return r->end = said(ctx, CT_JOB_FAILED);
+	if (!(st = resolve(ctx, &r->topology, o->memdevs, o->n, names)))
+		st = plan_and_create(ctx, o, &req, r);
+	return r->end = st;
+}
+
+/* ---- destroy ---- */
+
+/* gone already: a killed destroy of it finished, or a killed create of it
+ * undone, by this run's recovery */
+static bool recovered_away(const struct ct_region_change_report *r, const char *name)
+{
+	for (size_t i = 0; i < r->recovered.n; i++) {
+		const struct ct_region_recovery *v = &r->recovered.v[i];
+		if (!strcmp(v->region, name) && (!strcmp(v->outcome, "finished") || !strcmp(v->outcome, "undone")))
+			return true;
 	}
-	if ((rc = cmd_context(env)))
-		return rc;
-	if (ct_topology_load(env->ctx, &t)) {
-		cmd_err(env, "%s", ct_context_message(env->ctx));
-		return EXIT_FAIL;
+	return false;
+}
+
+/* what a destroy would do, said */
+static enum ct_job_end dry_destroy(struct ct_context *ctx, const struct ct_region_teardown *td, bool offline)
+{
+	unsigned nfree = 0;	/* (a position a destroy cut short emptied has none) */
+
+	if (td->online_blocks && !offline) {
+		ct_say(&ctx->say, CT_SAY_ERROR, "%s has %u memory blocks online: destroy would refuse without --offline",
+		       td->region, td->online_blocks);
+		return CT_JOB_FAILED;
 	}
-	rc = resolve(env, &t, argv + optind, n, names);
-	if (!rc) {
-		req.memdevs = names;
-		req.nmemdevs = (size_t)n;
-		rc = create(env, &t, &req, dry);
+	for (unsigned i = 0; i < td->ntargets; i++)
+		nfree += td->targets[i][0] != '\0';
+	ct_say(&ctx->say, 0, "dry run: would %s%s%sfree %u endpoint decoder%s and delete %s (through %s); nothing was "
+	       "changed", td->online_blocks ? "offline its online memory blocks, " : "", td->enabled ? "unbind it, " : "",
+	       td->committed ? "reset its decoders, " : "", nfree, nfree == 1 ? "" : "s", td->region, td->method);
+	return CT_JOB_DONE;
+}
+
+static enum ct_job_end destroy_one(struct ct_context *ctx, const struct ct_region_destroy_opts *o,
+				      const struct ct_blocks_opts *eo, const char *name, struct ct_region_change_report *r)
+{
+	const struct ct_region *reg = ct_topology_region(&r->topology, name);
+	struct ct_region_teardown td;
+	enum ct_job_end st;
+	int rc;
+
+	if (!reg && !o->dry_run && recovered_away(r, name)) {
+		struct ct_region gone = named(name);
+		ct_say(&ctx->say, 0, "destroyed %s (by finishing or undoing the killed run above)", name);
+		return show(ctx, r, &gone, "destroyed");
 	}
-	ct_topology_free(&t);
-	return rc;
+	if ((rc = ct_region_plan_destroy(ctx, &r->topology, name, &td)))
+		return said(ctx, status_of(rc));
+	if (o->dry_run)
+		return (st = dry_destroy(ctx, &td, o->offline)) ? st : show(ctx, r, reg, NULL);
+	if ((rc = ct_region_destroy(ctx, &r->topology, &td, o->offline ? eo : NULL)))
+		return said(ctx, status_of(rc));
+	ct_say(&ctx->say, 0, "destroyed %s (through %s)", name, td.method);
+	return show(ctx, r, reg, "destroyed");
+}
+
+enum ct_job_end ct_region_change_destroy(struct ct_context *ctx, const struct ct_region_destroy_opts *o,
+					    struct ct_region_change_report *r)
+{
+	struct ct_blocks_opts eo = job_exec_opts(&o->signals, true, o->timeout_s);
+	struct job_session js = JOB_SESSION_INIT;
+	enum ct_job_end st, first = CT_JOB_DONE;
+	int failed = 0, done = 0;
+
+	*r = (struct ct_region_change_report){ 0 };
+	/* the lock first: no other cxltier changes blocks or regions meanwhile */
+	if ((st = job_session_begin(&js, ctx, &eo, o->timeout_s, o->dry_run, &r->recovered)))
+		return r->end = st;
+	if (ct_topology_load(ctx, &r->topology)) {
+		job_session_end(&js);
+		return r->end = said(ctx, CT_JOB_FAILED);
+	}
+	for (int i = 0; i < o->n; i++) {
+		st = destroy_one(ctx, o, &eo, o->regions[i], r);
+		if (st && !failed)
+			first = st;
+		st ? failed++ : done++;
+	}
+	job_session_end(&js);
+	return r->end = !failed ? CT_JOB_DONE : done ? CT_JOB_PARTIAL : first;
+}
+
+void ct_region_change_report_free(struct ct_region_change_report *r)
+{
+	ct_topology_free(&r->topology);
+	free(r->shown);
+	*r = (struct ct_region_change_report){ 0 };
 }

@@ -1,109 +1,144 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* cmd-offline.c - `cxltier offline`: take memory blocks offline, with
- * bounded EBUSY retries, so the memory can be removed */
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
+ * bounded EBUSY retries, so the memory can be removed; with --remove, take
+ * memdevs out (the jobs: lib/jobs/blocks-change.h, offline-remove.h; the
+ * reports: render/blocks-table.h, offline-remove-table.c) */
+#include <stddef.h>
 #include <string.h>
-#include "blocks-change.h"
+#include "cli/cli.h"
+#include "cli/job-exit.h"
+#include "cli/run-signals.h"
+#include "offline-remove-table.h"
+#include "render/blocks-table.h"
+#include "render/recovered-json.h"
 #include "core/context.h"
+#include "core/say.h"
+#include "jobs/blocks-change.h"
+#include "jobs/offline-remove.h"
 
-static void usage(void)
+struct offline_args {
+	bool whole_region, dry_run, rollback, remove;
+	unsigned timeout;
+};
+
+static int columns_checked(struct cmd_env *env, const struct out_table *t)
 {
-	printf("usage: cxltier offline TARGET... [--whole-region] [--dry-run] [--rollback] [--timeout SEC]\n"
-	       "       cxltier offline MEMDEV... --remove [--whole-region] [--dry-run] [--timeout SEC]\n\n"
-	       "Offline memory blocks. TARGET: daxX.Y, regionN, memN, nodeN, memoryN, memoryN-M, or\n"
-	       "all (every CXL-backed block). A busy block (pages being migrated away, or\n"
-	       "pinned) is retried with back-off until --timeout, then reported.\n\n"
-	       "      --whole-region a memdev interleaved with others: offline its whole region\n"
-	       "                     (every device of the set); refused without it\n"
-	       "      --dry-run      show what would change, change nothing\n"
-	       "      --rollback     when a block cannot be offlined, online again those that were\n"
-	       "      --timeout SEC  give up after SEC seconds (default 30); SIGINT stops cleanly\n"
-	       "      --remove       memN: offline the regions it backs, destroy them, disable it\n"
-	       "                     and say whether the card can be removed; busy blocks are named\n"
-	       "                     with the processes that have pages on their node\n"
-	       "  -j, -o, -n, -v, --sysroot DIR   as for every command\n"
-	       "Exit: 0 all offline (--remove: every memdev safe to remove), 64 partial (each busy block\n"
-	       "named), 1 failure, 77 no memory hotplug.\n");
+	char err[256];
+
+	if (!out_check_columns(&env->out, t, err, sizeof(err)))
+		return EXIT_OK;
+	cmd_err(env, "%s", err);
+	return EXIT_USAGE;
 }
 
-int cmd_offline(int argc, char **argv, struct cmd_env *env)
+/* --remove: each memdev taken out; an exit code */
+static int remove_memdevs(struct cmd_env *env, const struct offline_args *a, char **memdevs, int n)
 {
-	enum { OPT_DRY = 0x4101, OPT_ROLLBACK, OPT_TIMEOUT, OPT_WHOLE, OPT_REMOVE };
-	static const struct option opts[] = {
-		{ "dry-run", no_argument, NULL, OPT_DRY },
-		{ "rollback", no_argument, NULL, OPT_ROLLBACK },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "whole-region", no_argument, NULL, OPT_WHOLE },
-		{ "remove", no_argument, NULL, OPT_REMOVE },
-		COMMON_LONG_OPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct change_opts co = { .want = CT_WANT_OFFLINE, .timeout_s = 30 };
-	struct ct_topology t = { 0 };
-	struct ct_blocks_plan plan = { 0 };
-	bool remove = false;
-	int c, rc = EXIT_OK;
+	struct ct_offline_remove_report r;
+	struct ct_job_signals sig;
+	char err[256];
+	int rc;
 
-	env->opts = opts;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTS, opts, NULL)) != -1) {
-		if (c == OPT_DRY)
-			co.dry_run = true;
-		else if (c == OPT_ROLLBACK)
-			co.rollback = true;
-		else if (c == OPT_WHOLE)
-			co.whole_region = true;
-		else if (c == OPT_REMOVE)
-			remove = true;
-		else if (c == OPT_TIMEOUT) {
-			if ((rc = change_parse_timeout(env, optarg, &co)))
-				return rc;
-		} else if ((rc = cmd_common_opt(env, c, optarg, argc, argv, usage)))
-			return cmd_exit_code(rc);
-	}
-	if (optind >= argc) {
-		cmd_err(env, "what to offline? give a target (daxX.Y, regionN, memN, nodeN, memoryN[-M], all)");
+	if (a->rollback) {
+		cmd_err(env, "--remove keeps what went offline offline (a second run goes on from there): "
+			"--rollback does not apply");
 		return EXIT_USAGE;
 	}
-	if ((rc = cmd_context(env)))
-		return rc;
-	if (remove) {
-		if (co.rollback) {
-			cmd_err(env, "--remove keeps what went offline offline (a second run goes on from there): "
-				"--rollback does not apply");
+	for (int i = 0; i < n; i++)
+		if (strncmp(memdevs[i], "mem", 3) || !strncmp(memdevs[i], "memory", 6)) {
+			cmd_err(env, "--remove takes memdevs (memN), not '%s'", memdevs[i]);
 			return EXIT_USAGE;
 		}
-		return offline_remove(env, argv + optind, argc - optind, &co);
-	}
-	plan.all_zones = co.dry_run;	/* a dry run shows every block's zones */
-	if ((rc = change_check_columns(env)))
+	if ((rc = columns_checked(env, &remove_table)))
 		return rc;
-	if ((rc = change_begin_load(env, &co, argv + optind, argc - optind, false, &t)))
-		return rc;
-	if ((rc = scope_refuse_interleaved(env, &t, argv + optind, argc - optind, co.whole_region)))
-		goto out;
-	for (int i = optind; i < argc; i++) {
-		const struct ct_dax *devdax = NULL;
-		rc = ct_blocks_plan_add_target(&env->ctx->sys, &t, &plan, argv[i], &devdax);
-		if (rc == -EMEDIUMTYPE && devdax && strncmp(argv[i], "dax", 3)) {
-			/* a region or memdev: its system-ram dax devices are planned */
-			cmd_info(env, 0, "%s is in %s mode: none of its memory is hot-plugged, nothing of it to offline",
-				 devdax->name, devdax->mode);
-			ct_error_clear(&env->ctx->err);
-			continue;
-		}
-		if (rc) {
-			cmd_err(env, "%s", ct_context_message(env->ctx));
-			rc = rc == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
-			goto out;
-		}
+	run_signals_begin(&sig, !a->dry_run);
+	ct_offline_remove(env->ctx, &(struct ct_offline_remove_opts){ .memdevs = memdevs, .n = n,
+		.whole_region = a->whole_region, .dry_run = a->dry_run, .timeout_s = a->timeout, .signals = sig }, &r);
+	run_signals_end();
+	rc = cmd_job_exit(r.end);
+	if (r.shown && remove_table_print(&env->out, &r, err, sizeof(err))) {
+		cmd_err(env, "%s", err);
+		rc = EXIT_USAGE;
 	}
-	rc = change_run(env, &t, argv + optind, argc - optind, &plan, &co);
-out:
-	change_end();
-	ct_blocks_plan_free(&plan);
-	ct_topology_free(&t);
+	ct_offline_remove_report_free(&r);
 	return rc;
 }
+
+/* the blocks, then the lines that close the run; an exit code */
+static int show(struct cmd_env *env, const struct ct_blocks_change_report *r)
+{
+	struct blocks_line lines[BLOCKS_LINES];
+	char err[256];
+
+	if (blocks_table_print(&env->out, r, env->out.json ? recovered_json(&r->recovered) : NULL, err, sizeof(err))) {
+		cmd_err(env, "%s", err);
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0, n = blocks_closing(r, lines); i < n; i++)
+		ct_say(&env->ctx->say, lines[i].kind, "%s", lines[i].text);	/* as the job's own */
+	return cmd_job_exit(r->end);
+}
+
+static int run(struct cmd_env *env, void *args, int argc, char **argv)
+{
+	const struct offline_args *a = args;
+	struct ct_blocks_change_report r;
+	struct ct_job_signals sig;
+	int rc;
+
+	if ((rc = cmd_context(env)))
+		return rc;
+	if (a->remove)
+		return remove_memdevs(env, a, argv, argc);
+	if ((rc = columns_checked(env, &blocks_table)))
+		return rc;
+	run_signals_begin(&sig, !a->dry_run);
+	ct_blocks_change(env->ctx, &(struct ct_blocks_change_opts){ .want = CT_WANT_OFFLINE, .targets = argv,
+		.ntargets = argc, .whole_region = a->whole_region, .dry_run = a->dry_run, .rollback = a->rollback,
+		.timeout_s = a->timeout, .signals = sig }, &r);
+	run_signals_end();
+	rc = cmd_job_exit(r.end);
+	if (r.shown)
+		rc = show(env, &r);
+	ct_blocks_change_report_free(&r);
+	return rc;
+}
+
+#define ARG(field) offsetof(struct offline_args, field)
+static const struct cli_opt opts[] = {
+	{ .name = "whole-region", .store = CLI_FLAG, .offset = ARG(whole_region),
+	  .help = "a memdev interleaved with others: offline its whole region\n(every device of the set); refused without it" },
+	{ .name = "dry-run", .store = CLI_FLAG, .offset = ARG(dry_run), .help = "show what would change, change nothing" },
+	{ .name = "rollback", .store = CLI_FLAG, .offset = ARG(rollback),
+	  .help = "when a block cannot be offlined, online again those that were" },
+	{ .name = "timeout", .arg = "SEC", .store = CLI_SECONDS, .offset = ARG(timeout), .max = 86400,
+	  .help = "per block, and for the lock: give up after SEC seconds\n(default 30); SIGINT stops cleanly" },
+	{ .name = "remove", .store = CLI_FLAG, .offset = ARG(remove),
+	  .help = "memN: offline the regions it backs, destroy them, disable it\nand say whether the card can be removed; busy blocks are named\nwith the processes that have pages on their node" },
+	{ NULL },
+};
+static const struct out_table *const tables[] = { &blocks_table, &remove_table, NULL };
+static const struct offline_args defaults = { .timeout = 30 };
+
+const struct cli_command command_offline = {
+	.name = "offline",
+	.summary = "offline memory blocks, with bounded retries when busy",
+	.synopsis = "TARGET... [--whole-region] [--dry-run] [--rollback] [--timeout SEC]\n"
+		    "MEMDEV... --remove [--whole-region] [--dry-run] [--timeout SEC]",
+	.about = "Offline memory blocks. TARGET: daxX.Y, regionN, memN, nodeN, memoryN, memoryN-M, or\n"
+		 "all (every CXL-backed block). A busy block (pages being migrated away, or\n"
+		 "pinned) is retried with back-off until --timeout, then reported.",
+	.exit_help = "Exit: 0 all offline (--remove: every memdev safe to remove), 64 partial (each busy block\n"
+		     "named), 1 failure, 77 no memory hotplug.",
+	.opts = opts,
+	.tables = tables,
+	.args_size = sizeof(struct offline_args),
+	.args_init = &defaults,
+	.operands = "TARGET",
+	.operand_kind = CLI_C_TARGET,
+	.min_operands = 1,
+	.max_operands = -1,
+	.missing = "what to offline? give a target (daxX.Y, regionN, memN, nodeN, memoryN[-M], all)",
+	.flags = CLI_NO_CONTEXT,
+	.run = run,
+};

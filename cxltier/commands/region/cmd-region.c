@@ -1,137 +1,137 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* cmd-region.c - `cxltier region create|destroy`: the subcommands, and
- * destroy (create: region-create.c; how a region is shown: region-show.c) */
-#include <stdio.h>
-#include <string.h>
-#include "blocks-change.h"
-#include "cmd-region.h"
+/* cmd-region.c - `cxltier region create|destroy`: a CXL RAM region over
+ * memdevs, or regions taken apart (the jobs: lib/jobs/region-change.h; how
+ * a region is shown: region-show.c) */
+#include <stddef.h>
+#include <stdint.h>
+#include "cli/cli.h"
+#include "cli/job-exit.h"
+#include "cli/run-signals.h"
+#include "region-show.h"
 #include "core/context.h"
-#include "change/region.h"
+#include "jobs/region-change.h"
 
-static int destroy_one(struct cmd_env *env, const struct ct_topology *t, const char *name, bool offline, bool dry,
-		       struct change_opts *co)
+struct create_args {
+	const char *decoder;
+	unsigned ways, granularity;
+	uint64_t size;
+	bool dry_run;
+};
+
+struct destroy_args {
+	bool offline, dry_run;
+	unsigned timeout;
+};
+
+/* what the job made or took apart shown, else its status */
+static int shown(struct cmd_env *env, struct ct_region_change_report *r)
 {
-	const struct ct_region *r = ct_topology_region(t, name);
-	struct ct_region_teardown td;
-	struct ct_blocks_opts eo;
-	size_t nrec;
-	const struct ct_region_recovery *rec = change_recovered(&nrec);
-	int rc;
+	int rc = region_show(env, r);
 
-	/* gone already: a killed destroy of it finished, or a killed create of
-	 * it undone, by this run's recovery */
-	for (size_t i = 0; i < nrec && !r && !dry; i++)
-		if (!strcmp(rec[i].region, name) && (!strcmp(rec[i].outcome, "finished") || !strcmp(rec[i].outcome, "undone"))) {
-			struct ct_region gone;
-			memset(&gone, 0, sizeof(gone));
-			snprintf(gone.name, sizeof(gone.name), "%s", name);
-			snprintf(gone.mode, sizeof(gone.mode), "ram");
-			cmd_info(env, 0, "destroyed %s (by finishing or undoing the killed run above)", name);
-			return region_show(env, t, &gone, "destroyed");
-		}
-	rc = ct_region_plan_destroy(env->ctx, t, name, &td);
-
-	if (rc) {
-		cmd_err(env, "%s", ct_context_message(env->ctx));
-		return region_exit_code(rc);
-	}
-	if (dry) {
-		if (td.online_blocks && !offline) {
-			cmd_err(env, "%s has %u memory blocks online: destroy would refuse without --offline", name,
-				td.online_blocks);
-			return EXIT_FAIL;
-		}
-		unsigned nfree = 0;	/* (a position a destroy cut short emptied has none) */
-		for (unsigned i = 0; i < td.ntargets; i++)
-			nfree += td.targets[i][0] != '\0';
-		fprintf(stderr, "cxltier region: dry run: would %s%s%sfree %u endpoint decoder%s and delete %s "
-			"(through %s); nothing was changed\n", td.online_blocks ? "offline its online memory blocks, " : "",
-			td.enabled ? "unbind it, " : "", td.committed ? "reset its decoders, " : "",
-			nfree, nfree == 1 ? "" : "s", name, td.method);
-		return region_show(env, t, r, NULL);
-	}
-	change_exec_opts(co, &eo);
-	rc = ct_region_destroy(env->ctx, t, &td, offline ? &eo : NULL);
-	if (rc) {
-		cmd_err(env, "%s", ct_context_message(env->ctx));
-		return region_exit_code(rc);
-	}
-	cmd_info(env, 0, "destroyed %s (through %s)", name, td.method);
-	return region_show(env, t, r, "destroyed");
+	rc = rc ? rc : cmd_job_exit(r->end);
+	ct_region_change_report_free(r);
+	return rc;
 }
 
-int region_destroy(int argc, char **argv, struct cmd_env *env)
+static int create_run(struct cmd_env *env, void *args, int argc, char **argv)
 {
-	enum { OPT_OFFLINE = 0x2001, OPT_DRY, OPT_TIMEOUT };
-	static const struct option opts[] = {
-		{ "offline", no_argument, NULL, OPT_OFFLINE },
-		{ "force", no_argument, NULL, 'f' },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "dry-run", no_argument, NULL, OPT_DRY },
-		COMMON_LONG_OPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct change_opts co = { .want = CT_WANT_OFFLINE, .rollback = true, .whole_region = true };
-	struct ct_topology t;
-	bool offline = false;
-	int c, rc, failed = 0, done = 0, first = EXIT_OK;
+	const struct create_args *a = args;
+	struct ct_region_change_report r;
+	struct ct_job_signals sig;
 
-	env->opts = opts;
-	opterr = 0;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "f" COMMON_SHORT_OPTS, opts, NULL)) != -1) {
-		if (c == OPT_OFFLINE || c == 'f')	/* -f: cxl destroy-region's habit (see region_usage) */
-			offline = true;
-		else if (c == OPT_DRY)
-			co.dry_run = true;
-		else if (c == OPT_TIMEOUT) {
-			if ((rc = change_parse_timeout(env, optarg, &co)))
-				return rc;
-		} else if ((rc = cmd_common_opt(env, c, optarg, argc, argv, region_usage)))
-			return cmd_exit_code(rc);
-	}
-	if (optind >= argc) {
-		cmd_err(env, "give the region to destroy: cxltier region destroy REGION");
-		return EXIT_USAGE;
-	}
-	if ((rc = cmd_context(env)))
-		return rc;
-	/* the lock first: no other cxltier changes blocks or regions meanwhile */
-	if ((rc = change_begin(env, &co)))
-		return rc;
-	if (ct_topology_load(env->ctx, &t)) {
-		cmd_err(env, "%s", ct_context_message(env->ctx));
-		change_end();
-		return EXIT_FAIL;
-	}
-	for (int i = optind; i < argc; i++) {
-		rc = destroy_one(env, &t, argv[i], offline, co.dry_run, &co);
-		if (rc && !failed)
-			first = rc;
-		rc ? failed++ : done++;
-	}
-	change_end();
-	ct_topology_free(&t);
-	return !failed ? EXIT_OK : done ? EXIT_PARTIAL : first;
+	run_signals_begin(&sig, !a->dry_run);
+	ct_region_change_create(env->ctx, &(struct ct_region_create_opts){ .memdevs = argv, .n = argc,
+		.root_decoder = a->decoder, .ways = a->ways, .granularity = a->granularity, .size = a->size,
+		.dry_run = a->dry_run, .signals = sig }, &r);
+	run_signals_end();
+	return shown(env, &r);
 }
 
-int cmd_region(int argc, char **argv, struct cmd_env *env)
+static int destroy_run(struct cmd_env *env, void *args, int argc, char **argv)
 {
-	const char *sub = argc > 1 ? argv[1] : "";
+	const struct destroy_args *a = args;
+	struct ct_region_change_report r;
+	struct ct_job_signals sig;
 
-	if (!strcmp(sub, "create"))
-		return region_create(argc - 1, argv + 1, env);
-	if (!strcmp(sub, "destroy"))
-		return region_destroy(argc - 1, argv + 1, env);
-	if (!strcmp(sub, "-h") || !strcmp(sub, "--help")) {
-		region_usage();
-		return EXIT_OK;
-	}
-	if (!strcmp(sub, "--list-opts")) {
-		printf("create\ndestroy\n");
-		return EXIT_OK;
-	}
-	cmd_err(env, "%s%s%s: say 'create' or 'destroy' (see 'cxltier region --help')", sub[0] ? "unknown subcommand '" : "a subcommand is needed",
-		sub[0] ? sub : "", sub[0] ? "'" : "");
-	return EXIT_USAGE;
+	run_signals_begin(&sig, !a->dry_run);
+	ct_region_change_destroy(env->ctx, &(struct ct_region_destroy_opts){ .regions = argv, .n = argc,
+		.offline = a->offline, .dry_run = a->dry_run, .timeout_s = a->timeout, .signals = sig }, &r);
+	run_signals_end();
+	return shown(env, &r);
 }
+
+static const struct out_table *const tables[] = { &region_table, NULL };
+
+#define CREATE(field) offsetof(struct create_args, field)
+static const struct cli_opt create_opts[] = {
+	{ .name = "decoder", .key = 'd', .arg = "ROOT", .store = CLI_STRING, .offset = CREATE(decoder),
+	  .complete = CLI_C_DECODER, .help = "the root decoder (CXL window); default: the first that can take them" },
+	{ .name = "ways", .key = 'w', .arg = "N", .store = CLI_UINT, .offset = CREATE(ways), .max = 1 << 20,
+	  .help = "must equal the number of memdevs (a check)" },
+	{ .name = "granularity", .key = 'g', .arg = "BYTES", .store = CLI_UINT, .offset = CREATE(granularity),
+	  .max = 1 << 20, .help = "interleave granularity (default: the root decoder's)" },
+	{ .name = "size", .key = 's', .arg = "SIZE", .store = CLI_SIZE, .offset = CREATE(size),
+	  .help = "total size (K/M/G/T suffix; default: all they share)" },
+	{ .name = "dry-run", .store = CLI_FLAG, .offset = CREATE(dry_run), .help = "show the plan; change nothing" },
+	{ NULL },
+};
+
+static const struct cli_command command_region_create = {
+	.name = "create",
+	.summary = "create a CXL RAM region over memdevs (interleaved when several)",
+	.synopsis = "MEMDEV... [-d ROOT] [-w WAYS] [-g GRANULARITY] [-s SIZE] [--dry-run] [-j]",
+	.about = "Create a CXL RAM region over memdevs (interleaved when several). MEMDEV: memN, N,\n"
+		 "a serial (0x... or decimal) or the PCI device.",
+	.opts = create_opts,
+	.tables = tables,
+	.args_size = sizeof(struct create_args),
+	.operands = "MEMDEV",
+	.operand_kind = CLI_C_MEMDEV,
+	.min_operands = 1,
+	.max_operands = -1,
+	.missing = "give the memdevs: cxltier region create MEMDEV...",
+	.run = create_run,
+};
+
+#define DESTROY(field) offsetof(struct destroy_args, field)
+static const struct cli_opt destroy_opts[] = {
+	{ .name = "offline", .store = CLI_FLAG, .offset = DESTROY(offline),
+	  .help = "offline the region's memory first (refused while online otherwise)" },
+	{ .name = "force", .key = 'f', .store = CLI_FLAG, .offset = DESTROY(offline),
+	  .help = "the same, as 'cxl destroy-region -f' users type it; a block that cannot\n"
+		  "go offline stops the destroy and the memory is put back online (ndctl's\n"
+		  "-f goes on and leaks the address space)" },
+	{ .name = "timeout", .arg = "SEC", .store = CLI_SECONDS, .offset = DESTROY(timeout), .max = 86400,
+	  .help = "per-block limit when offlining, and for the lock" },
+	{ .name = "dry-run", .store = CLI_FLAG, .offset = DESTROY(dry_run), .help = "show the steps; change nothing" },
+	{ NULL },
+};
+
+static const struct cli_command command_region_destroy = {
+	.name = "destroy",
+	.summary = "take CXL regions apart",
+	.synopsis = "REGION... [--offline|-f] [--timeout SEC] [--dry-run] [-j]",
+	.about = "Take regions apart: unbind, reset the decoders, free the endpoint decoders'\n"
+		 "capacity, delete; their online memory offlined first with --offline.",
+	.opts = destroy_opts,
+	.tables = tables,
+	.args_size = sizeof(struct destroy_args),
+	.operands = "REGION",
+	.operand_kind = CLI_C_REGION,
+	.min_operands = 1,
+	.max_operands = -1,
+	.missing = "give the region to destroy: cxltier region destroy REGION",
+	.run = destroy_run,
+};
+
+static const struct cli_command *const subcommands[] = { &command_region_create, &command_region_destroy, NULL };
+
+const struct cli_command command_region = {
+	.name = "region",
+	.summary = "create a CXL RAM region over memdevs (interleaved), or destroy one",
+	.about = "Create a CXL RAM region over memdevs (interleaved when several), or destroy one.",
+	.notes = "JSON: {\"regions\":[...]} as in 'cxltier list -j'",
+	.tables = tables,
+	.operands = "'create' or 'destroy'",
+	.subcommands = subcommands,
+};

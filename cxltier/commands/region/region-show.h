@@ -1,20 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* cmd-region.h - what the parts of `cxltier region` share */
-#ifndef CXLTIER_CMD_REGION_H
-#define CXLTIER_CMD_REGION_H
+/* region-show.h - how `cxltier region create` and `destroy` show what they
+ * made or took apart: each region as `list` prints it */
+#ifndef CXLTIER_REGION_SHOW_H
+#define CXLTIER_REGION_SHOW_H
 
 #include "cli/cli.h"
-#include "cxl/topology.h"
+#include "jobs/region-change.h"
 
-int region_create(int argc, char **argv, struct cmd_env *env);
-int region_destroy(int argc, char **argv, struct cmd_env *env);
+extern const struct out_table region_table;
 
-/* region-show.c: the help of `cxltier region` (its columns included) */
-void region_usage(void);
-/* print one region as `list` does (JSON {"regions":[...]} or its tree);
- * state, when given, replaces the region's state ("planned", "destroyed") */
-int region_show(struct cmd_env *env, const struct ct_topology *t, const struct ct_region *r, const char *state);
-/* the exit code for a lib failure: 77 when the kernel or device cannot */
-int region_exit_code(int rc);
+/* each region of the report printed: with -j a document each,
+ * {"regions":[...]} (and "recovered"), else its tree; an exit code
+ * (EXIT_USAGE when -o names a column the table does not have) */
+int region_show(struct cmd_env *env, const struct ct_region_change_report *r);
 
 #endif
