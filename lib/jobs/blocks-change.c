@@ -140,7 +140,6 @@ enum ct_job_end ct_blocks_change(struct ct_context *ctx, const struct ct_blocks_
 {
 	struct ct_blocks_opts eo = job_exec_opts(&o->signals, o->rollback, o->timeout_s);
 	struct job_session js = JOB_SESSION_INIT;
-	struct ct_topology t = { 0 };
 	struct blocks_before b = { 0 };
 	bool online = o->want != CT_WANT_OFFLINE;
 	enum ct_job_end st;
@@ -148,25 +147,26 @@ enum ct_job_end ct_blocks_change(struct ct_context *ctx, const struct ct_blocks_
 	*r = (struct ct_blocks_change_report){ .dry_run = o->dry_run, .want = o->want };
 	r->plan.all_zones = o->dry_run;	/* a dry run shows every block's zones */
 	st = job_session_begin_load(&js, ctx, &eo, o->timeout_s, o->dry_run, &r->recovered, o->targets, o->ntargets,
-				    false, &t);
+				    false, &r->topology);
 	if (!st && online)
 		job_warn_auto_online(ctx);
 	if (!st)
-		st = blocks_scope_refuse(ctx, &t, o->targets, o->ntargets, o->whole_region, o->want);
+		st = blocks_scope_refuse(ctx, &r->topology, o->targets, o->ntargets, o->whole_region, o->want);
 	if (!st)
-		st = online ? plan_online(ctx, &js, o, &t, &r->plan, &b) : plan_offline(ctx, o, &t, &r->plan);
+		st = online ? plan_online(ctx, &js, o, &r->topology, &r->plan, &b)
+			    : plan_offline(ctx, o, &r->topology, &r->plan);
 	if (!st)
-		blocks_run_finish(&js, &t, o->targets, o->ntargets, o->reonline, &b, r);
+		blocks_run_finish(&js, &r->topology, o->targets, o->ntargets, o->reonline, &b, r);
 	else
 		r->end = st;
 	job_session_end(&js);
-	ct_topology_free(&t);
 	return r->end;
 }
 
 void ct_blocks_change_report_free(struct ct_blocks_change_report *r)
 {
 	ct_blocks_plan_free(&r->plan);
+	ct_topology_free(&r->topology);
 	ct_interleave_touched_free(&r->memdevs);
 	free(r->new_regions);
 	r->new_regions = NULL;

@@ -9,8 +9,8 @@
  * when asked), each block's action decided, carried out and read back,
  * the lock released; then each block that did not go as asked is said,
  * with the memdevs behind the blocks. The report is the plan with each
- * block's result, those memdevs, what was recovered, a tally and how it
- * ended (jobs/job-end.h).
+ * block's result, the topology it was made on, those memdevs, what was
+ * recovered, a tally and how it ended (jobs/job-end.h).
  */
 #ifndef CXLTIER_BLOCKS_CHANGE_H
 #define CXLTIER_BLOCKS_CHANGE_H
@@ -47,6 +47,7 @@ struct ct_blocks_change_report {
 	bool dry_run;
 	enum ct_blocks_want want;
 	struct ct_blocks_plan plan;	/* each block: before, action, result, after, note */
+	struct ct_topology topology;	/* what the targets were resolved on (read again after a change) */
 	struct ct_interleave_set memdevs;	/* the memdevs behind the blocks, each with its share */
 	struct ct_job_recovered recovered;
 	/* online --policy (jobs/policy-online.h): each memdev without a region

@@ -112,7 +112,6 @@ enum ct_job_end ct_policy_online(struct ct_context *ctx, const struct ct_policy_
 {
 	struct ct_blocks_opts eo = job_exec_opts(&o->signals, o->rollback, o->timeout_s);
 	struct job_session js = JOB_SESSION_INIT;
-	struct ct_topology t = { 0 };
 	struct ct_policy pol = { 0 };
 	struct blocks_before b = { 0 };
 	enum ct_job_end st;
@@ -120,21 +119,20 @@ enum ct_job_end ct_policy_online(struct ct_context *ctx, const struct ct_policy_
 	*r = (struct ct_blocks_change_report){ .dry_run = o->dry_run, .want = CT_WANT_MOVABLE };
 	r->plan.all_zones = o->dry_run;	/* a dry run shows every block's zones */
 	st = job_session_begin_load(&js, ctx, &eo, o->timeout_s, o->dry_run, &r->recovered, o->targets, o->ntargets,
-				    true, &t);
+				    true, &r->topology);
 	if (!st) {
 		job_warn_auto_online(ctx);
 		st = read_policy(ctx, o->config, &pol);
 	}
-	if (!st && !(st = make_regions(ctx, &js, &t, &pol, o, r, &b))) {
+	if (!st && !(st = make_regions(ctx, &js, &r->topology, &pol, o, r, &b))) {
 		job_session_phase(&js, "policy and regions (created, topology read again)");
-		st = plan_blocks(ctx, &t, &pol, o, r, &b);
+		st = plan_blocks(ctx, &r->topology, &pol, o, r, &b);
 	}
 	if (!st)
-		blocks_run_finish(&js, &t, o->targets, o->ntargets, o->reonline, &b, r);
+		blocks_run_finish(&js, &r->topology, o->targets, o->ntargets, o->reonline, &b, r);
 	else
 		r->end = st;
 	job_session_end(&js);
 	ct_policy_free(&pol);
-	ct_topology_free(&t);
 	return r->end;
 }
