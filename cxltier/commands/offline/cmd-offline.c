@@ -17,7 +17,7 @@
 #include "jobs/offline-remove.h"
 
 struct offline_args {
-	bool whole_region, dry_run, rollback, remove;
+	bool whole_region, dry_run, rollback, remove;	/* --remove: never with --rollback (the table says) */
 	unsigned timeout;
 };
 
@@ -39,11 +39,6 @@ static int remove_memdevs(struct cmd_env *env, const struct offline_args *a, cha
 	char err[256];
 	int rc;
 
-	if (a->rollback) {
-		cmd_err(env, "--remove keeps what went offline offline (a second run goes on from there): "
-			"--rollback does not apply");
-		return EXIT_USAGE;
-	}
 	for (int i = 0; i < n; i++)
 		if (strncmp(memdevs[i], "mem", 3) || !strncmp(memdevs[i], "memory", 6)) {
 			cmd_err(env, "--remove takes memdevs (memN), not '%s'", memdevs[i]);
@@ -113,7 +108,9 @@ static const struct cli_opt opts[] = {
 	  .help = "when a block cannot be offlined, online again those that were" },
 	{ .name = "timeout", .arg = "SEC", .store = CLI_SECONDS, .offset = ARG(timeout), .max = 86400,
 	  .help = "per block, and for the lock: give up after SEC seconds\n(default 30); SIGINT stops cleanly" },
-	{ .name = "remove", .store = CLI_FLAG, .offset = ARG(remove),
+	{ .name = "remove", .store = CLI_FLAG, .offset = ARG(remove), .conflicts = "rollback",
+	  .conflict_msg = "--remove keeps what went offline offline (a second run goes on from there): "
+			  "--rollback does not apply",
 	  .help = "memN: offline the regions it backs, destroy them, disable it\nand say whether the card can be removed; busy blocks are named\nwith the processes that have pages on their node" },
 	{ NULL },
 };
