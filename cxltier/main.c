@@ -21,17 +21,10 @@ extern const struct cli_command command_migrate;
 extern const struct cli_command command_events;
 extern const struct cli_command command_metrics;
 extern const struct cli_command command_doctor;
-
-/* during the move to the tables: the commands that parse their own options */
-int cmd_region(int argc, char **argv, struct cmd_env *env);
-int cmd_online(int argc, char **argv, struct cmd_env *env);
-int cmd_offline(int argc, char **argv, struct cmd_env *env);
-int cmd_hotplug(int argc, char **argv, struct cmd_env *env);
-
-static const struct cli_command command_region = { .name = "region", .summary = "create a CXL RAM region over memdevs (interleaved), or destroy one", .legacy = cmd_region };
-static const struct cli_command command_online = { .name = "online", .summary = "online memory blocks into ZONE_MOVABLE (dax, region, memdev, node, blocks)", .legacy = cmd_online };
-static const struct cli_command command_offline = { .name = "offline", .summary = "offline memory blocks, with bounded retries when busy", .legacy = cmd_offline };
-static const struct cli_command command_hotplug = { .name = "hotplug", .summary = "wait for CXL devices udev's rule marks and online them per the policy, as they come", .legacy = cmd_hotplug };
+extern const struct cli_command command_region;
+extern const struct cli_command command_online;
+extern const struct cli_command command_offline;
+extern const struct cli_command command_hotplug;
 
 /* the commands, in the order `cxltier --help` lists them */
 static const struct cli_command *const commands[] = {

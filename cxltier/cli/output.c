@@ -8,33 +8,11 @@
 #include <wchar.h>
 #include <libsmartcols.h>
 #include "cli/output.h"
+#include "core/units.h"
 
 char *out_human_size(unsigned long long bytes, char *buf, size_t len)
 {
-	static const char units[] = "BKMGTPE";
-	int exp = 0;
-	unsigned long long div = 1;
-
-	while (exp < 6 && bytes >= div * 1024) {
-		div *= 1024;
-		exp++;
-	}
-	if (!exp) {
-		snprintf(buf, len, "%llu", bytes);
-		return buf;
-	}
-	unsigned long long whole = bytes / div;
-	/* one decimal, rounded; dropped when it is 0 */
-	unsigned long long tenth = ((bytes % div) * 10 + div / 2) / div;
-	if (tenth == 10) {
-		whole++;
-		tenth = 0;
-	}
-	if (tenth)
-		snprintf(buf, len, "%llu.%llu%c", whole, tenth, units[exp]);
-	else
-		snprintf(buf, len, "%llu%c", whole, units[exp]);
-	return buf;
+	return ct_size_text(bytes, buf, len);	/* the library's messages say sizes the same way */
 }
 
 /* "a.b" descends into objects; NULL when any step is absent */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* private to lib/change/ (unit tests in test/ may include it): other folders
- * and the CLI go through dax-convert.h, policy-region.h and hotplug-session.h */
+ * and the CLI go through dax-convert.h, policy-region.h and blocks-session.h */
 /*
  * auto-online-hold.h - keep the kernel from onlining new memory itself
  * (auto_online_blocks = offline) while cxltier adds memory that it onlines

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* private to lib/change/ (unit tests in test/ may include it): the CLI goes
- * through region.h and hotplug-session.h */
+ * through region.h and blocks-session.h */
 /*
  * change-record.h - the record of a region create or destroy under way, so
  * that a run killed between its kernel writes (SIGKILL, a crash, power) is

@@ -15,7 +15,7 @@ static bool named(char *const *targets, int n, const char *memdev)
 }
 
 /* the plan's blocks owned by one of the region's dax devices */
-static unsigned blocks_in(const struct ct_region *r, const struct ct_hotplug_plan *p)
+static unsigned blocks_in(const struct ct_region *r, const struct ct_blocks_plan *p)
 {
 	unsigned n = 0;
 
@@ -26,7 +26,7 @@ static unsigned blocks_in(const struct ct_region *r, const struct ct_hotplug_pla
 	return n;
 }
 
-int ct_interleave_touched(struct ct_sysfs *s, struct ct_topology *t, const struct ct_hotplug_plan *p, char *const *targets,
+int ct_interleave_touched(struct ct_sysfs *s, struct ct_topology *t, const struct ct_blocks_plan *p, char *const *targets,
 		    int ntargets, struct ct_interleave_set *out)
 {
 	uint64_t bs = t->block_size;

@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "change/hotplug.h"
+#include "change/blocks.h"
 #include "cxl/topology.h"
 
 struct ct_interleave_touched {
@@ -33,7 +33,7 @@ struct ct_interleave_set {
  * order; a region's interleave set is read from sysfs when the topology
  * was loaded without it. targets: what the command was given (for named).
  */
-int ct_interleave_touched(struct ct_sysfs *s, struct ct_topology *t, const struct ct_hotplug_plan *p, char *const *targets,
+int ct_interleave_touched(struct ct_sysfs *s, struct ct_topology *t, const struct ct_blocks_plan *p, char *const *targets,
 		    int ntargets, struct ct_interleave_set *out);
 void ct_interleave_touched_free(struct ct_interleave_set *set);
 

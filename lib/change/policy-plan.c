@@ -12,13 +12,13 @@ static bool dax_targeted(struct ct_sysfs *s, const struct ct_topology *t, const 
 	bool hit = ntargets == 0;
 
 	for (int k = 0; k < ntargets && !hit; k++) {
-		struct ct_hotplug_plan probe = { 0 };
+		struct ct_blocks_plan probe = { 0 };
 		if (!strcmp(targets[k], d->name) || !strcmp(targets[k], r->name) || ct_region_has_memdev(r, targets[k]))
 			hit = true;
-		else if (!strncmp(targets[k], "memory", 6) && ct_hotplug_plan_add_target(s, t, &probe, targets[k], NULL) == 0)
+		else if (!strncmp(targets[k], "memory", 6) && ct_blocks_plan_add_target(s, t, &probe, targets[k], NULL) == 0)
 			for (size_t b = 0; b < probe.n; b++)
 				hit |= !strcmp(probe.op[b].owner, d->name);
-		ct_hotplug_plan_free(&probe);
+		ct_blocks_plan_free(&probe);
 		ct_error_clear(s->err);
 	}
 	return hit;
@@ -40,7 +40,7 @@ static void decide(const struct ct_topology *t, const struct ct_region *r, const
 }
 
 int ct_policy_plan(struct ct_sysfs *s, const struct ct_topology *t, const struct ct_policy *pol,
-		   char *const *targets, int ntargets, struct ct_hotplug_plan *plan, bool *movable,
+		   char *const *targets, int ntargets, struct ct_blocks_plan *plan, bool *movable,
 		   struct ct_policy_outcome **out, size_t *nout)
 {
 	size_t normal = 0, movable_n = 0;
@@ -67,7 +67,7 @@ int ct_policy_plan(struct ct_sysfs *s, const struct ct_topology *t, const struct
 				continue;
 			size_t first = plan->n;
 			/* (blocks kmem could not add are left out, no error) */
-			int rc = ct_hotplug_plan_add_target(s, t, plan, d->name, NULL);
+			int rc = ct_blocks_plan_add_target(s, t, plan, d->name, NULL);
 			if (rc == -ENOMEM)
 				return rc;
 			if (rc) {	/* the device's, named; none of its blocks */

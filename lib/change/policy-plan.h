@@ -7,7 +7,7 @@
 #define CXLTIER_POLICY_PLAN_H
 
 #include <stdbool.h>
-#include "change/hotplug.h"
+#include "change/blocks.h"
 #include "config/policy.h"
 #include "cxl/topology.h"
 
@@ -30,7 +30,7 @@ struct ct_policy_outcome {
  * -ENOMEM; -EINVAL when the devices want both zones (one zone per run).
  */
 int ct_policy_plan(struct ct_sysfs *s, const struct ct_topology *t, const struct ct_policy *pol,
-		   char *const *targets, int ntargets, struct ct_hotplug_plan *plan, bool *movable,
+		   char *const *targets, int ntargets, struct ct_blocks_plan *plan, bool *movable,
 		   struct ct_policy_outcome **out, size_t *nout);
 
 #endif

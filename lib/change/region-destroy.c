@@ -74,22 +74,22 @@ int ct_region_check_dax_owned(struct ct_context *ctx, const struct ct_region *r)
 
 /* offline every block of the region's dax devices; on failure they are put back */
 static int offline_memory(struct ct_context *ctx, const struct ct_topology *t, const struct ct_region_teardown *td,
-			  const struct ct_hotplug_opts *opts)
+			  const struct ct_blocks_opts *opts)
 {
-	struct ct_hotplug_opts o = *opts;
-	struct ct_hotplug_plan p = { 0 };
+	struct ct_blocks_opts o = *opts;
+	struct ct_blocks_plan p = { 0 };
 	const struct ct_dax *devdax = NULL;
-	int rc = ct_hotplug_plan_add_target(&ctx->sys, t, &p, td->region, &devdax), bad;
+	int rc = ct_blocks_plan_add_target(&ctx->sys, t, &p, td->region, &devdax), bad;
 
 	if (rc == -EMEDIUMTYPE)
 		rc = 0;	/* a devdax device has no blocks to offline */
 	if (rc) {
-		ct_hotplug_plan_free(&p);
+		ct_blocks_plan_free(&p);
 		return rc;
 	}
 	o.rollback = true;
-	ct_hotplug_plan_decide(&p, CT_WANT_OFFLINE, false);
-	bad = ct_hotplug_execute(&ctx->sys, &p, &o);
+	ct_blocks_plan_decide(&p, CT_WANT_OFFLINE, false);
+	bad = ct_blocks_execute(&ctx->sys, &p, &o);
 	if (bad) {
 		const struct ct_block_op *first = NULL;
 		for (size_t i = 0; i < p.n && !first; i++)
@@ -100,15 +100,15 @@ static int offline_memory(struct ct_context *ctx, const struct ct_topology *t, c
 			     "%s: offlining its memory failed at memory%llu: %s%s%s; the blocks that went offline were "
 			     "put back online and the region is left as it was", td->region,
 			     first ? (unsigned long long)first->before.id : 0ULL,
-			     first ? ct_hotplug_result_name(first->result) : "?", first && ct_hotplug_note_of(first)[0] ? ": " : "",
-			     first ? ct_hotplug_note_of(first) : "");
+			     first ? ct_blocks_result_name(first->result) : "?", first && ct_blocks_note_of(first)[0] ? ": " : "",
+			     first ? ct_blocks_note_of(first) : "");
 	}
-	ct_hotplug_plan_free(&p);
+	ct_blocks_plan_free(&p);
 	return rc;
 }
 
 int ct_region_destroy(struct ct_context *ctx, const struct ct_topology *t, struct ct_region_teardown *td,
-		      const struct ct_hotplug_opts *offline)
+		      const struct ct_blocks_opts *offline)
 {
 	struct ct_region_io io = { ctx, ct_region_ops_for(ctx, false), NULL, "" };
 	struct ct_change_record rec;

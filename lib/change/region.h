@@ -27,7 +27,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "core/error.h"
-#include "change/hotplug.h"
+#include "change/blocks.h"
 #include "cxl/fabric.h"
 
 struct ct_context;
@@ -98,7 +98,7 @@ int ct_region_plan_destroy(struct ct_context *ctx, const struct ct_topology *t, 
  * stopped half way can be repeated.
  */
 int ct_region_destroy(struct ct_context *ctx, const struct ct_topology *t, struct ct_region_teardown *td,
-		      const struct ct_hotplug_opts *offline);
+		      const struct ct_blocks_opts *offline);
 
 /*
  * Region changes a killed run left (change-record.h: the record in

@@ -2,6 +2,7 @@
 /* units.c - sizes and durations as people write them: see units.h */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/units.h"
@@ -72,4 +73,32 @@ int ct_parse_duration(const char *s, uint64_t *seconds)
 		return -1;
 	*seconds = v * mul;
 	return 0;
+}
+
+char *ct_size_text(uint64_t bytes, char *buf, size_t len)
+{
+	static const char units[] = "BKMGTPE";
+	unsigned long long div = 1, whole, tenth;
+	int exp = 0;
+
+	while (exp < 6 && bytes >= div * 1024) {
+		div *= 1024;
+		exp++;
+	}
+	if (!exp) {
+		snprintf(buf, len, "%llu", (unsigned long long)bytes);
+		return buf;
+	}
+	whole = bytes / div;
+	/* one decimal, rounded; dropped when it is 0 */
+	tenth = ((bytes % div) * 10 + div / 2) / div;
+	if (tenth == 10) {
+		whole++;
+		tenth = 0;
+	}
+	if (tenth)
+		snprintf(buf, len, "%llu.%llu%c", whole, tenth, units[exp]);
+	else
+		snprintf(buf, len, "%llu%c", whole, units[exp]);
+	return buf;
 }

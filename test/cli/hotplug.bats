@@ -21,7 +21,7 @@ udev_test() { # rules-file action devpath
     run grep -E '^ExecStart=' "$unit"
     assert_success
     assert_output --regexp '^ExecStart=/.*/cxltier hotplug --timeout 60$'
-    # a run as hotplug starts one (cmd-hotplug.c: the devices after "--"),
+    # a run as hotplug starts one (lib/jobs/hotplug-service.c: the devices after "--"),
     # over dax0.0 of the lab tree, as a dry run
     run --separate-stderr cxltier --sysroot "$(fixture lab-region-offline)" online --policy --timeout 60 --dry-run -j -- dax0.0
     assert_success

@@ -40,7 +40,7 @@ object() {
 }
 
 @test "an include up the layers fails, naming the edge" {
-    plant lib/mm/numa.c 3 '#include "change/hotplug.h"'
+    plant lib/mm/numa.c 3 '#include "change/blocks.h"'
     run check
     assert_failure 1
     assert_output --partial 'lib/mm/numa.c:3: mm -> change: mm stands on core only; move the code up or the type down'

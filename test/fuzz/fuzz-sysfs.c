@@ -14,7 +14,7 @@
 #include <string.h>
 #include "core/context.h"
 #include "fuzz-tree.h"
-#include "change/hotplug.h"
+#include "change/blocks.h"
 #include "views/tier-model.h"
 #include "cxl/topology.h"
 
@@ -328,27 +328,27 @@ static void check_topology(const struct ct_topology *t)
 
 static void plan_one(struct ct_context *ctx, const struct ct_topology *t, const char *target)
 {
-	struct ct_hotplug_plan p = { 0 };
+	struct ct_blocks_plan p = { 0 };
 	const struct ct_dax *devdax = NULL;
 
-	ct_hotplug_plan_add_target(&ctx->sys, t, &p, target, &devdax);
+	ct_blocks_plan_add_target(&ctx->sys, t, &p, target, &devdax);
 	for (int want = CT_WANT_MOVABLE; want <= CT_WANT_OFFLINE; want++)
 		for (int re = 0; re < 2; re++) {
-			ct_hotplug_plan_decide(&p, (enum ct_hotplug_want)want, re);
+			ct_blocks_plan_decide(&p, (enum ct_blocks_want)want, re);
 			for (size_t i = 0; i < p.n; i++) {
 				const struct ct_block_op *op = &p.op[i];
 				if (op->action > CT_ACT_REFUSE || op->result != CT_RES_PLANNED || op->before.nzones > 4 ||
 				    !ct_block_state_name(op->before.state))
 					abort();
 				/* the owner's name and the note: strings (read whole) */
-				if (!op->owner || strlen(op->owner) >= 4096 || strlen(ct_hotplug_note_of(op)) >= 4096)
+				if (!op->owner || strlen(op->owner) >= 4096 || strlen(ct_blocks_note_of(op)) >= 4096)
 					abort();
 				for (unsigned z = 0; z < op->before.nzones; z++)
 					if (!ct_zone_name(op->before.zones[z]))
 						abort();
 			}
 		}
-	ct_hotplug_plan_free(&p);
+	ct_blocks_plan_free(&p);
 	ct_error_clear(&ctx->err);
 }
 

@@ -33,7 +33,7 @@ static void mem_sh(const char *fmt, ...)
 /* the policy's plan (the default policy: online, movable) of target, or of
  * every device */
 static int plan_for(struct ct_context *ctx, const struct ct_topology *t, const char *target,
-		    struct ct_hotplug_plan *plan, struct ct_policy_outcome **out, size_t *nout)
+		    struct ct_blocks_plan *plan, struct ct_policy_outcome **out, size_t *nout)
 {
 	struct ct_policy pol = { 0 };
 	char *targets[1] = { (char *)target };
@@ -44,7 +44,7 @@ static int plan_for(struct ct_context *ctx, const struct ct_topology *t, const c
 	return ct_policy_plan(&ctx->sys, t, &pol, targets, target ? 1 : 0, plan, &movable, out, nout);
 }
 
-static size_t blocks_of(const struct ct_hotplug_plan *p, const char *dax)
+static size_t blocks_of(const struct ct_blocks_plan *p, const char *dax)
 {
 	size_t n = 0;
 
@@ -57,7 +57,7 @@ static void one_device(void)
 {
 	struct ct_context *ctx;
 	struct ct_topology t = { 0 };
-	struct ct_hotplug_plan plan;
+	struct ct_blocks_plan plan;
 	struct ct_policy_outcome *out;
 	size_t nout;
 	int rc;
@@ -66,7 +66,7 @@ static void one_device(void)
 	is_int(ct_topology_load(ctx, &t), 0, "its topology: %s", ctx->err.msg);
 	is_int(plan_for(ctx, &t, "dax0.0", &plan, &out, &nout), 0, "dax0.0 planned");
 	is_int(blocks_of(&plan, "dax0.0"), 8, "its 8 blocks");
-	ct_hotplug_plan_free(&plan);
+	ct_blocks_plan_free(&plan);
 	free(out);
 
 	/* a block kmem did not add: left out, no error */
@@ -74,7 +74,7 @@ static void one_device(void)
 	is_int(plan_for(ctx, &t, "dax0.0", &plan, &out, &nout), 0, "a block not there: planned");
 	is_int(blocks_of(&plan, "dax0.0"), 7, "the 7 that are");
 	ok(!ctx->err.code, "no error: %s", ctx->err.msg);
-	ct_hotplug_plan_free(&plan);
+	ct_blocks_plan_free(&plan);
 	free(out);
 	mem_sh("mv \"$M/away41\" \"$M/memory41\"");
 
@@ -87,7 +87,7 @@ static void one_device(void)
 	is_int(nout ? out[0].err : 0, -EISDIR, "its error: the state is a directory");
 	ok(nout && strstr(out[0].why, "memory36/state"), "naming the file: %s", nout ? out[0].why : "");
 	ok(!ctx->err.code, "the context holds no error of it: %s", ctx->err.msg);
-	ct_hotplug_plan_free(&plan);
+	ct_blocks_plan_free(&plan);
 	free(out);
 	ct_error_clear(&ctx->err);
 	ct_topology_free(&t);
@@ -100,7 +100,7 @@ static void two_devices(void)
 {
 	struct ct_context *ctx;
 	struct ct_topology t = { 0 };
-	struct ct_hotplug_plan plan;
+	struct ct_blocks_plan plan;
 	struct ct_policy_outcome *out;
 	struct ct_dax *d;
 	size_t nout;
@@ -128,7 +128,7 @@ static void two_devices(void)
 	is_int(blocks_of(&plan, "dax0.0"), 0, "none of dax0.0's");
 	ok(nout == 2 && out[0].err == -EISDIR && !strcmp(out[0].dax, "dax0.0") && !out[1].err &&
 	   !strcmp(out[1].dax, "dax1.0"), "dax0.0 has the error, dax1.0 none");
-	ct_hotplug_plan_free(&plan);
+	ct_blocks_plan_free(&plan);
 	free(out);
 	ct_error_clear(&ctx->err);
 	ct_topology_free(&t);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Sizes as util-linux's strtosize reads them (lib/core/units.c): K, KiB
- * binary, KB decimal, fractions, hex bytes, and what must be refused. */
+ * binary, KB decimal, fractions, hex bytes, and what must be refused; and
+ * as util-linux prints them. */
 #include <errno.h>
 #include "tap.h"
 #include "core/units.h"
@@ -40,5 +41,13 @@ int main(void)
 	is_int(size("G"), -EINVAL, "a unit without a number");
 	is_int(size("0x"), -EINVAL, "0x alone");
 	is_int(size("0x1.5"), -EINVAL, "no fraction of hex");
+
+	/* and said back as util-linux prints them */
+	char b[32];
+	is_str(ct_size_text(512, b, sizeof(b)), "512", "bytes below 1K: the number");
+	is_str(ct_size_text(4096, b, sizeof(b)), "4K", "4K");
+	is_str(ct_size_text(3ULL << 29, b, sizeof(b)), "1.5G", "a tenth shown");
+	is_str(ct_size_text(896ULL << 20, b, sizeof(b)), "896M", "896M");
+	is_str(ct_size_text(1ULL << 40, b, sizeof(b)), "1T", "T");
 	return tap_done();
 }

@@ -57,7 +57,7 @@ memdev_state() {
     fi
 }
 
-# the runs that did not end well: exit N or killed (cmd-hotplug.c's words)
+# the runs that did not end well: exit N or killed (lib/jobs/hotplug-service.c's words)
 failed_runs() { runs_journal | grep -E '^cxltier hotplug: (error: )?online --policy .*: (exit [0-9]+|killed by signal)' || :; }
 # the service's journal on the monotonic clock
 units_journal() { journalctl --no-pager -o short-monotonic -u $HOTPLUG_UNIT; }

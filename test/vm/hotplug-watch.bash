@@ -2,9 +2,9 @@
 # hotplug-watch.bash - what cxltier-hotplug.service (`cxltier hotplug`) did,
 # for the VM tests that run the chain under systemd: hotplug-systemd.bats,
 # hotplug-four.bats. Its runs are known by its own journal lines
-# (cmd-hotplug.c): "cxltier hotplug: online --policy DEVICES: started (pid
-# N)", then ": done", or "cxltier hotplug: error: online --policy DEVICES:"
-# and "exit N (...)" or "killed by signal N ...".
+# (lib/jobs/hotplug-service.c): "cxltier hotplug: online --policy DEVICES:
+# started (pid N)", then ": done", or "cxltier hotplug: error: online
+# --policy DEVICES:" and "exit N (...)" or "killed by signal N ...".
 HOTPLUG_UNIT=cxltier-hotplug.service
 HOTPLUG_PROCS=/sys/fs/cgroup/system.slice/$HOTPLUG_UNIT/cgroup.procs
 

@@ -38,7 +38,7 @@ teardown() {
 unit_command() {
     sed -n 's/^ExecStart=//p' "$UNIT" | sed "s#^[^ ]*cxltier#cxltier#"
 }
-# what a run of the watch over memdev $1 is (cmd-hotplug.c), its options
+# what a run of the watch over memdev $1 is (lib/jobs/hotplug-service.c), its options
 # before the device
 policy_run() { echo "cxltier online --policy --timeout 60 $1"; }
 # the regions there

@@ -1,23 +1,23 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* hotplug-plan.c - the plan of a change of memory blocks (hotplug.h): the
+/* blocks-plan.c - the plan of a change of memory blocks (blocks.h): the
  * blocks a target names, each read as it is, and the action that takes it
- * where it is wanted; hotplug-execute.c carries the plan out */
+ * where it is wanted; blocks-execute.c carries the plan out */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "change/hotplug.h"
-#include "change/hotplug-zone.h"
+#include "change/blocks.h"
+#include "change/blocks-zone.h"
 
 
-const char *ct_hotplug_action_name(enum ct_hotplug_action a)
+const char *ct_blocks_action_name(enum ct_blocks_action a)
 {
 	static const char *const n[] = { "none", "online_movable", "online_kernel", "offline", "reonline_movable", "refuse" };
 	return a <= CT_ACT_REFUSE ? n[a] : "?";
 }
 
-const char *ct_hotplug_result_name(enum ct_hotplug_result r)
+const char *ct_blocks_result_name(enum ct_blocks_result r)
 {
 	static const char *const n[] = { "planned", "done", "unchanged", "failed", "raced", "refused", "rolled_back",
 					 "interrupted", "rollback_failed", "half_done" };
@@ -50,14 +50,14 @@ static size_t id_slot(const uint64_t *ids, size_t cap, uint64_t id)
 	return i;
 }
 
-static bool id_planned(const struct ct_hotplug_plan *p, uint64_t id)
+static bool id_planned(const struct ct_blocks_plan *p, uint64_t id)
 {
 	return p->ids_cap && p->ids[id_slot(p->ids, p->ids_cap, id)];
 }
 
 /* the plan's copy of an owner's name (the blocks of one device come one
  * after another: the last is looked at first), or NULL without memory */
-static const char *owner_kept(struct ct_hotplug_plan *p, const char *owner)
+static const char *owner_kept(struct ct_blocks_plan *p, const char *owner)
 {
 	char **v;
 
@@ -73,7 +73,7 @@ static const char *owner_kept(struct ct_hotplug_plan *p, const char *owner)
 }
 
 /* room for one more op and its id (the set at most half full) */
-static int plan_grow(struct ct_sysfs *s, struct ct_hotplug_plan *p)
+static int plan_grow(struct ct_sysfs *s, struct ct_blocks_plan *p)
 {
 	if (p->n == p->cap) {
 		size_t cap = p->cap ? 2 * p->cap : 64;
@@ -99,7 +99,7 @@ static int plan_grow(struct ct_sysfs *s, struct ct_hotplug_plan *p)
 	return 0;
 }
 
-int ct_hotplug_plan_add(struct ct_sysfs *s, struct ct_hotplug_plan *p, uint64_t id, const char *owner, int node)
+int ct_blocks_plan_add(struct ct_sysfs *s, struct ct_blocks_plan *p, uint64_t id, const char *owner, int node)
 {
 	struct ct_block_op *op;
 	int rc;
@@ -129,18 +129,18 @@ int ct_hotplug_plan_add(struct ct_sysfs *s, struct ct_hotplug_plan *p, uint64_t 
 	return 0;
 }
 
-void ct_hotplug_plan_decide(struct ct_hotplug_plan *p, enum ct_hotplug_want want, bool reonline)
+void ct_blocks_plan_decide(struct ct_blocks_plan *p, enum ct_blocks_want want, bool reonline)
 {
 	for (size_t i = 0; i < p->n; i++) {
 		struct ct_block_op *op = &p->op[i];
 		const struct ct_block *b = &op->before;
-		enum ct_zone z = hotplug_zone_online(b);
+		enum ct_zone z = blocks_zone_online(b);
 
-		ct_hotplug_note(op, NULL);
+		ct_blocks_note(op, NULL);
 		op->result = CT_RES_PLANNED;
 		if (b->state == CT_BLOCK_GOING_OFFLINE || b->state == CT_BLOCK_UNKNOWN) {
 			op->action = CT_ACT_REFUSE;
-			ct_hotplug_note(op, "in state %s: try again later", ct_block_state_name(b->state));
+			ct_blocks_note(op, "in state %s: try again later", ct_block_state_name(b->state));
 			continue;
 		}
 		switch (want) {
@@ -148,14 +148,14 @@ void ct_hotplug_plan_decide(struct ct_hotplug_plan *p, enum ct_hotplug_want want
 			op->action = b->state == CT_BLOCK_OFFLINE ? CT_ACT_NONE : CT_ACT_OFFLINE;
 			if (op->action == CT_ACT_OFFLINE && b->nzones == 1 && b->zones[0] == CT_ZONE_NONE) {
 				op->action = CT_ACT_REFUSE;
-				ct_hotplug_note(op, "spans several zones (valid_zones: none): the kernel cannot offline it");
+				ct_blocks_note(op, "spans several zones (valid_zones: none): the kernel cannot offline it");
 			}
 			break;
 		case CT_WANT_KERNEL:
 			if (b->state == CT_BLOCK_ONLINE && z == CT_ZONE_MOVABLE) {
 				/* not as asked: refused, as a Normal block is for movable */
 				op->action = CT_ACT_REFUSE;
-				ct_hotplug_note(op,
+				ct_blocks_note(op,
 					 "online in ZONE_MOVABLE, not normal: offline it first to change the zone");
 			} else if (b->state == CT_BLOCK_ONLINE) {
 				op->action = CT_ACT_NONE;
@@ -165,9 +165,9 @@ void ct_hotplug_plan_decide(struct ct_hotplug_plan *p, enum ct_hotplug_want want
 			break;
 		case CT_WANT_MOVABLE:
 			if (b->state == CT_BLOCK_OFFLINE) {
-				if (b->nzones && !hotplug_zone_offered(b, CT_ZONE_MOVABLE)) {
+				if (b->nzones && !blocks_zone_offered(b, CT_ZONE_MOVABLE)) {
 					op->action = CT_ACT_REFUSE;
-					ct_hotplug_note(op, "the kernel does not offer ZONE_MOVABLE for it (valid_zones: %s)",
+					ct_blocks_note(op, "the kernel does not offer ZONE_MOVABLE for it (valid_zones: %s)",
 						 ct_zone_name(b->zones[0]));
 				} else {
 					op->action = CT_ACT_ONLINE_MOVABLE;
@@ -178,7 +178,7 @@ void ct_hotplug_plan_decide(struct ct_hotplug_plan *p, enum ct_hotplug_want want
 				op->action = CT_ACT_REONLINE;
 			} else {
 				op->action = CT_ACT_REFUSE;
-				ct_hotplug_note(op,
+				ct_blocks_note(op,
 					 "online in ZONE_%s, not movable: it cannot be moved without offlining (--reonline does that)",
 					 z == CT_ZONE_NONE ? "NONE" : z == CT_ZONE_NORMAL ? "NORMAL" : ct_zone_name(z));
 			}
@@ -187,10 +187,10 @@ void ct_hotplug_plan_decide(struct ct_hotplug_plan *p, enum ct_hotplug_want want
 	}
 }
 
-void ct_hotplug_plan_free(struct ct_hotplug_plan *p)
+void ct_blocks_plan_free(struct ct_blocks_plan *p)
 {
 	for (size_t i = 0; i < p->n; i++)
-		ct_hotplug_note(&p->op[i], NULL);
+		ct_blocks_note(&p->op[i], NULL);
 	free(p->op);
 	free(p->ids);
 	ct_strv_free(p->owners, p->nowners);
@@ -200,7 +200,7 @@ void ct_hotplug_plan_free(struct ct_hotplug_plan *p)
 	p->n = p->cap = p->ids_cap = p->nowners = 0;
 }
 
-void ct_hotplug_note(struct ct_block_op *op, const char *fmt, ...)
+void ct_blocks_note(struct ct_block_op *op, const char *fmt, ...)
 {
 	static char no_room[] = "(out of memory for the note)";
 	char *note = NULL;
@@ -220,7 +220,7 @@ void ct_hotplug_note(struct ct_block_op *op, const char *fmt, ...)
 
 /* ---- targets ---- */
 
-static int add_dax(struct ct_sysfs *s, uint64_t bs, struct ct_hotplug_plan *p, const struct ct_dax *d,
+static int add_dax(struct ct_sysfs *s, uint64_t bs, struct ct_blocks_plan *p, const struct ct_dax *d,
 		   const struct ct_dax **devdax)
 {
 	struct ct_block_walk w;
@@ -241,7 +241,7 @@ static int add_dax(struct ct_sysfs *s, uint64_t bs, struct ct_hotplug_plan *p, c
 	    (rc = ct_block_walk_begin(s, first, count, &w)))
 		return rc;
 	while (ct_block_walk_next(&w, &id)) {
-		rc = ct_hotplug_plan_add(s, p, id, d->name, d->target_node);
+		rc = ct_blocks_plan_add(s, p, id, d->name, d->target_node);
 		if (rc == -ENOENT) {	/* kmem skips what it could not add */
 			ct_error_clear(s->err);
 			rc = 0;
@@ -257,7 +257,7 @@ static int add_dax(struct ct_sysfs *s, uint64_t bs, struct ct_hotplug_plan *p, c
  * planned, whatever comes before it; a device in another mode stops none
  * of them (one of each mode can share a region: daxctl create-device) and
  * is reported at the end (-EMEDIUMTYPE, the first one in *devdax) */
-static int add_region(struct ct_sysfs *s, uint64_t bs, struct ct_hotplug_plan *p, const struct ct_region *r,
+static int add_region(struct ct_sysfs *s, uint64_t bs, struct ct_blocks_plan *p, const struct ct_region *r,
 		      const struct ct_dax **devdax)
 {
 	const struct ct_dax *first = NULL;
@@ -290,7 +290,7 @@ static const struct ct_dax *find_dax_of_block(const struct ct_topology *t, uint6
 	return NULL;
 }
 
-int ct_hotplug_plan_add_target(struct ct_sysfs *s, const struct ct_topology *t, struct ct_hotplug_plan *p,
+int ct_blocks_plan_add_target(struct ct_sysfs *s, const struct ct_topology *t, struct ct_blocks_plan *p,
 		       const char *target, const struct ct_dax **devdax)
 {
 	uint64_t bs = t->block_size;
@@ -365,7 +365,7 @@ int ct_hotplug_plan_add_target(struct ct_sysfs *s, const struct ct_topology *t, 
 				continue;
 			id = strtoull(names[i] + 6, NULL, 10);
 			d = find_dax_of_block(t, id, bs);
-			rc = ct_hotplug_plan_add(s, p, id, d ? d->name : NULL, (int)node);
+			rc = ct_blocks_plan_add(s, p, id, d ? d->name : NULL, (int)node);
 		}
 		ct_strv_free(names, n);
 		return rc;
@@ -380,7 +380,7 @@ int ct_hotplug_plan_add_target(struct ct_sysfs *s, const struct ct_topology *t, 
 			return ct_fail(s->err, EINVAL, "'%s' is not a block name or range (memory34, memory34-41)", target);
 		for (unsigned long long id = a; id <= b && !rc; id++) {
 			const struct ct_dax *d = find_dax_of_block(t, id, bs);
-			rc = ct_hotplug_plan_add(s, p, id, d ? d->name : NULL, d ? d->target_node : -1);
+			rc = ct_blocks_plan_add(s, p, id, d ? d->name : NULL, d ? d->target_node : -1);
 		}
 		return rc;
 	}

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* test-hotplug.c - executing a plan against a kernel that says no: the
+/* test-blocks.c - executing a plan against a kernel that says no: the
  * state writes go through a stand-in for the kernel (linked with
  * --wrap=ct_sysfs_write_str), which keeps state and valid_zones as the
  * kernel would, and fails, races or signals where a test asks */
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
-#include "change/hotplug.h"
+#include "change/blocks.h"
 #include "tree.h"
 
 #define MEM "/sys/devices/system/memory"
@@ -127,7 +127,7 @@ static void setup(void)
 	memset(fault, 0, sizeof(fault));
 	nfault = 0;
 	stop = 0;
-	if (!mkdtemp(tap_tmp_template(root, sizeof(root), "cxltier-test-hotplug")) || ct_sysfs_open(&sys, root, &err)) {
+	if (!mkdtemp(tap_tmp_template(root, sizeof(root), "cxltier-test-blocks")) || ct_sysfs_open(&sys, root, &err)) {
 		fprintf(stderr, "# no tree\n");
 		exit(1);
 	}
@@ -140,19 +140,19 @@ static void teardown(void)
 	root[0] = '\0';
 }
 
-static int run(struct ct_hotplug_plan *p, enum ct_hotplug_want want, bool reonline, bool rollback)
+static int run(struct ct_blocks_plan *p, enum ct_blocks_want want, bool reonline, bool rollback)
 {
-	struct ct_hotplug_opts o = { rollback, 0, &stop, NULL, NULL, NULL };
+	struct ct_blocks_opts o = { rollback, 0, &stop, NULL, NULL, NULL };
 
-	ct_hotplug_plan_decide(p, want, reonline);
-	return ct_hotplug_execute(&sys, p, &o);
+	ct_blocks_plan_decide(p, want, reonline);
+	return ct_blocks_execute(&sys, p, &o);
 }
 
-static void plan_of(struct ct_hotplug_plan *p, unsigned long long first, unsigned n)
+static void plan_of(struct ct_blocks_plan *p, unsigned long long first, unsigned n)
 {
 	memset(p, 0, sizeof(*p));
 	for (unsigned i = 0; i < n; i++)
-		if (ct_hotplug_plan_add(&sys, p, first + i, "dax0.0", 1))
+		if (ct_blocks_plan_add(&sys, p, first + i, "dax0.0", 1))
 			fprintf(stderr, "# memory%llu: %s\n", first + i, err.msg);
 }
 
@@ -164,7 +164,7 @@ static void plan_of(struct ct_hotplug_plan *p, unsigned long long first, unsigne
 /* someone else put the block where the run wanted it: as asked */
 static void raced_into_place(void)
 {
-	struct ct_hotplug_plan p;
+	struct ct_blocks_plan p;
 
 	setup();
 	put_block(34, "offline", "Normal Movable");
@@ -172,26 +172,26 @@ static void raced_into_place(void)
 	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "online_movable", .other = "online Movable" };
 	plan_of(&p, 34, 2);
 	is_int(run(&p, CT_WANT_MOVABLE, false, false), 0, "online: a block a udev rule onlined movable first is no failure");
-	is_str(ct_hotplug_result_name(p.op[0].result), "unchanged", "it is unchanged (%s)", ct_hotplug_note_of(&p.op[0]));
-	ok(strstr(ct_hotplug_note_of(&p.op[0]), "someone else") != NULL, "with a note saying who did it");
-	is_str(ct_hotplug_result_name(p.op[1].result), "done", "the next block is onlined");
-	ct_hotplug_plan_free(&p);
+	is_str(ct_blocks_result_name(p.op[0].result), "unchanged", "it is unchanged (%s)", ct_blocks_note_of(&p.op[0]));
+	ok(strstr(ct_blocks_note_of(&p.op[0]), "someone else") != NULL, "with a note saying who did it");
+	is_str(ct_blocks_result_name(p.op[1].result), "done", "the next block is onlined");
+	ct_blocks_plan_free(&p);
 
 	setup();
 	put_block(34, "online", "Movable");
 	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "offline", .other = "offline Movable" };
 	plan_of(&p, 34, 1);
 	is_int(run(&p, CT_WANT_OFFLINE, false, false), 0, "offline: a block someone else offlined first is no failure");
-	is_str(ct_hotplug_result_name(p.op[0].result), "unchanged", "unchanged");
-	ct_hotplug_plan_free(&p);
+	is_str(ct_blocks_result_name(p.op[0].result), "unchanged", "unchanged");
+	ct_blocks_plan_free(&p);
 
 	setup();
 	put_block(34, "offline", "Normal Movable");
 	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "online_movable", .other = "online Normal" };
 	plan_of(&p, 34, 1);
 	is_int(run(&p, CT_WANT_MOVABLE, false, false), 1, "but one onlined into ZONE_NORMAL by someone else is not as asked");
-	is_str(ct_hotplug_result_name(p.op[0].result), "raced", "raced");
-	ct_hotplug_plan_free(&p);
+	is_str(ct_blocks_result_name(p.op[0].result), "raced", "raced");
+	ct_blocks_plan_free(&p);
 }
 
 /* a write that failed otherwise than "already there" (EINVAL) is a failure,
@@ -199,30 +199,30 @@ static void raced_into_place(void)
  * zone than Movable is not onlined as asked */
 static void not_as_asked(void)
 {
-	struct ct_hotplug_plan p;
+	struct ct_blocks_plan p;
 
 	setup();
 	put_block(34, "offline", "Normal Movable");
 	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "online_movable", .other = "online Movable", .err = EIO };
 	plan_of(&p, 34, 1);
 	is_int(run(&p, CT_WANT_MOVABLE, false, false), 1, "online: a write refused with EIO is a failure");
-	is_str(ct_hotplug_result_name(p.op[0].result), "failed", "failed, though the block reads online (%s)", ct_hotplug_note_of(&p.op[0]));
-	ct_hotplug_plan_free(&p);
+	is_str(ct_blocks_result_name(p.op[0].result), "failed", "failed, though the block reads online (%s)", ct_blocks_note_of(&p.op[0]));
+	ct_blocks_plan_free(&p);
 
 	setup();
 	put_block(34, "offline", "Normal Movable");
 	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "online_movable", .into = "Normal" };
 	plan_of(&p, 34, 1);
 	is_int(run(&p, CT_WANT_MOVABLE, false, false), 1, "online: the kernel took online_movable and chose Normal");
-	is_str(ct_hotplug_result_name(p.op[0].result), "failed", "failed");
-	ok(strstr(ct_hotplug_note_of(&p.op[0]), "into Normal instead of Movable") != NULL, "saying so: %s", ct_hotplug_note_of(&p.op[0]));
-	ct_hotplug_plan_free(&p);
+	is_str(ct_blocks_result_name(p.op[0].result), "failed", "failed");
+	ok(strstr(ct_blocks_note_of(&p.op[0]), "into Normal instead of Movable") != NULL, "saying so: %s", ct_blocks_note_of(&p.op[0]));
+	ct_blocks_plan_free(&p);
 }
 
 /* --reonline --rollback: a reonlined block goes back to Normal through offline */
 static void reonline_rollback(void)
 {
-	struct ct_hotplug_plan p;
+	struct ct_blocks_plan p;
 
 	setup();
 	put_block(34, "online", "Normal");
@@ -230,27 +230,27 @@ static void reonline_rollback(void)
 	fault[nfault++] = (typeof(fault[0])){ .id = 35, .state = "offline", .err = EBUSY };
 	plan_of(&p, 34, 2);
 	is_int(run(&p, CT_WANT_MOVABLE, true, true), 1, "the second block cannot be offlined: one not as asked");
-	is_str(ct_hotplug_result_name(p.op[0].result), "rolled_back", "the first, reonlined, is rolled back (%s)", ct_hotplug_note_of(&p.op[0]));
+	is_str(ct_blocks_result_name(p.op[0].result), "rolled_back", "the first, reonlined, is rolled back (%s)", ct_blocks_note_of(&p.op[0]));
 	is_block(34, "online", "Normal", "online in ZONE_NORMAL again");
-	is_str(ct_hotplug_result_name(p.op[1].result), "failed", "the second failed");
+	is_str(ct_blocks_result_name(p.op[1].result), "failed", "the second failed");
 	is_block(35, "online", "Normal", "and stayed where it was");
-	ct_hotplug_plan_free(&p);
+	ct_blocks_plan_free(&p);
 }
 
 /* the online half of a reonline fails */
 static void reonline_half(void)
 {
-	struct ct_hotplug_plan p;
+	struct ct_blocks_plan p;
 
 	setup();
 	put_block(34, "online", "Normal");
 	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "online_movable", .err = EHWPOISON };
 	plan_of(&p, 34, 1);
 	is_int(run(&p, CT_WANT_MOVABLE, true, false), 1, "online_movable refused after the offline: not as asked");
-	is_str(ct_hotplug_result_name(p.op[0].result), "failed", "failed (%s)", ct_hotplug_note_of(&p.op[0]));
-	ok(strstr(ct_hotplug_note_of(&p.op[0]), "put back online") != NULL, "saying the block was put back");
+	is_str(ct_blocks_result_name(p.op[0].result), "failed", "failed (%s)", ct_blocks_note_of(&p.op[0]));
+	ok(strstr(ct_blocks_note_of(&p.op[0]), "put back online") != NULL, "saying the block was put back");
 	is_block(34, "online", "Normal", "online where it was, not left offline");
-	ct_hotplug_plan_free(&p);
+	ct_blocks_plan_free(&p);
 
 	setup();
 	put_block(34, "online", "Normal");
@@ -258,9 +258,9 @@ static void reonline_half(void)
 	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "online_kernel", .err = EHWPOISON };
 	plan_of(&p, 34, 1);
 	is_int(run(&p, CT_WANT_MOVABLE, true, false), 1, "neither online write taken");
-	is_str(ct_hotplug_result_name(p.op[0].result), "half_done", "half_done, not failed (%s)", ct_hotplug_note_of(&p.op[0]));
-	ok(p.op[0].after.state == CT_BLOCK_OFFLINE && strstr(ct_hotplug_note_of(&p.op[0]), "now offline"), "the block offline, said so");
-	ct_hotplug_plan_free(&p);
+	is_str(ct_blocks_result_name(p.op[0].result), "half_done", "half_done, not failed (%s)", ct_blocks_note_of(&p.op[0]));
+	ok(p.op[0].after.state == CT_BLOCK_OFFLINE && strstr(ct_blocks_note_of(&p.op[0]), "now offline"), "the block offline, said so");
+	ct_blocks_plan_free(&p);
 
 	setup();
 	put_block(34, "online", "Normal");
@@ -268,9 +268,9 @@ static void reonline_half(void)
 	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "online_kernel", .err = ENOMEM, .times = 1 };
 	plan_of(&p, 34, 1);
 	is_int(run(&p, CT_WANT_MOVABLE, true, true), 1, "with --rollback: not as asked");
-	is_str(ct_hotplug_result_name(p.op[0].result), "rolled_back", "the rollback onlines the half-done block (%s)", ct_hotplug_note_of(&p.op[0]));
+	is_str(ct_blocks_result_name(p.op[0].result), "rolled_back", "the rollback onlines the half-done block (%s)", ct_blocks_note_of(&p.op[0]));
 	is_block(34, "online", "Normal", "online where it was");
-	ct_hotplug_plan_free(&p);
+	ct_blocks_plan_free(&p);
 
 	/* SIGINT while the offline half ran: the online half is made all the same */
 	setup();
@@ -279,19 +279,19 @@ static void reonline_half(void)
 	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "offline", .signal = true };
 	plan_of(&p, 34, 2);
 	is_int(run(&p, CT_WANT_MOVABLE, true, false), 1, "a signal during the offline half: the run stops after the block");
-	is_str(ct_hotplug_result_name(p.op[0].result), "done", "the block being reonlined ends done (%s)", ct_hotplug_note_of(&p.op[0]));
+	is_str(ct_blocks_result_name(p.op[0].result), "done", "the block being reonlined ends done (%s)", ct_blocks_note_of(&p.op[0]));
 	is_block(34, "online", "Movable", "online, movable: never left offline");
-	is_str(ct_hotplug_result_name(p.op[1].result), "interrupted", "the next one is not started");
+	is_str(ct_blocks_result_name(p.op[1].result), "interrupted", "the next one is not started");
 	is_block(35, "online", "Normal", "and is where it was");
-	ct_hotplug_plan_free(&p);
+	ct_blocks_plan_free(&p);
 }
 
 /* --rollback after an online run: undoing it is an offline write, which
  * the kernel may block in; it is timed as the run's own offline writes */
 static void rollback_timed(void)
 {
-	struct ct_hotplug_plan p;
-	struct ct_hotplug_opts o = { true, 300, &stop, NULL, arm_timer, NULL };
+	struct ct_blocks_plan p;
+	struct ct_blocks_opts o = { true, 300, &stop, NULL, arm_timer, NULL };
 
 	setup();
 	put_block(34, "offline", "Normal Movable");
@@ -299,13 +299,13 @@ static void rollback_timed(void)
 	fault[nfault++] = (typeof(fault[0])){ .id = 35, .state = "online_movable", .err = EBUSY };
 	plan_of(&p, 34, 2);
 	armed = armed_at_offline = 0;
-	ct_hotplug_plan_decide(&p, CT_WANT_MOVABLE, false);
-	is_int(ct_hotplug_execute(&sys, &p, &o), 1, "the second block cannot be onlined");
-	is_str(ct_hotplug_result_name(p.op[0].result), "rolled_back", "the first is rolled back");
+	ct_blocks_plan_decide(&p, CT_WANT_MOVABLE, false);
+	is_int(ct_blocks_execute(&sys, &p, &o), 1, "the second block cannot be onlined");
+	is_str(ct_blocks_result_name(p.op[0].result), "rolled_back", "the first is rolled back");
 	ok(armed_at_offline > 0 && armed_at_offline <= 300, "its offline write ran under the run's timer (%u ms)",
 	   armed_at_offline);
 	is_int(armed, 0, "disarmed after");
-	ct_hotplug_plan_free(&p);
+	ct_blocks_plan_free(&p);
 }
 
 int main(void)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* hotplug-session.c - one run that changes memory blocks: see
- * hotplug-session.h */
+/* blocks-session.c - one run that changes memory blocks: see
+ * blocks-session.h */
 #include <errno.h>
 #include <string.h>
-#include "change/hotplug-session.h"
+#include "change/blocks-session.h"
 #include "change/auto-online-hold.h"
 #include "core/lock.h"
 #include "core/sysfs.h"
@@ -11,34 +11,34 @@
 
 /* a killed run's hold put back, under the lock (so that no other run is
  * holding it now); its failure is kept for the caller to say, not raised */
-static void recover_auto_online(struct ct_hotplug_session *s)
+static void recover_auto_online(struct ct_blocks_session *s)
 {
 	int rc = ct_auto_online_recover(s->ctx, s->restored, sizeof(s->restored));
 
 	if (rc < 0) {
-		s->recovery = CT_HOTPLUG_RECOVERY_FAILED;
+		s->recovery = CT_BLOCKS_RECOVERY_FAILED;
 		ct_strlcpy(s->recovery_error, ct_context_message(s->ctx), sizeof(s->recovery_error));
 		ct_error_clear(&s->ctx->err);
 	} else if (rc && s->restored[0]) {
-		s->recovery = CT_HOTPLUG_RECOVERY_RESTORED;
+		s->recovery = CT_BLOCKS_RECOVERY_RESTORED;
 	} else if (rc) {
-		s->recovery = CT_HOTPLUG_RECOVERY_LEFT;
+		s->recovery = CT_BLOCKS_RECOVERY_LEFT;
 	}
 }
 
-int ct_hotplug_session_begin(struct ct_hotplug_session *s, struct ct_context *ctx, const struct ct_hotplug_opts *o,
+int ct_blocks_session_begin(struct ct_blocks_session *s, struct ct_context *ctx, const struct ct_blocks_opts *o,
 			     unsigned lock_timeout_ms, bool dry_run)
 {
 	int rc;
 
-	*s = (struct ct_hotplug_session){ .ctx = ctx, .exec = *o, .dry_run = dry_run, .lockfd = -1 };
+	*s = (struct ct_blocks_session){ .ctx = ctx, .exec = *o, .dry_run = dry_run, .lockfd = -1 };
 	if (dry_run)
 		return 0;
 	if ((rc = ct_lock_acquire(&ctx->sys, lock_timeout_ms, o->stop, &s->lockfd)))
 		return rc;
 	recover_auto_online(s);
-	if ((rc = ct_region_recover(ctx, s->regions, CT_HOTPLUG_MAX_RECOVERED, &s->nregions)))
-		ct_hotplug_session_end(s);
+	if ((rc = ct_region_recover(ctx, s->regions, CT_BLOCKS_MAX_RECOVERED, &s->nregions)))
+		ct_blocks_session_end(s);
 	return rc;
 }
 
@@ -51,7 +51,7 @@ static bool needs_full_topology(char *const *targets, int n)
 	return false;
 }
 
-int ct_hotplug_session_load(struct ct_hotplug_session *s, char *const *targets, int n, bool full,
+int ct_blocks_session_load(struct ct_blocks_session *s, char *const *targets, int n, bool full,
 			    struct ct_topology *t)
 {
 	if (full || needs_full_topology(targets, n))
@@ -59,26 +59,26 @@ int ct_hotplug_session_load(struct ct_hotplug_session *s, char *const *targets, 
 	return ct_topology_load_dax_sysfs(s->ctx, t);
 }
 
-int ct_hotplug_session_run(struct ct_hotplug_session *s, struct ct_hotplug_plan *p, enum ct_hotplug_want want,
+int ct_blocks_session_run(struct ct_blocks_session *s, struct ct_blocks_plan *p, enum ct_blocks_want want,
 			   bool reonline)
 {
 	int bad = 0;
 
-	ct_hotplug_plan_decide(p, want, reonline);
+	ct_blocks_plan_decide(p, want, reonline);
 	if (!s->dry_run) {
 		s->exec.record_ctx = s->ctx;
-		bad = ct_hotplug_execute(&s->ctx->sys, p, &s->exec);
-		ct_hotplug_session_end(s);
+		bad = ct_blocks_execute(&s->ctx->sys, p, &s->exec);
+		ct_blocks_session_end(s);
 	}
 	return bad;
 }
 
-bool ct_hotplug_session_locked(const struct ct_hotplug_session *s)
+bool ct_blocks_session_locked(const struct ct_blocks_session *s)
 {
 	return s->lockfd >= 0;
 }
 
-void ct_hotplug_session_end(struct ct_hotplug_session *s)
+void ct_blocks_session_end(struct ct_blocks_session *s)
 {
 	if (s->lockfd >= 0) {
 		ct_lock_release(s->lockfd);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* hotplug-execute.c - a plan of memory blocks carried out (hotplug.h): each
+/* blocks-execute.c - a plan of memory blocks carried out (blocks.h): each
  * block's state written, EBUSY retried until its time is up, a write the
  * kernel blocks in ended by the caller's timer, races with other writers
  * told apart from failures, a --reonline's two halves, the rollback */
@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "change/hotplug.h"
+#include "change/blocks.h"
+#include "change/blocks-zone.h"
 #include "change/change-record.h"
-#include "change/hotplug-zone.h"
 
 static void sleep_ms(unsigned ms)
 {
@@ -48,7 +48,7 @@ static const char *reason(int err)
  * ticking after its deadline, so that the write, once it has the lock, is
  * still ended. Online writes are not timed: the kernel never waits in them
  * for long. 0, -ETIMEDOUT, -EINTR (stopped) or -errno. */
-static int change(struct ct_sysfs *s, struct ct_block_op *op, const char *state, const struct ct_hotplug_opts *o)
+static int change(struct ct_sysfs *s, struct ct_block_op *op, const char *state, const struct ct_blocks_opts *o)
 {
 	long deadline = now_ms() + o->block_timeout_ms;
 	bool timed = o->arm_timer && o->block_timeout_ms && !strcmp(state, "offline");
@@ -80,7 +80,7 @@ static int change(struct ct_sysfs *s, struct ct_block_op *op, const char *state,
 	}
 }
 
-static const char *state_for(enum ct_hotplug_action a)
+static const char *state_for(enum ct_blocks_action a)
 {
 	switch (a) {
 	case CT_ACT_ONLINE_MOVABLE: return "online_movable";
@@ -96,13 +96,13 @@ static const char *state_for(enum ct_hotplug_action a)
 static bool same_place(const struct ct_block *a, const struct ct_block *b)
 {
 	return a->state == b->state &&
-	       (a->state != CT_BLOCK_ONLINE || hotplug_zone_online(a) == hotplug_zone_online(b));
+	       (a->state != CT_BLOCK_ONLINE || blocks_zone_online(a) == blocks_zone_online(b));
 }
 
 /* the block, read back after a refused write, is where the action takes it */
-static bool as_wanted(enum ct_hotplug_action a, const struct ct_block *b)
+static bool as_wanted(enum ct_blocks_action a, const struct ct_block *b)
 {
-	enum ct_zone z = hotplug_zone_online(b);
+	enum ct_zone z = blocks_zone_online(b);
 
 	switch (a) {
 	case CT_ACT_OFFLINE:
@@ -120,7 +120,7 @@ static bool as_wanted(enum ct_hotplug_action a, const struct ct_block *b)
 /* --reonline offlined the block, and onlining it movable failed (rc): it
  * goes back online where it was; true when it could not (half_done, the
  * block offline and named), false to report the failure as any other */
-static bool half_done(struct ct_sysfs *s, struct ct_block_op *op, int rc, const struct ct_hotplug_opts *o)
+static bool half_done(struct ct_sysfs *s, struct ct_block_op *op, int rc, const struct ct_blocks_opts *o)
 {
 	int back;
 
@@ -134,19 +134,19 @@ static bool half_done(struct ct_sysfs *s, struct ct_block_op *op, int rc, const 
 	op->err = -rc;
 	if (!back && same_place(&op->after, &op->before)) {
 		op->result = CT_RES_FAILED;
-		ct_hotplug_note(op, "offlined, then onlining it movable failed (%s): put back online "
+		ct_blocks_note(op, "offlined, then onlining it movable failed (%s): put back online "
 			 "where it was", reason(-rc));
 		return true;
 	}
 	op->result = CT_RES_HALF_DONE;
-	ct_hotplug_note(op, "offlined for --reonline, then onlining it failed (%s; back where it "
+	ct_blocks_note(op, "offlined for --reonline, then onlining it failed (%s; back where it "
 		 "was: %s): now %s, its memory lost to the system until onlined", reason(-rc),
 		 back ? reason(-back) : "the kernel took the write, but the block did not go back",
 		 ct_block_state_name(op->after.state));
 	return true;
 }
 
-static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_hotplug_opts *o)
+static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_blocks_opts *o)
 {
 	int rc;
 
@@ -171,7 +171,7 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
 		if (o->record_ctx && (rc = ct_change_record_begin(o->record_ctx, &rec))) {
 			op->result = CT_RES_FAILED;
 			op->err = -rc;
-			ct_hotplug_note(op, "not offlined for --reonline: %s", ct_context_message(o->record_ctx));
+			ct_blocks_note(op, "not offlined for --reonline: %s", ct_context_message(o->record_ctx));
 			ct_error_clear(&o->record_ctx->err);
 			return;
 		}
@@ -180,7 +180,7 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
 		if (!rc) {
 			/* the block is offline now: the online half is made
 			 * whatever signal came meanwhile (an online write is short) */
-			struct ct_hotplug_opts go_on = *o;
+			struct ct_blocks_opts go_on = *o;
 			go_on.stop = NULL;
 			if ((rc = change(s, op, "online_movable", &go_on)))
 				said = half_done(s, op, rc, &go_on);
@@ -202,29 +202,29 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
 		if (rc == -EINVAL && as_wanted(op->action, &op->after)) {
 			op->result = CT_RES_UNCHANGED;
 			op->err = 0;
-			ct_hotplug_note(op, "put %s by someone else while cxltier ran",
+			ct_blocks_note(op, "put %s by someone else while cxltier ran",
 				 op->after.state == CT_BLOCK_OFFLINE ? "offline" : "online in that zone");
 			return;
 		}
 		/* the zones of an offline block are read when the kernel refuses it */
 		if (rc == -EINVAL && op->action == CT_ACT_ONLINE_MOVABLE && op->after.state == CT_BLOCK_OFFLINE &&
-		    op->after.nzones && !hotplug_zone_offered(&op->after, CT_ZONE_MOVABLE)) {
+		    op->after.nzones && !blocks_zone_offered(&op->after, CT_ZONE_MOVABLE)) {
 			op->before = op->after;
 			op->result = CT_RES_REFUSED;
-			ct_hotplug_note(op, "the kernel does not offer ZONE_MOVABLE for it (valid_zones: %s)",
+			ct_blocks_note(op, "the kernel does not offer ZONE_MOVABLE for it (valid_zones: %s)",
 				 ct_zone_name(op->after.zones[0]));
 			return;
 		}
 		/* someone else (udev, the kernel's auto-online) got there first */
 		if (rc == -EINVAL && !same_place(&op->after, &op->before)) {
 			op->result = CT_RES_RACED;
-			ct_hotplug_note(op, "changed by someone else while cxltier ran: now %s%s%s",
+			ct_blocks_note(op, "changed by someone else while cxltier ran: now %s%s%s",
 				 ct_block_state_name(op->after.state), op->after.state == CT_BLOCK_ONLINE && op->after.nzones ? " in " : "",
 				 op->after.state == CT_BLOCK_ONLINE && op->after.nzones ? ct_zone_name(op->after.zones[0]) : "");
 			return;
 		}
 		op->result = rc == -EINTR ? CT_RES_INTERRUPTED : CT_RES_FAILED;
-		ct_hotplug_note(op, "%s", reason(-rc));
+		ct_blocks_note(op, "%s", reason(-rc));
 		return;
 	}
 	/* the kernel took the write: the state is the one written; an online
@@ -243,14 +243,14 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
 	if (op->after.state != (op->action == CT_ACT_OFFLINE ? CT_BLOCK_OFFLINE : CT_BLOCK_ONLINE)) {
 		op->result = CT_RES_FAILED;
 		op->err = EIO;
-		ct_hotplug_note(op, "the kernel took the write, but the block reads %s",
+		ct_blocks_note(op, "the kernel took the write, but the block reads %s",
 			 ct_block_state_name(op->after.state));
 	} else if ((op->action == CT_ACT_ONLINE_MOVABLE || op->action == CT_ACT_REONLINE) &&
-		   op->after.nzones && hotplug_zone_online(&op->after) != CT_ZONE_MOVABLE) {
+		   op->after.nzones && blocks_zone_online(&op->after) != CT_ZONE_MOVABLE) {
 		/* the kernel may pick another zone than asked (daxctl checks this too) */
 		op->result = CT_RES_FAILED;
 		op->err = EBUSY;
-		ct_hotplug_note(op, "onlined, but into %s instead of Movable", ct_zone_name(op->after.zones[0]));
+		ct_blocks_note(op, "onlined, but into %s instead of Movable", ct_zone_name(op->after.zones[0]));
 	}
 }
 
@@ -259,9 +259,9 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
  * bounded by it as the run's own are, since the kernel's offline_pages
  * retries migration until it succeeds or a signal comes. No stop flag:
  * after a SIGINT the blocks are still put back */
-static void roll_back(struct ct_sysfs *s, struct ct_hotplug_plan *p, const struct ct_hotplug_opts *o)
+static void roll_back(struct ct_sysfs *s, struct ct_blocks_plan *p, const struct ct_blocks_opts *o)
 {
-	struct ct_hotplug_opts once = { false, o->block_timeout_ms ? o->block_timeout_ms : 2000, NULL, o->timed_out,
+	struct ct_blocks_opts once = { false, o->block_timeout_ms ? o->block_timeout_ms : 2000, NULL, o->timed_out,
 				     o->block_timeout_ms ? o->arm_timer : NULL, NULL };
 
 	for (size_t i = p->n; i-- > 0;) {
@@ -273,7 +273,7 @@ static void roll_back(struct ct_sysfs *s, struct ct_hotplug_plan *p, const struc
 		if (op->before.state == CT_BLOCK_OFFLINE)
 			back = "offline";
 		else
-			back = hotplug_zone_online(&op->before) == CT_ZONE_MOVABLE ? "online_movable" : "online_kernel";
+			back = blocks_zone_online(&op->before) == CT_ZONE_MOVABLE ? "online_movable" : "online_kernel";
 		/* a reonlined block is online: back to another zone through offline */
 		if (op->action == CT_ACT_REONLINE && op->result == CT_RES_DONE)
 			rc = change(s, op, "offline", &once);
@@ -283,14 +283,14 @@ static void roll_back(struct ct_sysfs *s, struct ct_hotplug_plan *p, const struc
 		/* as before, whoever put it back */
 		if (same_place(&op->after, &op->before)) {
 			if (op->result == CT_RES_HALF_DONE)
-				ct_hotplug_note(op, "offlined for --reonline, onlining it movable failed (%s); "
+				ct_blocks_note(op, "offlined for --reonline, onlining it movable failed (%s); "
 					 "the rollback put it back online", reason(op->err));
 			op->result = CT_RES_ROLLED_BACK;
 			continue;
 		}
 		op->result = CT_RES_ROLLBACK_FAILED;
 		op->err = rc ? -rc : EIO;
-		ct_hotplug_note(op, "changed, then the rollback to %s failed (%s): now %s%s%s", back,
+		ct_blocks_note(op, "changed, then the rollback to %s failed (%s): now %s%s%s", back,
 			 rc ? reason(-rc) : "the kernel took the write, but the block did not go back",
 			 ct_block_state_name(op->after.state), op->after.state == CT_BLOCK_ONLINE && op->after.nzones ? " in " : "",
 			 op->after.state == CT_BLOCK_ONLINE && op->after.nzones ? ct_zone_name(op->after.zones[0]) : "");
@@ -298,7 +298,7 @@ static void roll_back(struct ct_sysfs *s, struct ct_hotplug_plan *p, const struc
 	ct_error_clear(s->err);
 }
 
-int ct_hotplug_execute(struct ct_sysfs *s, struct ct_hotplug_plan *p, const struct ct_hotplug_opts *o)
+int ct_blocks_execute(struct ct_sysfs *s, struct ct_blocks_plan *p, const struct ct_blocks_opts *o)
 {
 	int bad = 0;
 

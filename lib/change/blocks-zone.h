@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * hotplug-zone.h - private to lib/change/ (hotplug-plan.c and
- * hotplug-execute.c): what the plan and its execution both ask of a
+ * blocks-zone.h - private to lib/change/ (blocks-plan.c and
+ * blocks-execute.c): what the plan and its execution both ask of a
  * block's zones as read from valid_zones.
  */
-#ifndef CXLTIER_HOTPLUG_ZONE_H
-#define CXLTIER_HOTPLUG_ZONE_H
+#ifndef CXLTIER_BLOCKS_ZONE_H
+#define CXLTIER_BLOCKS_ZONE_H
 
 #include <stdbool.h>
 #include "mm/memblock.h"
 
 /* the kernel offers zone z for the block (an offline block's candidates) */
-static inline bool hotplug_zone_offered(const struct ct_block *b, enum ct_zone z)
+static inline bool blocks_zone_offered(const struct ct_block *b, enum ct_zone z)
 {
 	for (unsigned i = 0; i < b->nzones; i++)
 		if (b->zones[i] == z)
@@ -20,7 +20,7 @@ static inline bool hotplug_zone_offered(const struct ct_block *b, enum ct_zone z
 }
 
 /* the zone an online block is in (valid_zones names one), else CT_ZONE_NONE */
-static inline enum ct_zone hotplug_zone_online(const struct ct_block *b)
+static inline enum ct_zone blocks_zone_online(const struct ct_block *b)
 {
 	return b->state == CT_BLOCK_ONLINE && b->nzones == 1 ? b->zones[0] : CT_ZONE_NONE;
 }

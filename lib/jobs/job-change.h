@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * job-change.h - what the jobs that change memory blocks and regions share
+ * (online, offline, offline --remove, region create and destroy). Each
+ * holds what a run of cxltier must hold while it changes the machine: the
+ * memory-blocks lock, the records of killed runs finished or undone before
+ * it begins, the retry timing. lib/ installs no signal handlers: such a
+ * job takes its caller's flags and timer (struct ct_job_signals), and its
+ * report says what it recovered (struct ct_job_recovered).
+ */
+#ifndef CXLTIER_JOB_CHANGE_H
+#define CXLTIER_JOB_CHANGE_H
+
+#include <signal.h>
+#include <stddef.h>
+#include "change/blocks-session.h"
+#include "change/region.h"
+
+/* what the caller's signal handlers and timer tell a job (as struct
+ * ct_blocks_opts takes them: change/blocks.h); NULL: none */
+struct ct_job_signals {
+	volatile sig_atomic_t *stop;		/* SIGINT, SIGTERM, SIGHUP, SIGQUIT came: stop */
+	volatile sig_atomic_t *timed_out;	/* the timer went off: this block took too long */
+	void (*arm_timer)(unsigned ms);		/* the timer, ticking after ms until disarmed (0) */
+};
+
+/* the region changes (and --reonline blocks) of killed runs that a job
+ * finished or undid before it began (change/region.h: ct_region_recover) */
+struct ct_job_recovered {
+	struct ct_region_recovery v[CT_BLOCKS_MAX_RECOVERED];
+	size_t n;
+};
+
+#endif
