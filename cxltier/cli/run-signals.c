@@ -92,3 +92,24 @@ int run_signals_fd(void)
 	sigprocmask(SIG_BLOCK, &ending, NULL);
 	return signalfd(-1, &ending, SFD_CLOEXEC | SFD_NONBLOCK);
 }
+
+static volatile sig_atomic_t read_stop;
+static void on_read_stop(int sig)
+{
+	(void)sig;
+	read_stop = 1;
+}
+
+volatile sig_atomic_t *run_signals_stop_flag(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+	struct sigaction sa;
+
+	read_stop = 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_read_stop;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	return &read_stop;
+}

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * run-signals.h - the signal handlers and the timer of a run that changes
- * memory blocks or regions, and the signals the hotplug watch reads
- * instead. Signal dispositions are the process's, so they are the CLI's:
+ * memory blocks or regions, the signals the hotplug watch reads instead,
+ * and the stop flag of a run that reads. Signal dispositions are the process's, so they are the CLI's:
  * lib/ installs none, and a job gets the flags and the timer in its
  * options (jobs/job-change.h: struct ct_job_signals).
  */
@@ -24,5 +24,10 @@ void run_signals_end(void);
  * instead (signalfd; a child started with core/child.h gets them back
  * unblocked): it, or -1 with errno */
 int run_signals_fd(void);
+/* the stop flag (cleared) of a run that reads and takes down what it set
+ * up (events --follow's tracefs instance, migrate's DAMON contexts):
+ * SIGINT, SIGTERM, SIGHUP, SIGQUIT and a reader gone (SIGPIPE) set it,
+ * every one of them, until the process ends */
+volatile sig_atomic_t *run_signals_stop_flag(void);
 
 #endif

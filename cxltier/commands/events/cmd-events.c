@@ -12,7 +12,9 @@
 #include <unistd.h>
 #include "cli/cli.h"
 #include "cli/filter.h"
+#include "cli/job-exit.h"
 #include "cli/json-build.h"
+#include "cli/run-signals.h"
 #include "events-json.h"
 #include "events-overview.h"
 #include "events-table.h"
@@ -144,37 +146,7 @@ static int check_modes(struct cmd_env *env, const struct events_args *a)
 	return EXIT_USAGE;
 }
 
-static int exit_of(enum ct_job_end end)
-{
-	static const int code[] = { [CT_JOB_DONE] = EXIT_OK, [CT_JOB_PARTIAL] = EXIT_PARTIAL,
-				    [CT_JOB_FAILED] = EXIT_FAIL, [CT_JOB_UNSUPPORTED] = EXIT_UNSUPPORTED,
-				    [CT_JOB_BAD_INPUT] = EXIT_USAGE };
-
-	return code[end];
-}
-
 /* ---- the follower ---- */
-
-static volatile sig_atomic_t stop;
-static void on_stop(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
-/* every signal that ends a follower and lets it run code removes its
- * instance: interrupt, terminate, hang-up, quit, and a reader gone (SIGPIPE) */
-static void catch_stop_signals(void)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
-}
 
 /* a record the follower shows: one line, flushed */
 static int show_line(const struct ct_event *e, void *arg)
@@ -190,15 +162,14 @@ static int follow(struct cmd_env *env, const struct events_args *a)
 {
 	struct ct_event_follow_opts o = {
 		.store = a->store, .store_path = a->store_path, .config = a->config, .filter = a->filter,
-		.show = show_line, .show_arg = env, .stop = &stop, .watch_fd = STDOUT_FILENO,
+		.show = show_line, .show_arg = env, .stop = run_signals_stop_flag(), .watch_fd = STDOUT_FILENO,
 	};
 	struct ct_event_follow_report rep;
 
-	catch_stop_signals();
 	ct_event_follow(env->ctx, &o, &rep);
 	if (rep.show_rc && rep.show_rc != -EPIPE)	/* EPIPE: the reader went away, a normal end */
 		cmd_err(env, "cannot write the events to stdout: %s", strerror(-rep.show_rc));
-	return exit_of(rep.end);
+	return cmd_job_exit(rep.end);
 }
 
 /* ---- a reading run ---- */
@@ -252,7 +223,7 @@ static int read_records(struct cmd_env *env, const struct events_args *a)
 
 	o.show_arg = jb_arr(root, "events");
 	ct_event_read(env->ctx, &o, &rep);
-	rc = exit_of(rep.end);
+	rc = cmd_job_exit(rep.end);
 	if ((rep.end == CT_JOB_DONE || rep.end == CT_JOB_PARTIAL) && o.from != CT_EVENT_READ_STOP) {
 		int prc = show_read(env, &o, &rep, root);
 		rc = prc ? prc : rc;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/run-signals.h"
 #include "cli/json-build.h"
 #include "migrate-args.h"
 #include "migrate-json.h"
@@ -19,14 +20,6 @@
 #include "jobs/migrate-sampled.h"
 #include "mm/migrate.h"
 #include "mm/tiers.h"
-
-static volatile sig_atomic_t stop;
-static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT };
-static void on_stop(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
 
 /* every process chosen by --pid, --comm and --cgroup, once */
 static int choose(struct cmd_env *env, const struct migrate_args *a, struct ct_procset *set)
@@ -116,7 +109,6 @@ struct moves {
 /* the processes chosen, the stop signals caught; 0 or an exit code */
 static int prepare(struct cmd_env *env, struct migrate_args *a, struct moves *m)
 {
-	struct sigaction sa;
 	int rc, nofile;
 
 	if ((rc = migrate_check(env, a)) || (rc = cmd_context(env)) || (rc = migrate_resolve(env, a)))
@@ -127,12 +119,8 @@ static int prepare(struct cmd_env *env, struct migrate_args *a, struct moves *m)
 	ct_migrate_setup();
 	if (choose(env, a, &m->set))
 		return cmd_fail(env, EXIT_FAIL);
-	a->mo.stop = &stop;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
 	/* every way out that can run code tears down what was set up */
-	for (size_t k = 0; k < sizeof(stop_signals) / sizeof(stop_signals[0]); k++)
-		sigaction(stop_signals[k], &sa, NULL);
+	a->mo.stop = run_signals_stop_flag();
 	m->tasks = calloc(m->set.count + 1, sizeof(*m->tasks));
 	m->samples = calloc(m->set.count + 1, sizeof(*m->samples));
 	if (!m->tasks || !m->samples) {
@@ -169,8 +157,8 @@ static int move(struct cmd_env *env, const struct migrate_args *a, struct moves 
 		return EXIT_USAGE;
 	}
 	json_object_put(root);
-	rc = fatal ? fatal : !bad && !stop ? EXIT_OK : ok ? EXIT_PARTIAL : EXIT_FAIL;
-	if (stop)
+	rc = fatal ? fatal : !bad && !*a->mo.stop ? EXIT_OK : ok ? EXIT_PARTIAL : EXIT_FAIL;
+	if (*a->mo.stop)
 		cmd_err(env, "stopped by a signal: the processes not named above were not moved");
 	return rc;
 }
