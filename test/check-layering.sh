@@ -471,7 +471,10 @@ if ($build ne '') {
 	if (defined $top) {
 		my @chain = ($top);
 		push @chain, $next{$chain[-1]} while defined $next{$chain[-1]};
-		my $line = 'floors of cxltier/: ' . scalar(@chain) . ' (' . join(' -> ', @chain) . ')';
+		my $arrows = 0;
+		$arrows += scalar(keys %{$g{$_}}) for keys %g;
+		my $line = 'floors of cxltier/: ' . scalar(@chain) . ' (' . join(' -> ', @chain) . '); '
+			. scalar(keys %g) . " units (a file and its header), $arrows arrows, none back up";
 		if (@chain > $ENV{CLI_FLOORS}) {
 			say_("$line: more than $ENV{CLI_FLOORS}; a renderer or helper that stands on another of its room's adds a floor: join them, or let the command call both");
 		} else {
