@@ -2,7 +2,8 @@
 /* test-blocks.c - executing a plan against a kernel that says no: the
  * state writes go through a stand-in for the kernel (linked with
  * --wrap=ct_sysfs_write_str), which keeps state and valid_zones as the
- * kernel would, and fails, races or signals where a test asks */
+ * kernel would, and fails, races or signals where a test asks; and the
+ * plan of blocks named twice */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -194,6 +195,82 @@ static void raced_into_place(void)
 	ct_blocks_plan_free(&p);
 }
 
+/* online --kernel: a block someone else onlined into ZONE_NORMAL first is
+ * as asked; one onlined movable is not */
+static void raced_into_kernel(void)
+{
+	struct ct_blocks_plan p;
+
+	setup();
+	put_block(34, "offline", "Normal Movable");
+	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "online_kernel", .other = "online Normal" };
+	plan_of(&p, 34, 1);
+	is_int(run(&p, CT_WANT_KERNEL, false, false), 0, "online --kernel: a block someone else onlined into Normal first is no failure");
+	is_str(ct_blocks_result_name(p.op[0].result), "unchanged", "it is unchanged (%s)", ct_blocks_note_of(&p.op[0]));
+	ct_blocks_plan_free(&p);
+
+	setup();
+	put_block(34, "offline", "Normal Movable");
+	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "online_kernel", .other = "online Movable" };
+	plan_of(&p, 34, 1);
+	is_int(run(&p, CT_WANT_KERNEL, false, false), 1, "online --kernel: one someone else onlined movable is not as asked");
+	is_str(ct_blocks_result_name(p.op[0].result), "raced", "raced, not unchanged (%s)", ct_blocks_note_of(&p.op[0]));
+	ct_blocks_plan_free(&p);
+}
+
+/* EBUSY is retried within the block's time: a block busy at the first
+ * write is changed at a later one */
+static void busy_retried(void)
+{
+	struct ct_blocks_plan p;
+	struct ct_blocks_opts o = { false, 2000, &stop, NULL, NULL, NULL };
+
+	setup();
+	put_block(34, "offline", "Normal Movable");
+	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "online_movable", .err = EBUSY, .times = 1 };
+	plan_of(&p, 34, 1);
+	ct_blocks_plan_decide(&p, CT_WANT_MOVABLE, false);
+	is_int(ct_blocks_execute(&sys, &p, &o), 0, "online: busy at the first write, taken at the next");
+	is_str(ct_blocks_result_name(p.op[0].result), "done", "done (%s)", ct_blocks_note_of(&p.op[0]));
+	is_block(34, "online", "Movable", "online, movable");
+	ct_blocks_plan_free(&p);
+
+	setup();
+	put_block(34, "online", "Normal");
+	fault[nfault++] = (typeof(fault[0])){ .id = 34, .state = "offline", .err = EBUSY, .times = 2 };
+	plan_of(&p, 34, 1);
+	ct_blocks_plan_decide(&p, CT_WANT_OFFLINE, false);
+	is_int(ct_blocks_execute(&sys, &p, &o), 0, "offline: busy twice, taken at the third write");
+	is_str(ct_blocks_result_name(p.op[0].result), "done", "done (%s)", ct_blocks_note_of(&p.op[0]));
+	ct_blocks_plan_free(&p);
+}
+
+/* a block named twice (overlapping targets) is planned once, before and
+ * after the plan's set of ids has grown (at the 65th block) */
+static void named_twice(void)
+{
+	struct ct_topology t = { .block_size = 128ull << 20 };
+	struct ct_blocks_plan p;
+	unsigned times[120] = { 0 }, wrong = 0;
+
+	setup();
+	for (unsigned id = 30; id < 120; id++)
+		put_block(id, "offline", "Normal Movable");
+	memset(&p, 0, sizeof(p));
+	is_int(ct_blocks_plan_add_target(&sys, &t, &p, "memory32-111", NULL), 0, "memory32-111 planned %s", err.msg);
+	is_int(p.n, 80, "its 80 blocks");
+	is_int(ct_blocks_plan_add_target(&sys, &t, &p, "memory100-119", NULL), 0, "then memory100-119 %s", err.msg);
+	is_int(ct_blocks_plan_add_target(&sys, &t, &p, "memory30-40", NULL), 0, "then memory30-40 %s", err.msg);
+	is_int(p.n, 90, "the blocks named twice are planned once: 90 blocks, memory30-119");
+	for (size_t i = 0; i < p.n; i++)
+		if (p.op[i].before.id < 120)
+			times[p.op[i].before.id]++;
+	for (unsigned id = 30; id < 120; id++)
+		wrong += times[id] != 1;
+	is_int(wrong, 0, "each block once in the plan");
+	ct_blocks_plan_free(&p);
+}
+
 /* a write that failed otherwise than "already there" (EINVAL) is a failure,
  * wherever the block is after it; a block the kernel onlined into another
  * zone than Movable is not onlined as asked */
@@ -311,6 +388,9 @@ static void rollback_timed(void)
 int main(void)
 {
 	raced_into_place();
+	raced_into_kernel();
+	busy_retried();
+	named_twice();
 	not_as_asked();
 	reonline_rollback();
 	reonline_half();

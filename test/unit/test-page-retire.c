@@ -128,6 +128,7 @@ static void counting(void)
 	o = put(42, T0 + NS, 0x1080, HPA_BASE + 0x1080, 1);
 	ok(o && o->verdict == CT_PAGE_RETIRE_UNCORRECTABLE && o->poison_known && !o->poisoned,
 	   "uncorrectable: reported, the page not poisoned, nothing done");
+	is_int(seen.rc, 0, "... and no error (the caller would warn the record was not weighed)");
 	o = put(42, T0 + 2 * NS, 0x1fc0, HPA_BASE + 0x1fc0, 0);
 	ok(o && o->verdict == CT_PAGE_RETIRE_BELOW && o->entry.errors == 2, "the uncorrectable one is not counted (2)");
 	ok(o && o->entry.dpa == 0x1000 && o->entry.hpa == HPA_BASE + 0x1000 && !strcmp(o->entry.device, "0x2a"),
@@ -166,6 +167,7 @@ static void counting(void)
 	o = put(44, T0 + 12 * NS, 0x9000, HPA_BASE + 0x9000, 1);
 	ok(o && o->verdict == CT_PAGE_RETIRE_UNCORRECTABLE && o->poison_known && o->poisoned,
 	   "uncorrectable on a poisoned page: the kernel's, said");
+	is_int(seen.rc, 0, "... and no error");
 	o = put(45, T0 + 13 * NS, 0xb000, NO_HPA, 0);
 	ok(o && o->verdict == CT_PAGE_RETIRE_UNMAPPED, "no host address (no region): nothing to retire");
 	seen.conf.retire = false;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "tap.h"
 #include "config/policy.h"
@@ -192,6 +193,12 @@ static void retire(void)
 	refused("[device any]\nretire-limit = "
 		"0000000000000000000000000000000000000000000000000000000000000000000000x\n",
 		"t.conf:2:16: retire-limit: the value is too long", "a value longer than any good one");
+	/* the buffer's length exactly (64): refused as too long, not read as "" */
+	refused("[device any]\nretire-limit = "
+		"0000000000000000000000000000000000000000000000000000000000000000\n",
+		"t.conf:2:16: retire-limit: the value is too long", "a retire value of 64 characters, the buffer's length");
+	good("[device any]\nretire-limit = "
+		"000000000000000000000000000000000000000000000000000000000000000\n", "a retire value of 63 characters");
 	/* one reader of the retire keys for [events] and [device ...]: they
 	 * took different spellings of yes before (YES only in [device ...]) */
 	{
@@ -286,6 +293,31 @@ static void limit(void)
 	free(big);
 }
 
+/* the size limit of the reader of the other sections (core/conf.c), through
+ * [events]: a file of exactly 64 KiB is read whole, one byte more refused */
+static void conf_limit(void)
+{
+	static const char tail[] = "\n[events]\nretire-threshold = 7\n";
+	char path[512];
+	struct ct_events_conf ec;
+	int fd = mkstemp(tap_tmp_template(path, sizeof(path), "cxltier-test-conf"));
+	char *big = malloc(65536);
+
+	memset(&ec, 0, sizeof(ec));
+	memset(big, '#', 65536);
+	memcpy(big + 65536 - strlen(tail), tail, strlen(tail));
+	ok(fd >= 0 && write(fd, big, 65536) == 65536, "a file of exactly 64 KiB");
+	ct_error_clear(&err);
+	is_int(ct_events_conf_load(path, true, &ec, &err), 0, "... is read whole: %s", err.msg);
+	is_int(ec.retire.threshold, 7, "... up to its last line");
+	ok(write(fd, "\n", 1) == 1, "one byte more");
+	is_int(ct_events_conf_load(path, true, &ec, &err), -EFBIG, "... is refused, not cut");
+	ok(strstr(err.msg, "larger than 64 KiB") != NULL, "says the limit: %s", err.msg);
+	close(fd);
+	unlink(path);
+	free(big);
+}
+
 int main(void)
 {
 	decisions();
@@ -294,5 +326,6 @@ int main(void)
 	retire_merged();
 	nul();
 	limit();
+	conf_limit();
 	return tap_done();
 }
