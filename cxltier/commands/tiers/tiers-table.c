@@ -139,26 +139,29 @@ static void fmt_figs(json_object *rec, char *buf, size_t len)
 	snprintf(buf, len, "%s%s", s ? json_object_get_string(s) : "", latency_bug(rec) ? "*" : "");
 }
 
-/* after the nodes: the settings, the disagreements, a missing tiering */
+/* after the nodes, in the full table only (the rows alone with -o, -n,
+ * -r, -P): the footnote, the settings, the disagreements; a missing
+ * tiering said on stderr */
 void tiers_print_more(struct cmd_env *env, json_object *root, size_t ntiers)
 {
 	struct out_opts o = env->out;
 	char err[256];
-
 	json_object *nodes = out_lookup(root, "nodes");
 	bool bug = false;
 
 	for (size_t i = 0; i < json_object_array_length(nodes); i++)
 		bug |= latency_bug(json_object_array_get_idx(nodes, i));
+	if (!ntiers)
+		fprintf(stderr, "cxltier tiers: this kernel has no memory tiers (memory_tiering: 6.1 and later)\n");
+	if (!out_full_view(&env->out))
+		return;
 	if (bug)
 		printf("* the kernel counts the PCIe link latency in ps as ns (Linux 6.12): ranked without its latency\n");
-	o.columns = NULL;
+	o.all = false;
 	printf("\n");
 	out_print(&o, &settings_table, root, err, sizeof(err));
 	if (json_object_array_length(out_lookup(root, "disagreements"))) {
 		printf("\n");
 		out_print(&o, &disagreements_table, root, err, sizeof(err));
 	}
-	if (!ntiers)
-		fprintf(stderr, "cxltier tiers: this kernel has no memory tiers (memory_tiering: 6.1 and later)\n");
 }
