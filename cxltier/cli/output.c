@@ -181,7 +181,7 @@ static void keep_widths(struct libscols_table *tb, const struct out_column **sel
 			bool whole)
 {
 	for (size_t c = 0; c < nsel; c++)
-		if (width[c] > 1 && (whole || !(sel[c]->flags & OUT_TRUNC)))
+		if (width[c] > 1 && (whole || !(sel[c]->flags & (OUT_TRUNC | OUT_WRAP))))
 			scols_column_set_whint(scols_table_get_column(tb, c), (double)width[c]);
 }
 
@@ -313,12 +313,17 @@ static struct libscols_table *new_table(const struct out_opts *o, const struct o
 	scols_table_enable_shellvar(tb, o->pairs);	/* RD-LAT="3": RD_LAT, for eval */
 	tree = tree && !o->list && !o->raw && !o->pairs;
 	for (size_t c = 0; c < nsel; c++) {
-		int fl = sel[c]->flags & OUT_TRUNC ? SCOLS_FL_TRUNC : SCOLS_FL_NOEXTREMES;
+		struct libscols_column *cl;
+		int fl = (sel[c]->flags & OUT_TRUNC ? SCOLS_FL_TRUNC : 0) | (sel[c]->flags & OUT_WRAP ? SCOLS_FL_WRAP : 0);
 		if (tree && sel[c] == &t->columns[0])
 			fl |= SCOLS_FL_TREE;
 		if (sel[c]->type == OUT_SIZE || sel[c]->type == OUT_NUM)
 			fl |= SCOLS_FL_RIGHT;
-		scols_table_new_column(tb, sel[c]->name, sel[c]->width ? sel[c]->width : 0.1, fl);
+		cl = scols_table_new_column(tb, sel[c]->name, sel[c]->width ? sel[c]->width : 0.1, fl);
+		if (cl && sel[c]->flags & OUT_WRAP && !o->raw && !o->pairs) {
+			scols_column_set_wrapfunc(cl, scols_wrapnl_chunksize, scols_wrapnl_nextchunk, NULL);
+			scols_column_set_safechars(cl, "\n");
+		}
 	}
 	return tb;
 }

@@ -30,6 +30,8 @@ enum out_type {
 
 /* out_column.flags */
 #define OUT_TRUNC	0x1	/* may be cut short on a narrow terminal (lists, free text) */
+#define OUT_WRAP	0x2	/* a cell's lines (its text's newlines) one under another: a
+				 * table of notes, not of objects, where a row may take lines */
 
 struct out_column {
 	const char *name;	/* heading and -o name */
