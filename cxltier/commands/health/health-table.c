@@ -14,7 +14,7 @@ static const struct out_column columns[] = {
 	{ "MEMDEV", "name", OUT_STR, 0.1, 0, "memdev", NULL },
 	{ "SERIAL", "serial", OUT_HEX, 0.1, 0, "serial number", NULL },
 	{ "STATUS", "health.status", OUT_STR, 0.1, OUT_TRUNC, "health status flags (ok when none)", fmt_status },
-	{ "MEDIA", "health.media_status", OUT_STR, 0.1, 0, "media status", NULL },
+	{ "MEDIA", "health.media_status", OUT_STR, 0.1, OUT_TRUNC, "media status", NULL },
 	{ "LIFE-USED", "health.life_used_percent", OUT_NUM, 0.1, 0, "life used (%)", NULL },
 	{ "LIFE", "health.life_used_state", OUT_STR, 0.1, 0, "life used: normal, warning, critical", NULL },
 	{ "TEMP", "health.temperature_celsius", OUT_NUM, 0.1, 0, "device temperature (C)", NULL },
@@ -36,7 +36,7 @@ static const struct out_column columns[] = {
 };
 const struct out_table health_table = {
 	levels, NULL, columns, sizeof(columns) / sizeof(columns[0]),
-	"MEMDEV,STATUS,MEDIA,LIFE-USED,TEMP,CORR-VOL,CORR-PERS,ALERTS,NOTE",
+	"MEMDEV,STATUS,MEDIA,LIFE-USED,TEMP,CORR-VOL,CORR-PERS,NOTE",
 };
 
 static void fmt_status(json_object *rec, char *buf, size_t len)
