@@ -95,10 +95,24 @@ static void synopsis(FILE *f, const char *full, const char *text, bool first)
 	}
 }
 
+/* the common options the command takes, in a line: "-j, -o COLS, ...";
+ * one whose letter the command's own option has by its long name */
 static void common_line(FILE *f, const struct cli_command *c)
 {
-	fprintf(f, "%s", c->flags & CLI_NO_OUTPUT ? "  -v" : "  -j, -o COLS, --output-all, -n, -r, -P, -l, -b, -v");
-	fprintf(f, "%s   as for every command (cxltier(1))\n", c->flags & CLI_LIVE_ONLY ? "" : ", --sysroot DIR");
+	int n = 0;
+
+	fputs("  ", f);
+	for (const struct cli_common_opt *k = cli_common_opts; k->name; k++) {
+		int letter = cli_common_letter(c, k);
+		if (letter < 0 || k->key == 'h' || (c->flags & CLI_NO_OUTPUT && k->given & CLI_GIVEN_SHOWN) ||
+		    (c->flags & CLI_LIVE_ONLY && k->given == CLI_GIVEN_SYSROOT))
+			continue;
+		if (letter)
+			fprintf(f, "%s-%c%s%s", n++ ? ", " : "", letter, k->arg ? " " : "", k->arg ? k->arg : "");
+		else
+			fprintf(f, "%s--%s%s%s", n++ ? ", " : "", k->name, k->arg ? " " : "", k->arg ? k->arg : "");
+	}
+	fputs("   as for every command (cxltier(1))\n", f);
 }
 
 void cli_help(FILE *f, const struct cli_command *c, const char *parent)
