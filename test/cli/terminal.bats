@@ -149,10 +149,13 @@ terminal_case() {
     assert_line --index 1 --regexp '^ +1G ├─mem0$'
     assert_line --index 3 --regexp '^ +2G └─dax0.0$'
     run cxltier list --sysroot "$root" -n -o SIZE,NAME
+    assert_success
     assert_line --index 1 --regexp '^ +1G \|-mem0$'
     run cxltier list --sysroot "$root" -n -l -o SIZE,NAME
+    assert_success
     assert_line --index 1 --regexp '^ +1G mem0$'
     run cxltier list --sysroot "$root" -n -o SIZE,TYPE
+    assert_success
     assert_line --index 1 --regexp '^ +1G memdev$'
 }
 
@@ -165,6 +168,7 @@ terminal_case() {
     refute_output --partial DEMOTION
     refute_output --partial '*'
     run cxltier tiers --sysroot "$root"
+    assert_success
     assert_output --partial DEMOTION
     assert_output --partial 'WHERE THE SOURCES DISAGREE'
 }
@@ -172,10 +176,14 @@ terminal_case() {
 # the raw and the pairs forms of ARGS: each line as many fields as the
 # heading, the rows as many as its objects; each pairs line read by eval
 raw_and_pairs() {
-    local kind=$1 raw=$2 rows nf line
+    local kind=$1 raw=$2 rows nf line want
     shift 2
     rows=$(objects "$kind" "$@")
-    run --separate-stderr cxltier "$@" "$raw"    # doctor exits 1 when it finds a problem
+    run --separate-stderr cxltier "$@" -j
+    [[ $status == 0 || $status == 1 ]] || fail "$* -j: exit $status"    # doctor: 1, a problem found
+    want=$status
+    run --separate-stderr cxltier "$@" "$raw"
+    assert_equal "$status" "$want"
     if [[ -z $output ]]; then    # nothing to show: no heading either
         assert_equal "$rows" 0
         return
@@ -185,6 +193,7 @@ raw_and_pairs() {
         fail "$* $raw: a line without $nf fields: $output"
     assert_equal "$(($(grep -c . <<<"$output") - 1))" "$rows"
     run --separate-stderr cxltier "$@" -P
+    assert_equal "$status" "$want"
     assert_equal "$(grep -c . <<<"$output")" "$rows"
     while IFS= read -r line; do
         (eval "$line" && [[ -v NAME || -v NODE || -v CHECK || -v MEMDEV || -v TIME ]]) ||
@@ -212,5 +221,6 @@ raw_and_pairs() {
     assert_success
     assert_equal "$(head -1 <<<"$output" | tr -s ' ')" "$all"
     run cxltier list --sysroot "$root" -o +SERIAL
+    assert_success
     assert_line --index 0 --regexp '^NAME +TYPE +SIZE +MODE +STATE +HOST +NODE +ONLINE +MOVABLE +SERIAL$'
 }
