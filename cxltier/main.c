@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* main.c - the command table and the dispatcher: the global options, then
  * the command, run in the harness (cli/cli-run.h) */
+#include <locale.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
@@ -96,6 +97,10 @@ int main(int argc, char **argv)
 	const struct cli_command *c;
 	int i, rc;
 
+	/* the terminal's character set (a table's tree lines in UTF-8 where it
+	 * is, ASCII otherwise); numbers read and written as C writes them */
+	setlocale(LC_ALL, "");
+	setlocale(LC_NUMERIC, "C");
 	if ((i = global_options(argc, argv, &env, &rc)) < 0)
 		goto out;
 	if (!(c = cli_find(commands, ncommands, argv[i])))

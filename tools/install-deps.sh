@@ -16,6 +16,8 @@ PKGS=(
     debootstrap
     # tests
     bats bats-assert bats-support jq valgrind bash-completion bc
+    # the tables in a terminal (test/cli/terminal.bats)
+    tmux
     # the JSON contract (tools/validate-json) and the metrics (promtool, a
     # node_exporter scraped in test/cli/metrics.bats)
     python3-jsonschema prometheus prometheus-node-exporter curl

@@ -8,15 +8,30 @@
 #define HELP_COLUMN 24	/* where an option's help starts */
 
 const struct cli_common_opt cli_common_opts[] = {
-	{ "help", 'h', NULL, CLI_C_NONE, 0 },
-	{ "verbose", 'v', NULL, CLI_C_NONE, 0 },
-	{ "json", 'j', NULL, CLI_C_NONE, CLI_GIVEN_JSON },
-	{ "output", 'o', "COLS", CLI_C_COLUMNS, CLI_GIVEN_COLUMNS },
-	{ "noheadings", 'n', NULL, CLI_C_NONE, CLI_GIVEN_NOHEADINGS },
-	{ "bytes", 'b', NULL, CLI_C_NONE, CLI_GIVEN_BYTES },
-	{ "sysroot", 0, "DIR", CLI_C_DIR, CLI_GIVEN_SYSROOT },
-	{ NULL, 0, NULL, CLI_C_NONE, 0 },
+	{ "help", 'h', NULL, CLI_C_NONE, 0, false },
+	{ "verbose", 'v', NULL, CLI_C_NONE, 0, false },
+	{ "json", 'j', NULL, CLI_C_NONE, CLI_GIVEN_JSON, false },
+	{ "output", 'o', "COLS", CLI_C_COLUMNS, CLI_GIVEN_COLUMNS, false },
+	{ "output-all", 0, NULL, CLI_C_NONE, CLI_GIVEN_OUTPUT_ALL, true },
+	{ "noheadings", 'n', NULL, CLI_C_NONE, CLI_GIVEN_NOHEADINGS, false },
+	{ "raw", 'r', NULL, CLI_C_NONE, CLI_GIVEN_RAW, true },
+	{ "pairs", 'P', NULL, CLI_C_NONE, CLI_GIVEN_PAIRS, true },
+	{ "list", 'l', NULL, CLI_C_NONE, CLI_GIVEN_LIST, true },
+	{ "bytes", 'b', NULL, CLI_C_NONE, CLI_GIVEN_BYTES, false },
+	{ "sysroot", 0, "DIR", CLI_C_DIR, CLI_GIVEN_SYSROOT, false },
+	{ NULL, 0, NULL, CLI_C_NONE, 0, false },
 };
+
+int cli_common_letter(const struct cli_command *c, const struct cli_common_opt *k)
+{
+	for (const struct cli_opt *o = k->yields ? c->opts : NULL; o && o->name; o++)
+		if (!strcmp(o->name, k->name))
+			return -1;
+	for (const struct cli_opt *o = k->yields ? c->opts : NULL; o && o->name; o++)
+		if (k->key && o->key == k->key)
+			return 0;
+	return k->key;
+}
 
 const char *cli_complete_name(enum cli_complete k)
 {
@@ -80,10 +95,24 @@ static void synopsis(FILE *f, const char *full, const char *text, bool first)
 	}
 }
 
+/* the common options the command takes, in a line: "-j, -o COLS, ...";
+ * one whose letter the command's own option has by its long name */
 static void common_line(FILE *f, const struct cli_command *c)
 {
-	fprintf(f, "%s", c->flags & CLI_NO_OUTPUT ? "  -v" : "  -j, -o COLS, -n, -b, -v");
-	fprintf(f, "%s   as for every command (cxltier(1))\n", c->flags & CLI_LIVE_ONLY ? "" : ", --sysroot DIR");
+	int n = 0;
+
+	fputs("  ", f);
+	for (const struct cli_common_opt *k = cli_common_opts; k->name; k++) {
+		int letter = cli_common_letter(c, k);
+		if (letter < 0 || k->key == 'h' || (c->flags & CLI_NO_OUTPUT && k->given & CLI_GIVEN_SHOWN) ||
+		    (c->flags & CLI_LIVE_ONLY && k->given == CLI_GIVEN_SYSROOT))
+			continue;
+		if (letter)
+			fprintf(f, "%s-%c%s%s", n++ ? ", " : "", letter, k->arg ? " " : "", k->arg ? k->arg : "");
+		else
+			fprintf(f, "%s--%s%s%s", n++ ? ", " : "", k->name, k->arg ? " " : "", k->arg ? k->arg : "");
+	}
+	fputs("   as for every command (cxltier(1))\n", f);
 }
 
 void cli_help(FILE *f, const struct cli_command *c, const char *parent)
@@ -129,7 +158,8 @@ void cli_list_opts(FILE *f, const struct cli_command *c)
 		if (!(o->flags & CLI_HIDDEN))
 			fprintf(f, "--%s%s\n", o->name, o->arg ? "=" : "");
 	for (const struct cli_common_opt *o = cli_common_opts; o->name; o++)
-		fprintf(f, "--%s%s\n", o->name, o->arg ? "=" : "");
+		if (cli_common_letter(c, o) >= 0)
+			fprintf(f, "--%s%s\n", o->name, o->arg ? "=" : "");
 }
 
 /* the words a completion offers after o: its own, or the columns */
@@ -176,7 +206,8 @@ void cli_list_completion(FILE *f, const struct cli_command *c)
 		if (!(o->flags & CLI_HIDDEN))
 			completion_line(f, c, o->name, o->key, o->arg != NULL, o->complete, o->words);
 	for (const struct cli_common_opt *o = cli_common_opts; o->name; o++)
-		completion_line(f, c, o->name, o->key, o->arg != NULL, o->complete, NULL);
+		if (cli_common_letter(c, o) >= 0)
+			completion_line(f, c, o->name, cli_common_letter(c, o), o->arg != NULL, o->complete, NULL);
 	fprintf(f, "@operands\t%s\t\n", cli_complete_name(c->operand_kind));
 	if (c->subcommands)	/* its first word may name one instead */
 		subcommands_line(f, c);

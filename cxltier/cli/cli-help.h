@@ -28,8 +28,16 @@ struct cli_common_opt {
 	const char *arg;
 	enum cli_complete complete;
 	unsigned given;		/* CLI_GIVEN_*: what giving it says */
+	bool yields;		/* a table's form (-r, -P, -l, --output-all): a command's
+				 * own option of its name or letter comes first */
 };
 extern const struct cli_common_opt cli_common_opts[];
+
+/* the letter the common option k has in command c: its own, 0 when it has
+ * none or c's own option takes it, -1 when c's own option takes its name
+ * (then c has not k: `list -r` is --region, there --raw has no letter;
+ * cdat's --raw is its hex dump) */
+int cli_common_letter(const struct cli_command *c, const struct cli_common_opt *k);
 
 void cli_help(FILE *f, const struct cli_command *c, const char *parent);
 void cli_list_opts(FILE *f, const struct cli_command *c);

@@ -13,9 +13,9 @@
 
 #define MAX_OPTS 64		/* a command's own options, at most */
 #define ID_BASE 0x4000		/* getopt's value of an option without a letter */
-#define ID_SYSROOT 0x3001
 #define ID_LIST_OPTS 0x3002
 #define ID_LIST_COMPLETION 0x3003
+#define ID_COMMON 0x3100	/* + its index: a common option without a letter here */
 
 /* one parse: the command, its arguments, which of its options were given */
 struct parse {
@@ -25,7 +25,7 @@ struct parse {
 	void *args;
 	size_t nopts;
 	bool given[MAX_OPTS];
-	struct option longopts[MAX_OPTS + 12];
+	struct option longopts[MAX_OPTS + 16];
 	char shortopts[2 * MAX_OPTS + 16];
 };
 
@@ -49,7 +49,7 @@ int cli_check_table(const struct cli_command *c)
 	}
 	for (size_t i = 0; i < n; i++) {
 		for (const struct cli_common_opt *k = cli_common_opts; k->name; k++)
-			if (!strcmp(o[i].name, k->name) || (o[i].key && o[i].key == k->key)) {
+			if (!k->yields && (!strcmp(o[i].name, k->name) || (o[i].key && o[i].key == k->key))) {
 				fprintf(stderr, "cxltier %s: internal error: --%s takes a common option's name or letter\n",
 					c->name, o[i].name);
 				return -1;
@@ -85,13 +85,22 @@ static void build(struct parse *p)
 				p->shortopts[s++] = ':';
 		}
 	}
-	for (const struct cli_common_opt *c = cli_common_opts; c->name; c++)
+	for (const struct cli_common_opt *c = cli_common_opts; c->name; c++) {
+		int letter = cli_common_letter(p->c, c);
+		if (letter < 0)
+			continue;
 		p->longopts[k++] = (struct option){ c->name, c->arg ? required_argument : no_argument, NULL,
-						    c->key ? c->key : ID_SYSROOT };
+						    letter ? letter : ID_COMMON + (int)(c - cli_common_opts) };
+		if (letter) {
+			p->shortopts[s++] = (char)letter;
+			if (c->arg)
+				p->shortopts[s++] = ':';
+		}
+	}
 	p->longopts[k++] = (struct option){ "list-opts", no_argument, NULL, ID_LIST_OPTS };
 	p->longopts[k++] = (struct option){ "list-completion", no_argument, NULL, ID_LIST_COMPLETION };
 	p->longopts[k] = (struct option){ NULL, 0, NULL, 0 };
-	strcpy(p->shortopts + s, "hvjo:nb");
+	p->shortopts[s] = '\0';
 }
 
 static const char *default_hint(const struct cli_opt *o, char *buf, size_t len)
@@ -161,7 +170,7 @@ static int store(struct parse *p, const struct cli_opt *o, const char *arg)
 /* an unknown option: the close one suggested */
 static int unknown(struct parse *p, int argc, char **argv)
 {
-	const char *names[MAX_OPTS + 12], *bad = optind > 0 && optind <= argc ? argv[optind - 1] : "?", *s;
+	const char *names[MAX_OPTS + 16], *bad = optind > 0 && optind <= argc ? argv[optind - 1] : "?", *s;
 	size_t n = 0;
 	char w[64];
 
@@ -179,23 +188,52 @@ static int unknown(struct parse *p, int argc, char **argv)
 	return EXIT_USAGE;
 }
 
+/* the common option getopt's value c stands for in command cmd, or NULL */
+static const struct cli_common_opt *common_of(const struct cli_command *cmd, int c)
+{
+	for (const struct cli_common_opt *k = cli_common_opts; k->name; k++) {
+		int letter = cli_common_letter(cmd, k);
+		if (letter >= 0 && c == (letter ? letter : ID_COMMON + (int)(k - cli_common_opts)))
+			return k;
+	}
+	return NULL;
+}
+
 /* a common option, or the end of the run: 0, or CMD_DONE(code) */
 static int common(struct parse *p, int c)
 {
 	struct cmd_env *env = p->env;
+	const struct cli_common_opt *k = common_of(p->c, c);
 
-	switch (c) {
-	case 'h': cli_help(stdout, p->c, p->parent); return CMD_DONE(EXIT_OK);
-	case 'v': env->verbose++; return 0;
-	case 'j': env->out.json = true; env->given |= CLI_GIVEN_JSON; return 0;
-	case 'o': env->out.columns = optarg; env->given |= CLI_GIVEN_COLUMNS; return 0;
-	case 'n': env->out.noheadings = true; env->given |= CLI_GIVEN_NOHEADINGS; return 0;
-	case 'b': env->out.bytes = true; env->given |= CLI_GIVEN_BYTES; return 0;
-	case ID_SYSROOT: env->sysroot = optarg; env->given |= CLI_GIVEN_SYSROOT; return 0;
-	case ID_LIST_OPTS: cli_list_opts(stdout, p->c); return CMD_DONE(EXIT_OK);
-	case ID_LIST_COMPLETION: cli_list_completion(stdout, p->c); return CMD_DONE(EXIT_OK);
+	if (c == ID_LIST_OPTS) {
+		cli_list_opts(stdout, p->c);
+		return CMD_DONE(EXIT_OK);
 	}
-	return 1;
+	if (c == ID_LIST_COMPLETION) {
+		cli_list_completion(stdout, p->c);
+		return CMD_DONE(EXIT_OK);
+	}
+	if (!k)
+		return 1;
+	env->given |= k->given;
+	switch (k->given) {
+	case 0: break;
+	case CLI_GIVEN_JSON: env->out.json = true; return 0;
+	case CLI_GIVEN_COLUMNS: env->out.columns = optarg; return 0;
+	case CLI_GIVEN_OUTPUT_ALL: env->out.all = true; return 0;
+	case CLI_GIVEN_NOHEADINGS: env->out.noheadings = true; return 0;
+	case CLI_GIVEN_RAW: env->out.raw = true; return 0;
+	case CLI_GIVEN_PAIRS: env->out.pairs = true; return 0;
+	case CLI_GIVEN_LIST: env->out.list = true; return 0;
+	case CLI_GIVEN_BYTES: env->out.bytes = true; return 0;
+	case CLI_GIVEN_SYSROOT: env->sysroot = optarg; return 0;
+	}
+	if (k->key == 'h') {
+		cli_help(stdout, p->c, p->parent);
+		return CMD_DONE(EXIT_OK);
+	}
+	env->verbose++;		/* -v */
+	return 0;
 }
 
 /* every option of the command line; an exit code, CMD_DONE(code) when the
@@ -268,9 +306,8 @@ static int check_rules(const struct parse *p)
 		cmd_err(env, "%s works on the live system only (not with --sysroot)", c->name);
 		return EXIT_USAGE;
 	}
-	if (c->flags & CLI_NO_OUTPUT && env->given & (CLI_GIVEN_JSON | CLI_GIVEN_COLUMNS | CLI_GIVEN_NOHEADINGS |
-						       CLI_GIVEN_BYTES)) {
-		cmd_err(env, "%s prints no table or JSON: -j, -o, -n and -b do not apply", c->name);
+	if (c->flags & CLI_NO_OUTPUT && env->given & CLI_GIVEN_SHOWN) {
+		cmd_err(env, "%s prints no table or JSON: -j, -o, -n, -r, -P, -l and -b do not apply", c->name);
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;

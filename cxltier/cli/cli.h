@@ -109,7 +109,7 @@ struct cli_opt {
 #define CLI_NO_CONTEXT	0x1	/* run() opens the context itself, or needs none */
 #define CLI_LIVE_ONLY	0x2	/* the running system only: refused with --sysroot */
 #define CLI_CHECK_COLUMNS 0x4	/* -o checked against tables[0] before run() (it acts before it prints) */
-#define CLI_NO_OUTPUT	0x8	/* prints no table or JSON: -j, -o, -n, -b refused */
+#define CLI_NO_OUTPUT	0x8	/* prints no table or JSON: -j, -o, -n, -r, -P, -l, -b refused */
 
 struct cli_command {
 	const char *name;
@@ -145,6 +145,13 @@ struct cli_command {
 #define CLI_GIVEN_NOHEADINGS	0x4
 #define CLI_GIVEN_BYTES		0x8
 #define CLI_GIVEN_SYSROOT	0x10
+#define CLI_GIVEN_RAW		0x20
+#define CLI_GIVEN_PAIRS		0x40
+#define CLI_GIVEN_LIST		0x80
+#define CLI_GIVEN_OUTPUT_ALL	0x100
+/* the options that say how the result is shown */
+#define CLI_GIVEN_SHOWN (CLI_GIVEN_JSON | CLI_GIVEN_COLUMNS | CLI_GIVEN_NOHEADINGS | CLI_GIVEN_BYTES | \
+			 CLI_GIVEN_RAW | CLI_GIVEN_PAIRS | CLI_GIVEN_LIST | CLI_GIVEN_OUTPUT_ALL)
 
 /* ---- messages ---- */
 

@@ -135,26 +135,54 @@ static void format_cell(const struct out_table *t, const struct out_column *col,
 		format_value(lookup(rec, col->key), col->type, bytes, buf, len);
 }
 
-static void add_lines(struct libscols_table *tb, struct libscols_line *parent, const struct out_table *t,
-		      const struct out_column **sel, size_t nsel, json_object *arr, int level, bool bytes)
+static size_t text_width(const char *s);
+
+/* a table being filled: its columns, and the widest cell of each so far
+ * (the tree's lines counted) */
+struct fill {
+	struct libscols_table *tb;
+	const struct out_table *t;
+	const struct out_column **sel;
+	size_t nsel;
+	bool bytes;
+	size_t width[64];
+};
+
+static void add_lines(struct fill *f, struct libscols_line *parent, json_object *arr, int level)
 {
 	size_t n = json_object_array_length(arr);
 
 	for (size_t i = 0; i < n; i++) {
 		json_object *rec = json_object_array_get_idx(arr, i), *kids;
-		struct libscols_line *ln = scols_table_new_line(tb, parent);
+		struct libscols_line *ln = scols_table_new_line(f->tb, parent);
 		char buf[1024];
 
 		if (!ln)
 			return;
-		for (size_t c = 0; c < nsel; c++) {
-			format_cell(t, sel[c], rec, level, bytes, buf, sizeof(buf));
+		for (size_t c = 0; c < f->nsel; c++) {
+			size_t w;
+			format_cell(f->t, f->sel[c], rec, level, f->bytes, buf, sizeof(buf));
 			scols_line_set_data(ln, c, buf);
+			w = text_width(buf) + (f->sel[c] == &f->t->columns[0] ? 2 * (size_t)level : 0);
+			if (w > f->width[c])
+				f->width[c] = w;
 		}
-		if (t->levels[level + 1] && (kids = lookup(rec, t->levels[level + 1])) &&
+		if (f->t->levels[level + 1] && (kids = lookup(rec, f->t->levels[level + 1])) &&
 		    json_object_is_type(kids, json_type_array))
-			add_lines(tb, ln, t, sel, nsel, kids, level + 1, bytes);
+			add_lines(f, ln, kids, level + 1);
 	}
+}
+
+/* the widths libsmartcols keeps: a column that may not be cut keeps its
+ * widest cell (an absolute hint, which it never reduces), so that only
+ * the OUT_TRUNC ones give way on a narrow terminal; whole: every column
+ * (a part of a long table, as wide as the whole) */
+static void keep_widths(struct libscols_table *tb, const struct out_column **sel, size_t nsel, const size_t *width,
+			bool whole)
+{
+	for (size_t c = 0; c < nsel; c++)
+		if (width[c] > 1 && (whole || !(sel[c]->flags & (OUT_TRUNC | OUT_WRAP))))
+			scols_column_set_whint(scols_table_get_column(tb, c), (double)width[c]);
 }
 
 static int print_rows(const struct out_opts *o, const struct out_table *t, const struct out_column **sel,
@@ -167,6 +195,11 @@ static int resolve_columns(const struct out_opts *o, const struct out_table *t, 
 	int rc;
 
 	*nsel = 0;
+	if (o->all) {
+		for (size_t i = 0; i < t->ncolumns && i < 64; i++)
+			sel[(*nsel)++] = &t->columns[i];
+		return 0;
+	}
 	if (o->columns && o->columns[0] != '+')
 		return select_columns(t, o->columns, sel, nsel, 64, err, errlen);
 	rc = select_columns(t, t->defaults, sel, nsel, 64, err, errlen);
@@ -259,22 +292,38 @@ int out_print(const struct out_opts *o, const struct out_table *t, json_object *
 	return print_rows(o, t, sel, nsel, arr, tree, err, errlen);
 }
 
-/* a table with the selected columns, no lines yet */
-static struct libscols_table *new_table(const struct out_opts *o, const struct out_column **sel, size_t nsel,
-					bool tree)
+bool out_full_view(const struct out_opts *o)
+{
+	return !o->json && !o->columns && !o->noheadings && !o->raw && !o->pairs;
+}
+
+/* a table with the selected columns, no lines yet; the tree drawn on the
+ * table's first column (NAME) where it is, none with -l, -r, -P or
+ * without that column */
+static struct libscols_table *new_table(const struct out_opts *o, const struct out_table *t,
+					const struct out_column **sel, size_t nsel, bool tree)
 {
 	struct libscols_table *tb = scols_new_table();
 
 	if (!tb)
 		return NULL;
 	scols_table_enable_noheadings(tb, o->noheadings);
+	scols_table_enable_raw(tb, o->raw);
+	scols_table_enable_export(tb, o->pairs);
+	scols_table_enable_shellvar(tb, o->pairs);	/* RD-LAT="3": RD_LAT, for eval */
+	tree = tree && !o->list && !o->raw && !o->pairs;
 	for (size_t c = 0; c < nsel; c++) {
-		int fl = sel[c]->flags;
-		if (tree && c == 0)
+		struct libscols_column *cl;
+		int fl = (sel[c]->flags & OUT_TRUNC ? SCOLS_FL_TRUNC : 0) | (sel[c]->flags & OUT_WRAP ? SCOLS_FL_WRAP : 0);
+		if (tree && sel[c] == &t->columns[0])
 			fl |= SCOLS_FL_TREE;
 		if (sel[c]->type == OUT_SIZE || sel[c]->type == OUT_NUM)
 			fl |= SCOLS_FL_RIGHT;
-		scols_table_new_column(tb, sel[c]->name, sel[c]->width ? sel[c]->width : 0.1, fl);
+		cl = scols_table_new_column(tb, sel[c]->name, sel[c]->width ? sel[c]->width : 0.1, fl);
+		if (cl && sel[c]->flags & OUT_WRAP && !o->raw && !o->pairs) {
+			scols_column_set_wrapfunc(cl, scols_wrapnl_chunksize, scols_wrapnl_nextchunk, NULL);
+			scols_column_set_safechars(cl, "\n");
+		}
 	}
 	return tb;
 }
@@ -282,15 +331,16 @@ static struct libscols_table *new_table(const struct out_opts *o, const struct o
 static int print_rows(const struct out_opts *o, const struct out_table *t, const struct out_column **sel,
 		      size_t nsel, json_object *arr, bool tree, char *err, size_t errlen)
 {
-	struct libscols_table *tb = new_table(o, sel, nsel, tree);
+	struct fill f = { .t = t, .sel = sel, .nsel = nsel, .bytes = o->bytes };
 
-	if (!tb) {
+	if (!(f.tb = new_table(o, t, sel, nsel, tree))) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	add_lines(tb, NULL, t, sel, nsel, arr, 0, o->bytes);
-	scols_print_table(tb);
-	scols_unref_table(tb);
+	add_lines(&f, NULL, arr, 0);
+	keep_widths(f.tb, sel, nsel, f.width, false);
+	scols_print_table(f.tb);
+	scols_unref_table(f.tb);
 	return 0;
 }
 
@@ -391,12 +441,47 @@ static void column_widths(const struct out_opts *o, const struct out_table *t, c
 	}
 }
 
+/* rows [start, end) as one table; a part of a longer table (whole: the
+ * widths of all its rows) printed without its heading after the first */
+static int print_part(const struct out_opts *o, struct fill *f, size_t start, size_t end, const size_t *whole,
+		      out_row_fn row, void *ctx)
+{
+	char *text = NULL, *from;
+
+	if (!(f->tb = new_table(o, f->t, f->sel, f->nsel, false)))
+		return -ENOMEM;
+	for (size_t i = start; i < end; i++) {
+		json_object *one = json_object_new_array();
+
+		json_object_array_add(one, row(ctx, i));
+		add_lines(f, NULL, one, 0);
+		json_object_put(one);
+	}
+	keep_widths(f->tb, f->sel, f->nsel, whole ? whole : f->width, whole != NULL);
+	if (!whole) {
+		scols_print_table(f->tb);
+	} else if (scols_print_table_to_string(f->tb, &text) == 0 && text) {
+		/* every part with its heading, so that its columns are as
+		 * wide as the whole table's (libsmartcols 2.41 makes a column
+		 * empty in a part without one narrower); the heading shown once */
+		from = text;
+		if (start > 0 && !o->noheadings && !o->pairs && (from = strchr(text, '\n')))
+			from++;
+		fputs(from ? from : "", stdout);
+		if (*text && text[strlen(text) - 1] != '\n')
+			fputc('\n', stdout);
+		free(text);
+	}
+	scols_unref_table(f->tb);
+	return 0;
+}
+
 int out_print_rows(const struct out_opts *o, const struct out_table *t, json_object *root, const char *key,
 		   size_t n, out_row_fn row, void *ctx, char *err, size_t errlen)
 {
 	const struct out_column *sel[64];
-	struct libscols_table *tb;
-	size_t nsel = 0, part = table_part(), width[64];
+	struct fill f = { .t = t, .sel = sel, .bytes = o->bytes };
+	size_t part = table_part(), width[64];
 	int rc;
 
 	if (o->json)
@@ -407,45 +492,15 @@ int out_print_rows(const struct out_opts *o, const struct out_table *t, json_obj
 			json_object_array_add(arr, row(ctx, i));
 		return out_print(o, t, root, err, errlen);
 	}
-	if ((rc = resolve_columns(o, t, sel, &nsel, err, errlen)))
+	if ((rc = resolve_columns(o, t, sel, &f.nsel, err, errlen)))
 		return rc;
-	if (!n)
-		return 0;
 	if (n > part)
-		column_widths(o, t, sel, nsel, n, row, ctx, width);
-	for (size_t start = 0; start < n; start += part) {
-		char *text = NULL, *from;
-
-		if (!(tb = new_table(o, sel, nsel, false))) {
+		column_widths(o, t, sel, f.nsel, n, row, ctx, width);
+	for (size_t start = 0; start < n; start += part)
+		if (print_part(o, &f, start, start + part < n ? start + part : n, n > part ? width : NULL, row, ctx)) {
 			snprintf(err, errlen, "out of memory");
 			return -ENOMEM;
 		}
-		for (size_t c = 0; n > part && c < nsel; c++)
-			scols_column_set_whint(scols_table_get_column(tb, c), (double)width[c]);
-		for (size_t i = start; i < n && i < start + part; i++) {
-			json_object *one = json_object_new_array();
-
-			json_object_array_add(one, row(ctx, i));
-			add_lines(tb, NULL, t, sel, nsel, one, 0, o->bytes);
-			json_object_put(one);
-		}
-		if (n <= part) {
-			scols_print_table(tb);
-		} else if (scols_print_table_to_string(tb, &text) == 0 && text) {
-			/* every part with its heading, so that its columns are
-			 * as wide as the whole table's (libsmartcols 2.41 makes
-			 * a column empty in a part without one narrower); the
-			 * heading shown once */
-			from = text;
-			if (start > 0 && !o->noheadings && (from = strchr(text, '\n')))
-				from++;
-			fputs(from ? from : "", stdout);
-			if (*text && text[strlen(text) - 1] != '\n')
-				fputc('\n', stdout);
-			free(text);
-		}
-		scols_unref_table(tb);
-	}
 	return 0;
 }
 

@@ -3,7 +3,14 @@
  * output.h - the one output layer. A command builds its result as one json-c
  * object (top level: named arrays) and describes how that object is shown as
  * a table; this layer prints either the JSON or a libsmartcols table (a tree
- * when the result nests) with -o column choice, -n and -b.
+ * when the result nests, drawn on the table's first column, its NAME,
+ * wherever -o puts it) with -o column choice, --output-all, -n, -b, and the
+ * forms for scripts: -r (raw), -P (KEY="value" pairs), -l (no tree).
+ *
+ * On a terminal a table fits its width as lsblk's do: the columns flagged
+ * OUT_TRUNC give up their width (widest first from the right, down to
+ * their width hint, a fraction of the terminal), the others keep the
+ * width of their widest cell, so that a row stays one line.
  */
 #ifndef CXLTIER_OUTPUT_H
 #define CXLTIER_OUTPUT_H
@@ -21,13 +28,19 @@ enum out_type {
 	OUT_BOOL,	/* yes / no */
 };
 
+/* out_column.flags */
+#define OUT_TRUNC	0x1	/* may be cut short on a narrow terminal (lists, free text) */
+#define OUT_WRAP	0x2	/* a cell's lines (its text's newlines) one under another: a
+				 * table of notes, not of objects, where a row may take lines */
+
 struct out_column {
 	const char *name;	/* heading and -o name */
 	const char *key;	/* JSON key; "a.b" descends, "x|y" takes the first present,
 				 * "@level" is the tree level's name */
 	enum out_type type;
-	double width;		/* libsmartcols width hint */
-	int flags;		/* SCOLS_FL_* */
+	double width;		/* libsmartcols width hint: an OUT_TRUNC column's
+				 * narrowest, as a fraction of the terminal */
+	int flags;		/* OUT_* */
 	const char *help;
 	/* for table cells computed from several keys (JSON is untouched) */
 	void (*format)(json_object *rec, char *buf, size_t len);
@@ -45,8 +58,17 @@ struct out_opts {
 	bool json;
 	bool noheadings;
 	bool bytes;
+	bool raw;		/* -r: unaligned, one space between cells, blanks escaped */
+	bool pairs;		/* -P: NAME="value" pairs */
+	bool list;		/* -l: the rows without the tree */
+	bool all;		/* --output-all: every column */
 	const char *columns;	/* -o: "A,B" replaces the defaults, "+A" adds */
 };
+
+/* the table as the command shows it by default (no -o, -n, -r, -P): where
+ * the lines around it (settings, footnotes) belong; a table asked for in
+ * another form is its rows only */
+bool out_full_view(const struct out_opts *o);
 
 /* 0, or -EINVAL with a message in err (an unknown column: a usage error) */
 /* o's JSON as every cxltier command prints it (pretty; [] and {} for empty

@@ -8,6 +8,9 @@ CXLTIER=${CXLTIER:-$BATS_TEST_DIRNAME/../../build/cxltier}
 CXLTIER_SRC=${CXLTIER_SRC:-$BATS_TEST_DIRNAME/../..}
 FIXTURES=$CXLTIER_SRC/test/fixtures
 export CXLTIER_NO_MAN=1
+# tables compared byte for byte: ASCII tree lines whatever the caller's locale
+# (terminal.bats sets a UTF-8 one where it means to)
+export LC_ALL=C
 . "$CXLTIER_SRC/test/tools/cxltier-args.bash"
 . "$CXLTIER_SRC/test/tools/udev-check.bash"     # rules_parsed_clean
 

@@ -25,7 +25,11 @@ load helper
     root=$(fixture lab-region-online)
     run cxltier list --sysroot "$root"
     assert_success
-    assert_line --index 0 --regexp '^NAME +TYPE +SIZE +MODE +SERIAL +HOST +POS +DECODER +STATE +NODE +TIER +BLOCKS +ONLINE +MOVABLE'
+    assert_line --index 0 --regexp '^NAME +TYPE +SIZE +MODE +STATE +HOST +NODE +ONLINE +MOVABLE$'
+    assert_line --index 2 --regexp '^\|-mem0 +memdev +1G +enabled 0000:0d:00.0 *$'
+    assert_line --index 3 --regexp '^`-dax0.0 +dax +1G +system-ram +1 +8 +8 *$'
+    run cxltier list --sysroot "$root" -o NAME,TYPE,SIZE,MODE,SERIAL,HOST,POS,DECODER,STATE,NODE,TIER,BLOCKS,ONLINE,MOVABLE
+    assert_success
     assert_line --index 1 --regexp '^region0 +region +1G +ram +active *$'
     assert_line --index 2 --regexp '^\|-mem0 +memdev +1G +0x1234 +0000:0d:00.0 +0 +decoder2.0 +enabled *$'
     assert_line --index 3 --regexp '^`-dax0.0 +dax +1G +system-ram +1 +8 +8 +8 +8 *$'
@@ -44,7 +48,7 @@ load helper
     [[ $(jq '[.regions[0].targets[].dpa_size] | add' <<<"$json") == 2147483648 ]]
     [[ $(jq -c '[.regions[0].targets[] | [.position, .decoder, .memdev]]' <<<"$json") == '[[0,"decoder2.0","mem0"],[1,"decoder3.0","mem1"]]' ]]
     [[ $(jq -c '[.memdevs[] | [.name, .regions]]' <<<"$json") == '[["mem0",["region0"]],["mem1",["region0"]]]' ]]
-    run cxltier list --sysroot "$root"
+    run cxltier list --sysroot "$root" -o NAME,TYPE,SIZE,MODE,SERIAL,HOST,POS,DECODER,STATE,NODE,TIER,BLOCKS,ONLINE,MOVABLE
     assert_success
     assert_line --index 1 --regexp '^region0 +region +2G +ram +active *$'
     assert_line --index 2 --regexp '^\|-mem0 +memdev +1G +0x1234 +0000:0d:00.0 +0 +decoder2.0 +enabled *$'

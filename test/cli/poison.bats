@@ -127,8 +127,10 @@ complete_words() { # words... ; prints COMPREPLY one a line
         -o MEMDEV,ALERTS,PROGRAMMABLE,LIFE-WARN,LIFE-CRIT,OVERTEMP-WARN,OVERTEMP-CRIT,UNDERTEMP-WARN,UNDERTEMP-CRIT,CORR-VOL-WARN,CORR-PERS-WARN
     assert_success
     assert_line --index 1 --regexp 'health-normal.bin +life-used=80,over-temperature=75,under-temperature=0,volatile-mem-err=10000,pmem-err=100 +life_used,over_temperature,corrected_volatile_errors +80 +95 +75 +85 +0 +-10 +10000 +100$'
-    # the default table has ALERTS; without an alert payload it is empty
-    run cxltier health --file "$P/health-normal.bin"
+    # ALERTS through -o +ALERTS (not a default column: the default fits 80
+    # columns); without an alert payload it is empty
+    run cxltier health --file "$P/health-normal.bin" -o +ALERTS
     assert_success
-    assert_line --index 0 --regexp ' ALERTS '
+    assert_line --index 0 --regexp ' ALERTS$'
+    assert_line --index 1 --regexp 'health-normal.bin +ok .* 0 *$'
 }

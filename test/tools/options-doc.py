@@ -10,8 +10,9 @@ import re
 import subprocess
 import sys
 
-COMMON = {'help', 'verbose', 'json', 'output', 'noheadings', 'bytes', 'sysroot', 'list-opts', 'list-completion'}
-COMMON_LETTERS = set('hvjonb')
+COMMON = {'help', 'verbose', 'json', 'output', 'output-all', 'noheadings', 'raw', 'pairs', 'list', 'bytes', 'sysroot',
+          'list-opts', 'list-completion'}
+COMMON_LETTERS = set('hvjonbPl')   # -r too, but list's own -r is --region
 HELP_LINE = re.compile(r'^  (?:-(\S), )?--([a-z][a-z0-9-]*)(?: ([A-Z][A-Za-z0-9_=.,\[\]-]*))?(?:\s|$)|^      --([a-z][a-z0-9-]*)(?: ([A-Z][A-Za-z0-9_=.,\[\]-]*))?(?:\s|$)')
 
 

@@ -18,7 +18,7 @@ static const struct out_column columns[] = {
 	{ "NAME", "device|type", OUT_STR, 0.1, 0, "device (or file), then structure type", fmt_name },
 	{ "HANDLE", "handle", OUT_NUM, 0.1, 0, "DSMAD handle (DSIS: initiator handle)", NULL },
 	{ "DPA", "dpa_base", OUT_STR, 0.1, 0, "device physical address range the figure applies to", fmt_dpa },
-	{ "FIGURE", "data_type", OUT_STR, 0.1, 0, "what the structure says, in real units", fmt_figure },
+	{ "FIGURE", "data_type", OUT_STR, 0.3, OUT_TRUNC, "what the structure says, in real units", fmt_figure },
 	{ "OFFSET", "offset", OUT_NUM, 0.1, 0, "byte offset in the table", NULL },
 	{ "LENGTH", "length", OUT_NUM, 0.1, 0, "length in bytes", NULL },
 	{ "REV", "revision", OUT_NUM, 0.1, 0, "table revision", NULL },
@@ -40,8 +40,8 @@ static const struct out_column kcolumns[] = {
 	{ "RD-BW", "read_bandwidth_mbps", OUT_NUM, 0.1, 0, "read bandwidth (MB/s)", NULL },
 	{ "WR-BW", "write_bandwidth_mbps", OUT_NUM, 0.1, 0, "write bandwidth (MB/s)", NULL },
 	{ "QOS", "kernel.ram_qos_class", OUT_NUM, 0.1, 0, "memdev ram/qos_class", NULL },
-	{ "SOURCE", "source", OUT_STR, 0.1, 0, "who published the figures: the object, or for a node without any its region's", fmt_source },
-	{ "LAT-CHECK", "latency_check.verdict", OUT_STR, 0.1, 0,
+	{ "SOURCE", "source", OUT_STR, 0.1, OUT_TRUNC, "who published the figures: the object, or for a node without any its region's", fmt_source },
+	{ "LAT-CHECK", "latency_check.verdict", OUT_STR, 0.1, OUT_TRUNC,
 	  "the latency against the device's CDAT: plausible, or link_latency_ps_as_ns (the 6.12 bug)", NULL },
 };
 const struct out_table cdat_kernel_out_table = {

@@ -18,8 +18,8 @@ static const struct out_column columns[] = {
 	{ "CHECK", "check", OUT_STR, 0.1, 0, "what was checked", NULL },
 	{ "OBJECT", "object", OUT_STR, 0.1, 0, "on which object", NULL },
 	{ "STATUS", "status", OUT_STR, 0.1, 0, "ok, problem or info", NULL },
-	{ "FINDING", "finding", OUT_STR, 0.1, 0, "what is the case", NULL },
-	{ "FIX", "fix", OUT_STR, 0.1, 0, "the command that fixes it", NULL },
+	{ "FINDING", "finding", OUT_STR, 0.3, OUT_TRUNC, "what is the case", NULL },
+	{ "FIX", "fix", OUT_STR, 0.25, OUT_TRUNC, "the command that fixes it", NULL },
 };
 static const struct out_table table = { levels, NULL, columns, 5, "CHECK,OBJECT,STATUS,FINDING,FIX" };
 

@@ -22,10 +22,10 @@ static const struct out_column columns[] = {
 	{ "HPA", "hpa", OUT_HEX, 0.1, 0, "host physical address (when in a region)", NULL },
 	{ "HPA_ALIAS", "hpa_alias0", OUT_HEX, 0.1, 0, "the same memory's address in an extended linear cache's alias range", NULL },
 	{ "REGION", "region", OUT_STR, 0.1, 0, "region", NULL },
-	{ "DETAIL", "type", OUT_STR, 0.1, 0, "what happened", fmt_detail },
+	{ "DETAIL", "type", OUT_STR, 0.2, OUT_TRUNC, "what happened", fmt_detail },
 };
 const struct out_table events_table = {
-	levels, NULL, columns, sizeof(columns) / sizeof(columns[0]), "TIME,MEMDEV,KIND,SEVERITY,DPA,HPA,REGION,DETAIL",
+	levels, NULL, columns, sizeof(columns) / sizeof(columns[0]), "TIME,MEMDEV,KIND,SEVERITY,DPA,DETAIL",
 };
 
 static void fmt_detail(json_object *rec, char *buf, size_t len)

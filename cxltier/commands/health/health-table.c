@@ -13,8 +13,8 @@ static const char *const levels[] = { "memdevs", NULL };
 static const struct out_column columns[] = {
 	{ "MEMDEV", "name", OUT_STR, 0.1, 0, "memdev", NULL },
 	{ "SERIAL", "serial", OUT_HEX, 0.1, 0, "serial number", NULL },
-	{ "STATUS", "health.status", OUT_STR, 0.1, 0, "health status flags (ok when none)", fmt_status },
-	{ "MEDIA", "health.media_status", OUT_STR, 0.1, 0, "media status", NULL },
+	{ "STATUS", "health.status", OUT_STR, 0.1, OUT_TRUNC, "health status flags (ok when none)", fmt_status },
+	{ "MEDIA", "health.media_status", OUT_STR, 0.1, OUT_TRUNC, "media status", NULL },
 	{ "LIFE-USED", "health.life_used_percent", OUT_NUM, 0.1, 0, "life used (%)", NULL },
 	{ "LIFE", "health.life_used_state", OUT_STR, 0.1, 0, "life used: normal, warning, critical", NULL },
 	{ "TEMP", "health.temperature_celsius", OUT_NUM, 0.1, 0, "device temperature (C)", NULL },
@@ -22,8 +22,8 @@ static const struct out_column columns[] = {
 	{ "DIRTY-SHUTDOWNS", "health.dirty_shutdowns", OUT_NUM, 0.1, 0, "dirty shutdown count", NULL },
 	{ "CORR-VOL", "health.corrected_volatile_errors", OUT_NUM, 0.1, 0, "corrected volatile errors", NULL },
 	{ "CORR-PERS", "health.corrected_persistent_errors", OUT_NUM, 0.1, 0, "corrected persistent errors", NULL },
-	{ "ALERTS", "alert_config", OUT_STR, 0.1, 0, "warning alerts on, as --set-alert takes them", fmt_alerts },
-	{ "PROGRAMMABLE", "alert_config.programmable", OUT_STR, 0.1, 0, "warning alerts the host may set", NULL },
+	{ "ALERTS", "alert_config", OUT_STR, 0.1, OUT_TRUNC, "warning alerts on, as --set-alert takes them", fmt_alerts },
+	{ "PROGRAMMABLE", "alert_config.programmable", OUT_STR, 0.1, OUT_TRUNC, "warning alerts the host may set", NULL },
 	{ "LIFE-WARN", "alert_config.life_used_warning_percent", OUT_NUM, 0.1, 0, "life used warning threshold (%)", NULL },
 	{ "LIFE-CRIT", "alert_config.life_used_critical_percent", OUT_NUM, 0.1, 0, "life used critical threshold (%)", NULL },
 	{ "OVERTEMP-WARN", "alert_config.over_temperature_warning_celsius", OUT_NUM, 0.1, 0, "over-temperature warning (C)", NULL },
@@ -32,11 +32,11 @@ static const struct out_column columns[] = {
 	{ "UNDERTEMP-CRIT", "alert_config.under_temperature_critical_celsius", OUT_NUM, 0.1, 0, "under-temperature critical (C)", NULL },
 	{ "CORR-VOL-WARN", "alert_config.corrected_volatile_errors_warning", OUT_NUM, 0.1, 0, "corrected volatile errors warning", NULL },
 	{ "CORR-PERS-WARN", "alert_config.corrected_persistent_errors_warning", OUT_NUM, 0.1, 0, "corrected persistent errors warning", NULL },
-	{ "NOTE", "error", OUT_STR, 0.1, 0, "why nothing could be read", NULL },
+	{ "NOTE", "error", OUT_STR, 0.2, OUT_TRUNC, "why nothing could be read", NULL },
 };
 const struct out_table health_table = {
 	levels, NULL, columns, sizeof(columns) / sizeof(columns[0]),
-	"MEMDEV,SERIAL,STATUS,MEDIA,LIFE-USED,TEMP,DIRTY-SHUTDOWNS,CORR-VOL,CORR-PERS,ALERTS,NOTE",
+	"MEMDEV,STATUS,MEDIA,LIFE-USED,TEMP,CORR-VOL,CORR-PERS,NOTE",
 };
 
 static void fmt_status(json_object *rec, char *buf, size_t len)

@@ -13,7 +13,7 @@ static const struct out_column columns[] = {
 	{ "HOST", "host", OUT_STR, 0.1, 0, "memdev PCI device", NULL },
 	{ "POS", "position", OUT_NUM, 0.1, 0, "memdev's position in the region interleave", NULL },
 	{ "DECODER", "decoder", OUT_STR, 0.1, 0, "memdev's endpoint decoder for the region", NULL },
-	{ "FIRMWARE", "firmware_version", OUT_STR, 0.1, 0, "memdev firmware version", NULL },
+	{ "FIRMWARE", "firmware_version", OUT_STR, 0.1, OUT_TRUNC, "memdev firmware version", NULL },
 	{ "ENDPOINT", "endpoint", OUT_STR, 0.1, 0, "memdev endpoint port", NULL },
 	{ "DEVNODE", "numa_node", OUT_NUM, 0.1, 0, "NUMA node of the memdev's PCI device (CPU affinity)", NULL },
 	{ "RESOURCE", "resource", OUT_HEX, 0.1, 0, "host physical address", NULL },
@@ -30,5 +30,5 @@ static const struct out_column columns[] = {
 };
 const struct out_table list_table = {
 	levels, NULL, columns, sizeof(columns) / sizeof(columns[0]),
-	"NAME,TYPE,SIZE,MODE,SERIAL,HOST,POS,DECODER,STATE,NODE,TIER,BLOCKS,ONLINE,MOVABLE",
+	"NAME,TYPE,SIZE,MODE,STATE,HOST,NODE,ONLINE,MOVABLE",
 };

@@ -12,12 +12,12 @@ static const struct out_column columns[] = {
 	{ "REGION", "region", OUT_STR, 0.1, 0, "region mapping the range", NULL },
 	{ "OFFSET", "region_offset", OUT_HEX, 0.1, 0, "that address's offset in its region", NULL },
 	{ "SOURCE", "source", OUT_STR, 0.1, 0, "unknown, external, internal, injected, vendor", NULL },
-	{ "FLAGS", "flags", OUT_STR, 0.1, 0, "more, overflow, scanning (of the device's response)", NULL },
+	{ "FLAGS", "flags", OUT_STR, 0.1, OUT_TRUNC, "more, overflow, scanning (of the device's response)", NULL },
 	{ "OVERFLOW", "overflow_time", OUT_STR, 0.1, 0, "when the device's poison list overflowed (UTC)", NULL },
 	{ "DPA", "dpa", OUT_HEX, 0.1, 0, "device physical address", NULL },
 	{ "SERIAL", "serial", OUT_HEX, 0.1, 0, "memdev serial number", NULL },
 	{ "RANGES", "ranges", OUT_NUM, 0.1, 0, "memdev: poisoned ranges", NULL },
-	{ "NOTE", "note", OUT_STR, 0.1, 0, "memdev: clean, what the device said, or why nothing was read", NULL },
+	{ "NOTE", "note", OUT_STR, 0.15, OUT_TRUNC, "memdev: clean, what the device said, or why nothing was read", NULL },
 };
 const struct out_table poison_table = {
 	levels, NULL, columns, sizeof(columns) / sizeof(columns[0]), "NAME,LENGTH,HPA,REGION,SOURCE,FLAGS,NOTE",

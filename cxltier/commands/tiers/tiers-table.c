@@ -15,13 +15,13 @@ static void fmt_figs(json_object *rec, char *buf, size_t len);
 static const char *const levels[] = { "nodes", NULL };
 static const struct out_column columns[] = {
 	{ "NODE", "node", OUT_NUM, 0.1, 0, "NUMA node", NULL },
-	{ "CPUS", "cpus", OUT_STR, 0.1, 0, "CPUs of the node (none: memory only)", NULL },
+	{ "CPUS", "cpus", OUT_STR, 0.1, OUT_TRUNC, "CPUs of the node (none: memory only)", NULL },
 	{ "SIZE", "mem_total", OUT_SIZE, 0.1, 0, "memory of the node", NULL },
 	{ "FREE", "mem_free", OUT_SIZE, 0.1, 0, "free memory", NULL },
-	{ "ZONES", "zones", OUT_STR, 0.1, 0, "present memory per zone", fmt_zones },
+	{ "ZONES", "zones", OUT_STR, 0.1, OUT_TRUNC, "present memory per zone", fmt_zones },
 	{ "TIER", "memory_tier", OUT_NUM, 0.1, 0, "kernel memory tier (smaller is faster)", NULL },
 	{ "ADIST", "abstract_distance", OUT_STR, 0.1, 0, "the tier's abstract-distance band", fmt_adist },
-	{ "SLIT", "distances", OUT_STR, 0.1, 0, "SLIT distance from each CPU node", fmt_dist },
+	{ "SLIT", "distances", OUT_STR, 0.1, OUT_TRUNC, "SLIT distance from each CPU node", fmt_dist },
 	{ "FIGS", "access0.source", OUT_STR, 0.1, 0,
 	  "whose access figures: node, or region (a CXL node the kernel gave none); * the latency is the 6.12 link-latency bug", fmt_figs },
 	{ "RD-LAT", "access0.read_latency_ns", OUT_NUM, 0.1, 0, "access0 read latency (ns)", NULL },
@@ -30,18 +30,18 @@ static const struct out_column columns[] = {
 	{ "WR-BW", "access0.write_bandwidth_mbps", OUT_NUM, 0.1, 0, "access0 write bandwidth (MB/s)", NULL },
 	{ "CPU-RD-LAT", "access1.read_latency_ns", OUT_NUM, 0.1, 0, "access1 (CPU) read latency (ns)", NULL },
 	{ "CPU-RD-BW", "access1.read_bandwidth_mbps", OUT_NUM, 0.1, 0, "access1 (CPU) read bandwidth (MB/s)", NULL },
-	{ "CXL", "cxl", OUT_STR, 0.1, 0, "CXL memdevs and regions whose memory is here", fmt_cxl },
+	{ "CXL", "cxl", OUT_STR, 0.15, OUT_TRUNC, "CXL memdevs and regions whose memory is here", fmt_cxl },
 	{ "CDAT-LAT", "cdat.read_latency_ns", OUT_NUM, 0.1, 0, "device read latency from CDAT (ns)", NULL },
 	{ "CDAT-BW", "cdat.read_bandwidth_mbps", OUT_NUM, 0.1, 0, "device read bandwidth from CDAT (MB/s)", NULL },
-	{ "DEMOTES-TO", "demotion_targets", OUT_STR, 0.1, 0, "preferred demotion targets", NULL },
+	{ "DEMOTES-TO", "demotion_targets", OUT_STR, 0.12, OUT_TRUNC, "preferred demotion targets", NULL },
 	{ "RANK", "ranking.rank", OUT_NUM, 0.1, 0, "order by effective distance from --from", NULL },
 	{ "EFFECTIVE", "ranking.effective_distance", OUT_NUM, 0.1, 0, "effective distance (SLIT scale, 10 = local)", NULL },
-	{ "BY", "ranking.source", OUT_STR, 0.1, 0,
+	{ "BY", "ranking.source", OUT_STR, 0.1, OUT_TRUNC,
 	  "what decided it: hmat, region, cdat+local, slit; +hop:nodeN: figures for node N, its SLIT hop added", fmt_by },
 };
 const struct out_table tiers_nodes_table = {
 	levels, NULL, columns, sizeof(columns) / sizeof(columns[0]),
-	"NODE,CPUS,SIZE,ZONES,TIER,SLIT,FIGS,RD-LAT,RD-BW,CXL,CDAT-LAT,CDAT-BW,DEMOTES-TO,RANK,BY",
+	"NODE,CPUS,SIZE,TIER,FIGS,RD-LAT,RD-BW,CXL,DEMOTES-TO,RANK",
 };
 
 static const char *const slevels[] = { "settings", NULL };
@@ -53,13 +53,32 @@ static const struct out_column scolumns[] = {
 };
 static const struct out_table settings_table = { slevels, NULL, scolumns, 4, "DEMOTION,NUMA-BALANCING,PROMOTE-LIMIT-MB/S,RANKED-FROM" };
 
+static void fmt_lines(json_object *rec, char *buf, size_t len);
 static const char *const dlevels[] = { "disagreements", NULL };
 static const struct out_column dcolumns[] = {
-	{ "WHERE THE SOURCES DISAGREE", "text", OUT_STR, 0.1, 0, "", NULL },
+	{ "WHERE THE SOURCES DISAGREE", "text", OUT_STR, 0.1, OUT_WRAP, "", fmt_lines },
 };
 static const struct out_table disagreements_table = { dlevels, NULL, dcolumns, 1, "WHERE THE SOURCES DISAGREE" };
 
 /* ---- cells ---- */
+
+/* a sentence in lines of at most 76 columns, broken between words (the
+ * table of notes fits 80 columns; the JSON keeps it whole) */
+static void fmt_lines(json_object *rec, char *buf, size_t len)
+{
+	size_t line = 0;
+
+	snprintf(buf, len, "%s", json_object_get_string(out_lookup(rec, "text")));
+	for (char *w = buf, *space; *w; w = space + 1) {
+		size_t n = strcspn(w, " ");
+		space = w + n;
+		if (line && line + n > 76)
+			w[-1] = '\n', line = 0;
+		line += n + 1;
+		if (!*space)
+			break;
+	}
+}
 
 static void fmt_zones(json_object *rec, char *buf, size_t len)
 {
@@ -139,26 +158,29 @@ static void fmt_figs(json_object *rec, char *buf, size_t len)
 	snprintf(buf, len, "%s%s", s ? json_object_get_string(s) : "", latency_bug(rec) ? "*" : "");
 }
 
-/* after the nodes: the settings, the disagreements, a missing tiering */
+/* after the nodes, in the full table only (the rows alone with -o, -n,
+ * -r, -P): the footnote, the settings, the disagreements; a missing
+ * tiering said on stderr */
 void tiers_print_more(struct cmd_env *env, json_object *root, size_t ntiers)
 {
 	struct out_opts o = env->out;
 	char err[256];
-
 	json_object *nodes = out_lookup(root, "nodes");
 	bool bug = false;
 
 	for (size_t i = 0; i < json_object_array_length(nodes); i++)
 		bug |= latency_bug(json_object_array_get_idx(nodes, i));
+	if (!ntiers)
+		fprintf(stderr, "cxltier tiers: this kernel has no memory tiers (memory_tiering: 6.1 and later)\n");
+	if (!out_full_view(&env->out))
+		return;
 	if (bug)
-		printf("* the kernel counts the PCIe link latency in ps as ns (Linux 6.12): ranked without its latency\n");
-	o.columns = NULL;
+		printf("* Linux 6.12 counts the link latency in ps as ns: ranked without its latency\n");
+	o.all = false;
 	printf("\n");
 	out_print(&o, &settings_table, root, err, sizeof(err));
 	if (json_object_array_length(out_lookup(root, "disagreements"))) {
 		printf("\n");
 		out_print(&o, &disagreements_table, root, err, sizeof(err));
 	}
-	if (!ntiers)
-		fprintf(stderr, "cxltier tiers: this kernel has no memory tiers (memory_tiering: 6.1 and later)\n");
 }

@@ -8,7 +8,8 @@
 
 /* the nodes' table (-o picks from its columns) */
 extern const struct out_table tiers_nodes_table;
-/* after the nodes: the settings, the disagreements, a missing tiering */
+/* after the nodes, in the full table only: the footnote, the settings, the
+ * disagreements; a missing tiering said on stderr */
 void tiers_print_more(struct cmd_env *env, json_object *root, size_t ntiers);
 
 #endif

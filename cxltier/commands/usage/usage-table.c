@@ -14,8 +14,8 @@ static const struct out_column columns[] = {
 	{ "FILE", "file", OUT_SIZE, 0.1, 0, "file-backed and shared memory", NULL },
 	{ "HUGE", "huge", OUT_SIZE, 0.1, 0, "hugetlb pages (processes)", NULL },
 	{ "KERNEL", "kernel", OUT_SIZE, 0.1, 0, "kernel stacks, page tables, slab (cgroups)", NULL },
-	{ "TIERS", "tiers", OUT_STR, 0.2, 0, "memory per tier", fmt_tiers },
-	{ "ERROR", "error", OUT_STR, 0.2, 0, "why it could not be read", NULL },
+	{ "TIERS", "tiers", OUT_STR, 0.2, OUT_TRUNC, "memory per tier", fmt_tiers },
+	{ "ERROR", "error", OUT_STR, 0.2, OUT_TRUNC, "why it could not be read", NULL },
 };
 static const char *const plevels[] = { "processes", "nodes", NULL };
 static const char *const clevels[] = { "cgroups", "nodes", NULL };
