@@ -63,11 +63,11 @@ MKCDAT=${CXLTIER_BUILD:-$BATS_TEST_DIRNAME/../../build}/test/mkcdat
 @test "a group starts with its DSMAS, whatever the table order" {
     "$MKCDAT" "$BATS_TEST_TMPDIR/t.cdat" dsemts:0:1:0:0x1000 dslbis:0:0:1:1000:250 dsmas:0:0:0:0x1000 \
         dsis:1:0 dslbis:1:0:4:1000:8 dsmas:1:0:0x1000:0x1000 sslbis:0:1000:0x100:1:100 dsmscis:0:0x1000:0
-    run cxltier cdat -f "$BATS_TEST_TMPDIR/t.cdat" -j
+    run cxltier cdat --file "$BATS_TEST_TMPDIR/t.cdat" -j
     assert_success
     run jq -c '[.tables[0].structures[] | [.type, .handle, .offset]]' <<<"$output"
     assert_output '[["dsmas",0,64],["dslbis",0,40],["dsmscis",0,168],["dsemts",0,16],["dsmas",1,120],["dslbis",1,96],["dsis",0,88],["sslbis",null,144]]'
-    run cxltier cdat -f "$BATS_TEST_TMPDIR/t.cdat"
+    run cxltier cdat --file "$BATS_TEST_TMPDIR/t.cdat"
     assert_success
     assert_line --index 2 --regexp '^\|-DSMAS +0 0x0-0xfff +volatile'
     assert_line --index 3 --regexp '^\|-DSLBIS +0 0x0-0xfff +read latency 250 ns'
@@ -76,12 +76,12 @@ MKCDAT=${CXLTIER_BUILD:-$BATS_TEST_DIRNAME/../../build}/test/mkcdat
 @test "a DSEMTS is its own range: DSMAS base + DPA Offset for DPA Length, none when 0 bytes" {
     "$MKCDAT" "$BATS_TEST_TMPDIR/t.cdat" dsmas:0:0:0x10000000:0x10000000 dsemts:0:1:0x100000:0 \
         dsemts:0:0:0x200000:0x1000 dsemts:0:0:0xfffffffff0000000:0x1000
-    run cxltier cdat -f "$BATS_TEST_TMPDIR/t.cdat" -j
+    run cxltier cdat --file "$BATS_TEST_TMPDIR/t.cdat" -j
     assert_success
     # (the third's offset runs past 2^64 from the DSMAS base: no base)
     run jq -c '[.tables[0].structures[] | select(.type == "dsemts") | [.dpa_base, .dpa_length]]' <<<"$output"
     assert_output '[[269484032,0],[270532608,4096],[null,4096]]'
-    run cxltier cdat -f "$BATS_TEST_TMPDIR/t.cdat"
+    run cxltier cdat --file "$BATS_TEST_TMPDIR/t.cdat"
     assert_success
     assert_line --index 3 --regexp '^\|-DSEMTS +0 +EFI specific_purpose'
     assert_line --index 4 --regexp '^\|-DSEMTS +0 0x10200000-0x10200fff +EFI conventional'
@@ -90,7 +90,7 @@ MKCDAT=${CXLTIER_BUILD:-$BATS_TEST_DIRNAME/../../build}/test/mkcdat
 
 @test "a DSMAS range past 2^64 is shown as base+length, not a wrapped end" {
     "$MKCDAT" "$BATS_TEST_TMPDIR/t.cdat" dsmas:0:0:0xffffffffffff0000:0x20000
-    run cxltier cdat -f "$BATS_TEST_TMPDIR/t.cdat"
+    run cxltier cdat --file "$BATS_TEST_TMPDIR/t.cdat"
     assert_success
     assert_line --index 2 --regexp '^`-DSMAS +0 0xffffffffffff0000\+0x20000 +volatile'
 }
@@ -98,7 +98,7 @@ MKCDAT=${CXLTIER_BUILD:-$BATS_TEST_DIRNAME/../../build}/test/mkcdat
 @test "FIGURE shows a latency with every digit, never in exponent form" {
     "$MKCDAT" "$BATS_TEST_TMPDIR/t.cdat" dsmas:0:0:0:0x1000 dslbis:0:0:1:1:65000 dslbis:0:0:2:1000000:1500 \
         dslbis:0:0:0:1:12345
-    run cxltier cdat -f "$BATS_TEST_TMPDIR/t.cdat"
+    run cxltier cdat --file "$BATS_TEST_TMPDIR/t.cdat"
     assert_success
     assert_line --index 3 --regexp '^\|-DSLBIS +0 0x0-0xfff +read latency 65 ns'
     assert_line --index 4 --regexp '^\|-DSLBIS +0 0x0-0xfff +write latency 1500000 ns'
@@ -109,7 +109,7 @@ MKCDAT=${CXLTIER_BUILD:-$BATS_TEST_DIRNAME/../../build}/test/mkcdat
 @test "every field of every structure in JSON" {
     "$MKCDAT" "$BATS_TEST_TMPDIR/t.cdat" seq:9 dsmas:2:0x1c:0x0:0x40000000 dslbis:2:0:0:10000:15 \
         dsmscis:2:0x200000:0x00402212 dsis:1:5 dsemts:2:2:0x1000:0x2000 sslbis:4:1000:0x100:3:16:0xffff:0x100:0
-    run cxltier cdat -f "$BATS_TEST_TMPDIR/t.cdat" -j
+    run cxltier cdat --file "$BATS_TEST_TMPDIR/t.cdat" -j
     assert_success
     json=$output
     q() { jq -c "$1" <<<"$json"; }
@@ -129,7 +129,7 @@ MKCDAT=${CXLTIER_BUILD:-$BATS_TEST_DIRNAME/../../build}/test/mkcdat
 
 @test "entries 0 and 0xffff are reported as absent" {
     "$MKCDAT" "$BATS_TEST_TMPDIR/t.cdat" dsmas:0:0:0:0x1000 dslbis:0:0:1:1000:0 dslbis:0:0:4:1000:0xffff
-    run cxltier cdat -f "$BATS_TEST_TMPDIR/t.cdat" -j
+    run cxltier cdat --file "$BATS_TEST_TMPDIR/t.cdat" -j
     assert_success
     run jq -c '[.tables[0].structures[] | select(.type=="dslbis") | has("latency_ns") or has("bandwidth_mbps")]' <<<"$output"
     assert_output '[false,false]'
@@ -137,7 +137,7 @@ MKCDAT=${CXLTIER_BUILD:-$BATS_TEST_DIRNAME/../../build}/test/mkcdat
 
 @test "a value above 2^32 - 1 is shown, marked as one the kernel ignores" {
     "$MKCDAT" "$BATS_TEST_TMPDIR/t.cdat" dsmas:0:0:0:0x1000 dslbis:0:0:4:1000000:5000 dslbis:0:0:5:196611:21845
-    run cxltier cdat -f "$BATS_TEST_TMPDIR/t.cdat" -j
+    run cxltier cdat --file "$BATS_TEST_TMPDIR/t.cdat" -j
     assert_success
     run jq -c '[.tables[0].structures[] | select(.type=="dslbis") | [.bandwidth_mbps, .kernel_ignores]]' <<<"$output"
     assert_output '[[5000000000,true],[4294967295,null]]'
@@ -148,10 +148,10 @@ MKCDAT=${CXLTIER_BUILD:-$BATS_TEST_DIRNAME/../../build}/test/mkcdat
     printf '\x01\x00\x03\x00' >> "$BATS_TEST_TMPDIR/t.cdat"            # a structure of length 3
     len=$(stat -c %s "$BATS_TEST_TMPDIR/t.cdat")
     printf "$(printf '\\x%02x' $len)" | dd of="$BATS_TEST_TMPDIR/t.cdat" bs=1 seek=0 conv=notrunc 2>/dev/null
-    run cxltier cdat -f "$BATS_TEST_TMPDIR/t.cdat"
+    run cxltier cdat --file "$BATS_TEST_TMPDIR/t.cdat"
     assert_failure 1
     assert_output --partial "malformed CDAT at byte offset 64: dslbis structure length 3 is shorter than its own 4-byte header"
-    run --separate-stderr cxltier cdat -f "$BATS_TEST_TMPDIR/t.cdat" --force -j
+    run --separate-stderr cxltier cdat --file "$BATS_TEST_TMPDIR/t.cdat" --force -j
     assert_failure 1
     [[ $stderr == *"showing the 2 structures decoded before the fault"* ]]
     [[ $(jq -c '[.tables[0].valid, (.tables[0].structures | length)]' <<<"$output") == '[false,2]' ]]
@@ -159,30 +159,30 @@ MKCDAT=${CXLTIER_BUILD:-$BATS_TEST_DIRNAME/../../build}/test/mkcdat
 
 @test "a bad checksum: exit 1, names offset 5 and the expected value" {
     "$MKCDAT" "$BATS_TEST_TMPDIR/t.cdat" dsmas:0:0:0:0x1000 badsum
-    run cxltier cdat -f "$BATS_TEST_TMPDIR/t.cdat"
+    run cxltier cdat --file "$BATS_TEST_TMPDIR/t.cdat"
     assert_failure 1
     assert_output --regexp 'offset 5: checksum 0x[0-9a-f]{2} does not make the table.s 40 bytes sum to 0'
 }
 
 @test "a short file: exit 1, offset 0" {
     printf 'abc' > "$BATS_TEST_TMPDIR/short"
-    run cxltier cdat -f "$BATS_TEST_TMPDIR/short"
+    run cxltier cdat --file "$BATS_TEST_TMPDIR/short"
     assert_failure 1
     assert_output --partial "offset 0: the table is 3 bytes"
 }
 
 @test "a missing file names it" {
-    run cxltier cdat -f /nonexistent.cdat
+    run cxltier cdat --file /nonexistent.cdat
     assert_failure 1
     assert_output --partial "cannot open /nonexistent.cdat"
 }
 
 @test "--raw adds a hex dump (and a raw string in JSON)" {
     "$MKCDAT" "$BATS_TEST_TMPDIR/t.cdat" dsmas:0:0:0:0x1000
-    run cxltier cdat -f "$BATS_TEST_TMPDIR/t.cdat" --raw
+    run cxltier cdat --file "$BATS_TEST_TMPDIR/t.cdat" --hex
     assert_success
     assert_line --regexp '^0000  28 00 00 00 01'
-    run cxltier cdat -f "$BATS_TEST_TMPDIR/t.cdat" --raw -j
+    run cxltier cdat --file "$BATS_TEST_TMPDIR/t.cdat" --hex -j
     assert_success
     [[ $(jq -r '.tables[0].raw' <<<"$output") == 28000000* ]]
 }

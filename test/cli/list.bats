@@ -114,13 +114,13 @@ load helper
 
 @test "filters: OR within one filter, AND across them" {
     root=$(fixture lab-region-online)
-    run cxltier list --sysroot "$root" -j -m mem0 -r region0 -d dax0.0 -N 1
+    run cxltier list --sysroot "$root" -j -m mem0 --region region0 -d dax0.0 -N 1
     assert_success
     [[ $(jq -c '[(.memdevs | length), (.regions | length), (.regions[0].dax_devices | length)]' <<<"$output") == '[1,1,1]' ]]
     run cxltier list --sysroot "$root" -j -m mem0 -N node0
     assert_success
     [[ $(jq -c '[(.memdevs | length), (.regions | length)]' <<<"$output") == '[0,0]' ]]
-    run cxltier list --sysroot "$root" -j -r region0
+    run cxltier list --sysroot "$root" -j --region region0
     assert_success
     [[ $(jq -c '[.memdevs[].name]' <<<"$output") == '["mem0"]' ]]
 }
@@ -133,7 +133,7 @@ load helper
 
 @test "an unknown region or dax device in a filter is an error" {
     root=$(fixture lab-region-online)
-    run cxltier list --sysroot "$root" -r region7
+    run cxltier list --sysroot "$root" --region region7
     assert_failure 1
     assert_output --partial "no region 'region7'"
     run cxltier list --sysroot "$root" -d dax3.0
@@ -194,19 +194,19 @@ load helper
 
 @test "-s filters by serial number; ANDed with -m" {
     root=$(fixture lab-two-devices)
-    run --separate-stderr cxltier list --sysroot "$root" -j -s 0x1234
+    run --separate-stderr cxltier list --sysroot "$root" -j --serial 0x1234
     assert_success
     [[ $(jq -c '[.memdevs[].name], [.regions[].name]' <<<"$output" | tr -d '\n') == '["mem0"]["region0"]' ]]
-    run --separate-stderr cxltier list --sysroot "$root" -j -s 4660,22136
+    run --separate-stderr cxltier list --sysroot "$root" -j --serial 4660,22136
     assert_success
     [[ $(jq -c '[.memdevs[].name]' <<<"$output") == '["mem0","mem1"]' ]]
-    run --separate-stderr cxltier list --sysroot "$root" -j -s 0x1234 -m mem1
+    run --separate-stderr cxltier list --sysroot "$root" -j --serial 0x1234 -m mem1
     assert_success
     [[ $(jq -c '[(.memdevs | length), (.regions | length)]' <<<"$output") == '[0,0]' ]]
-    run cxltier list --sysroot "$root" -s 0x42
+    run cxltier list --sysroot "$root" --serial 0x42
     assert_failure 1
     assert_output --partial "no memdev with serial 0x42"
-    run cxltier list --sysroot "$root" -s zz
+    run cxltier list --sysroot "$root" --serial zz
     assert_failure 2
 }
 

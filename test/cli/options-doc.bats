@@ -38,3 +38,31 @@ doc_check() { python3 "$CXLTIER_SRC/test/tools/options-doc.py" "$CXLTIER" "$1"; 
     assert_output --regexp "cxltier-tiers.txt:[0-9]+: --from takes NODE in the table, N here"
     assert_output --regexp "cxltier-list.txt:[0-9]+: --memdev is -M here, -m in the table"
 }
+
+# every "-X, --long" of every command's and subcommand's --help (not the
+# line naming the options every command takes), with those options, one
+# "X long WHERE" a line
+letters() {
+    local c s
+    printf '%s common\n' 'v verbose' 'j json' 'o output' 'n noheadings' 'r raw' 'P pairs' 'l list' 'b bytes' 'h help'
+    for c in $("$CXLTIER" --list-cmds); do
+        "$CXLTIER" "$c" --help | grep -v 'as for every command' | sed -nE "s/^ +-([a-zA-Z]), --([a-z0-9-]+).*/\1 \2 $c/p"
+        for s in $("$CXLTIER" "$c" --list-completion | sed -n 's/^@subcommands\twords\t//p'); do
+            "$CXLTIER" "$c" "$s" --help | grep -v 'as for every command' | sed -nE "s/^ +-([a-zA-Z]), --([a-z0-9-]+).*/\1 \2 $c-$s/p"
+        done
+    done
+}
+# the letters given two meanings, from "X long WHERE" lines on stdin
+two_meanings() { awk '{ if (($1 in m) && m[$1] != $2) print "-" $1 ": --" m[$1] " (" w[$1] ") and --" $2 " (" $3 ")"; else { m[$1] = $2; w[$1] = $3 } }'; }
+
+@test "a letter has one meaning in every command (util-linux: -r raw, -o columns everywhere)" {
+    letters > "$BATS_TEST_TMPDIR/letters"
+    [[ $(wc -l < "$BATS_TEST_TMPDIR/letters") -gt 20 ]] || fail "too few options read: $(cat "$BATS_TEST_TMPDIR/letters")"
+    run two_meanings < "$BATS_TEST_TMPDIR/letters"
+    assert_output ''
+}
+
+@test "a letter given a second meaning is found" {
+    printf '%s\n' 'r raw common' 's size region-create' 'r region list' 's size region-create' | two_meanings > "$BATS_TEST_TMPDIR/out"
+    assert_equal "$(cat "$BATS_TEST_TMPDIR/out")" "-r: --raw (common) and --region (list)"
+}

@@ -126,9 +126,9 @@ load helper
 
 # --- destroy-region -f ---
 
-@test "region destroy -f is --offline: the same plan, output and steps; without either an online region is refused" {
+@test "region destroy --force is --offline: the same plan, output and steps; without either an online region is refused" {
     root=$(fixture lab-two-devices)
-    run --separate-stderr cxltier region destroy region0 -f --dry-run --sysroot "$root" -j
+    run --separate-stderr cxltier region destroy region0 --force --dry-run --sysroot "$root" -j
     assert_success
     f_out=$output f_err=$stderr
     run --separate-stderr cxltier region destroy region0 --offline --dry-run --sysroot "$root" -j

@@ -64,7 +64,7 @@ load helper
 
 @test "options: one memdev, a size, a granularity, a root decoder" {
     root=$(fixture lab-two-devices-idle)
-    run --separate-stderr cxltier --sysroot "$root" region create mem1 -s 512M -g 1024 -d decoder0.0 --dry-run -j
+    run --separate-stderr cxltier --sysroot "$root" region create mem1 -s 512M -g 1024 --decoder decoder0.0 --dry-run -j
     assert_success
     [[ $(jq -c '.regions[0] | [.size, .interleave_ways, .interleave_granularity, .targets[0].decoder]' <<<"$output") == '[536870912,1,1024,"decoder3.0"]' ]]
     run cxltier --sysroot "$root" region create mem0 mem1 -w 3 --dry-run
@@ -79,7 +79,7 @@ load helper
     run cxltier --sysroot "$root" region create mem0 -g 300 --dry-run
     assert_failure 1
     assert_output --partial "granularity 300"
-    run cxltier --sysroot "$root" region create mem0 -d decoder7.7 --dry-run
+    run cxltier --sysroot "$root" region create mem0 --decoder decoder7.7 --dry-run
     assert_failure 1
     assert_output --partial "no root decoder 'decoder7.7'"
     run cxltier --sysroot "$root" region create mem0 -s lots

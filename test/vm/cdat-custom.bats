@@ -42,6 +42,6 @@ q() { jq -c "$1" "$BATS_FILE_TMPDIR/cdat.json"; }
 
 @test "the kernel took the same table" {
     ep=$(vm_endpoint_of mem0)
-    run cxltier cdat "$ep" --raw -j
+    run cxltier cdat "$ep" --hex -j
     assert_equal "$(jq -r '.tables[0].raw' <<<"$output")" "$(xxd -p "$CXL/$ep/CDAT" | tr -d '\n')"
 }

@@ -19,7 +19,7 @@ load helper
 
 @test "--raw is byte for byte the kernel's CDAT attribute" {
     ep=$(vm_endpoint_of mem0)
-    run cxltier cdat "$ep" --raw -j
+    run cxltier cdat "$ep" --hex -j
     assert_success
     assert_equal "$(jq -r '.tables[0].raw' <<<"$output")" "$(xxd -p "$CXL/$ep/CDAT" | tr -d '\n')"
 }

@@ -37,7 +37,7 @@ setup_file() {
 @test "region, dax device and blocks match the kernel" {
     r=$(ensure_region)
     d=$(vm_dax_of "$r")
-    run cxltier list -j -r "$r"
+    run cxltier list -j --region "$r"
     assert_success
     json=$output
     [[ $(jq -r '.regions[0].size' <<<"$json") == $(( $(cat $CXL/$r/size) )) ]]
@@ -89,7 +89,7 @@ setup_file() {
     a=$(cxltier list -j -m mem0 | jq -c '[.memdevs[].name]')
     assert_equal "$(cxltier list -j -m "$serial" | jq -c '[.memdevs[].name]')" "$a"
     assert_equal "$(cxltier list -j -m "$host" | jq -c '[.memdevs[].name]')" "$a"
-    assert_equal "$(cxltier list -j -s "$serial" | jq -c '[.memdevs[].name]')" "$a"
+    assert_equal "$(cxltier list -j --serial "$serial" | jq -c '[.memdevs[].name]')" "$a"
 }
 
 @test "-vvv: partition info from the device's mailbox agrees with sysfs; -v decoders as the kernel's" {

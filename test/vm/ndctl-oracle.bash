@@ -44,13 +44,13 @@ def absent($w; $o; $ks): $ks[] | select($o[.] == null) | "oracle: \($w): no \(.)
 oracle_say() { [[ -z $1 ]] || { echo "$1" >&2; return 1; }; }
 
 # oracle_region REGION [OURS]: ndctl 81 reports REGION as cxltier does (OURS:
-# a region object cxltier printed; default: `cxltier list -j -r REGION`'s).
+# a region object cxltier printed; default: `cxltier list -j --region REGION`'s).
 # ndctl's view is one `cxl list -R -T -D -r REGION`: the region with its
 # mappings (-T), and its decoders, root and endpoint, wherever ndctl nests
 # them (regions go under root decoders when both are listed)
 oracle_region() {
     local r=$1 ours all out
-    if [[ $# -ge 2 ]]; then ours=$2; else ours=$(cxltier list -j -r "$r" | jq -c '.regions[0]'); fi
+    if [[ $# -ge 2 ]]; then ours=$2; else ours=$(cxltier list -j --region "$r" | jq -c '.regions[0]'); fi
     all=$($CXL81 list -R -T -D -r "$r") || { echo "oracle: cxl list could not report $r" >&2; return 1; }
     out=$(jq -rn --arg r "$r" --argjson ours "$ours" --argjson all "${all:-null}" "$ORACLE_JQ_DEFS"'
         ($all | [.. | objects | select(has("endpoint decoders")) | .["endpoint decoders"][]]) as $eps

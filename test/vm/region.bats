@@ -44,7 +44,7 @@ teardown() {
     d=$(vm_dax_of "$r")
     [[ -n $d && -e /sys/bus/dax/devices/$d ]]
     assert_equal "$(jq -c '.regions[0] | del(.dax_devices)' <<<"$output")" \
-                 "$(cxltier list -j -r "$r" | jq -c '.regions[0] | del(.dax_devices)')"
+                 "$(cxltier list -j --region "$r" | jq -c '.regions[0] | del(.dax_devices)')"
 }
 
 @test "its memory onlines movable; destroy refuses while online, --offline takes it all back" {
@@ -64,14 +64,14 @@ teardown() {
     assert_equal "$(cat $CXL/$dec/region)" ""
 }
 
-@test "destroy -f (cxl destroy-region's letter: --offline) with a pinned block: the offline fails naming the block, every block back online, the region left, exit 1" {
+@test "destroy --force (cxl destroy-region's -f: --offline) with a pinned block: the offline fails naming the block, every block back online, the region left, exit 1" {
     r=$(cxltier region create mem0 -j | jq -r '.regions[0].name')
     D=$(vm_dax_of "$r")
     run cxltier online "$r"
     assert_success
     start_pinner "$(cat /sys/bus/dax/devices/$D/target_node)"
     [[ $PINNED == memory* ]] || fail "pin-pages could not tell its blocks: $PINNED"
-    run --separate-stderr timeout 300 cxltier region destroy "$r" -f --timeout 5
+    run --separate-stderr timeout 300 cxltier region destroy "$r" --force --timeout 5
     kill "$PIN_PID"; wait "$PIN_PID" 2>/dev/null || true
     assert_equal "$status" 1
     [[ $stderr =~ $r:\ offlining\ its\ memory\ failed\ at\ (memory[0-9]+):\ [a-z_]+ ]] ||

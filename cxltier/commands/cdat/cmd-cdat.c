@@ -174,9 +174,9 @@ static int run(struct cmd_env *env, void *args, int argc, char **argv)
 
 #define ARG(field) offsetof(struct cdat_args, field)
 static const struct cli_opt opts[] = {
-	{ .name = "file", .key = 'f', .arg = "BLOB", .store = CLI_APPEND, .offset = ARG(files), .complete = CLI_C_FILE,
+	{ .name = "file", .arg = "BLOB", .store = CLI_APPEND, .offset = ARG(files), .complete = CLI_C_FILE,
 	  .help = "decode a file instead (repeatable)" },
-	{ .name = "raw", .store = CLI_FLAG, .offset = ARG(raw),
+	{ .name = "hex", .store = CLI_FLAG, .offset = ARG(raw),
 	  .help = "hex dump of the table beside the decode (JSON: \"raw\")" },
 	{ .name = "force", .store = CLI_FLAG, .offset = ARG(force),
 	  .help = "show the valid part of a malformed table (still exit 1)" },

@@ -150,9 +150,9 @@ static const struct cli_opt opts[] = {
 	  .complete = CLI_C_MEMDEV,
 	  .help = "only these memdevs and the regions they back (comma-separated, repeatable):\n"
 		  "memN, N, a serial (0x... or decimal), the PCI device, or all" },
-	{ .name = "serial", .key = 's', .arg = "LIST", .store = CLI_LIST, .offset = ARG(f.serial),
+	{ .name = "serial", .arg = "LIST", .store = CLI_LIST, .offset = ARG(f.serial),
 	  .help = "only memdevs with these serial numbers" },
-	{ .name = "region", .key = 'r', .arg = "LIST", .store = CLI_LIST, .offset = ARG(f.region),
+	{ .name = "region", .arg = "LIST", .store = CLI_LIST, .offset = ARG(f.region),
 	  .complete = CLI_C_REGION, .help = "only these regions" },
 	{ .name = "dax", .key = 'd', .arg = "LIST", .store = CLI_LIST, .offset = ARG(f.dax), .complete = CLI_C_DAX,
 	  .help = "only these dax devices" },

@@ -64,7 +64,7 @@ static const struct out_table *const tables[] = { &region_table, NULL };
 
 #define CREATE(field) offsetof(struct create_args, field)
 static const struct cli_opt create_opts[] = {
-	{ .name = "decoder", .key = 'd', .arg = "ROOT", .store = CLI_STRING, .offset = CREATE(decoder),
+	{ .name = "decoder", .arg = "ROOT", .store = CLI_STRING, .offset = CREATE(decoder),
 	  .complete = CLI_C_DECODER, .help = "the root decoder (CXL window); default: the first that can take them" },
 	{ .name = "ways", .key = 'w', .arg = "N", .store = CLI_UINT, .offset = CREATE(ways), .max = 1 << 20,
 	  .help = "must equal the number of memdevs (a check)" },
@@ -97,7 +97,7 @@ static const struct cli_command command_region_create = {
 static const struct cli_opt destroy_opts[] = {
 	{ .name = "offline", .store = CLI_FLAG, .offset = DESTROY(offline),
 	  .help = "offline the region's memory first (refused while online otherwise)" },
-	{ .name = "force", .key = 'f', .store = CLI_FLAG, .offset = DESTROY(offline),
+	{ .name = "force", .store = CLI_FLAG, .offset = DESTROY(offline),
 	  .help = "the same, as 'cxl destroy-region -f' users type it; a block that cannot\n"
 		  "go offline stops the destroy and the memory is put back online (ndctl's\n"
 		  "-f goes on and leaks the address space)" },
