@@ -39,7 +39,7 @@ load helper
 @test "famfs: region destroy and offline --remove refuse before any change, dry run or not, and say what to do" {
     root=$(fixture famfs-devdax)
     want="region0: its dax device dax0.0 is a famfs device (bound to fsdev_dax): cxltier does not take it away (unmount what uses it, then 'daxctl reconfigure-device --mode=devdax dax0.0')"
-    for args in "region destroy region0 --dry-run" "region destroy region0 -f" "offline mem0 --remove --dry-run" "offline mem0 --remove"; do
+    for args in "region destroy region0 --dry-run" "region destroy region0 --force" "offline mem0 --remove --dry-run" "offline mem0 --remove"; do
         # shellcheck disable=SC2086
         run --separate-stderr cxltier $args --sysroot "$root"
         [[ $status == 1 ]] || fail "$args: exit $status, not 1: $stderr"
