@@ -39,6 +39,7 @@ struct ct_blocks_change_opts {
 	bool rollback;			/* when a block fails, the others put back */
 	unsigned timeout_s;		/* per block, and the wait for the lock */
 	struct ct_job_signals signals;
+	struct ct_job_progress progress;	/* each block told as it is carried out */
 };
 
 struct ct_blocks_change_report {

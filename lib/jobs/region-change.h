@@ -45,6 +45,7 @@ struct ct_region_destroy_opts {
 	bool dry_run;
 	unsigned timeout_s;		/* per block when offlining, and the wait for the lock */
 	struct ct_job_signals signals;
+	struct ct_job_progress progress;	/* each block told as --offline offlines it */
 };
 
 /* a region to show, as `list` shows it */

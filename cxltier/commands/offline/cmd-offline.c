@@ -7,6 +7,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "cli/job-exit.h"
+#include "cli/progress.h"
 #include "cli/run-signals.h"
 #include "offline-remove-table.h"
 #include "render/blocks-table.h"
@@ -36,6 +37,7 @@ static int remove_memdevs(struct cmd_env *env, const struct offline_args *a, cha
 {
 	struct ct_offline_remove_report r;
 	struct ct_job_signals sig;
+	struct progress pg;
 	char err[256];
 	int rc;
 
@@ -47,8 +49,11 @@ static int remove_memdevs(struct cmd_env *env, const struct offline_args *a, cha
 	if ((rc = columns_checked(env, &remove_table)))
 		return rc;
 	run_signals_begin(&sig, !a->dry_run);
+	progress_begin(&pg, env, "offline");
 	ct_offline_remove(env->ctx, &(struct ct_offline_remove_opts){ .memdevs = memdevs, .n = n,
-		.whole_region = a->whole_region, .dry_run = a->dry_run, .timeout_s = a->timeout, .signals = sig }, &r);
+		.whole_region = a->whole_region, .dry_run = a->dry_run, .timeout_s = a->timeout, .signals = sig,
+		.progress = progress_blocks(&pg) }, &r);
+	progress_end(&pg);
 	run_signals_end();
 	rc = cmd_job_exit(r.end);
 	if (r.shown && remove_table_print(&env->out, &r, err, sizeof(err))) {
@@ -79,6 +84,7 @@ static int run(struct cmd_env *env, void *args, int argc, char **argv)
 	const struct offline_args *a = args;
 	struct ct_blocks_change_report r;
 	struct ct_job_signals sig;
+	struct progress pg;
 	int rc;
 
 	if ((rc = cmd_context(env)))
@@ -88,9 +94,11 @@ static int run(struct cmd_env *env, void *args, int argc, char **argv)
 	if ((rc = columns_checked(env, &blocks_table)))
 		return rc;
 	run_signals_begin(&sig, !a->dry_run);
+	progress_begin(&pg, env, "offline");
 	ct_blocks_change(env->ctx, &(struct ct_blocks_change_opts){ .want = CT_WANT_OFFLINE, .targets = argv,
 		.ntargets = argc, .whole_region = a->whole_region, .dry_run = a->dry_run, .rollback = a->rollback,
-		.timeout_s = a->timeout, .signals = sig }, &r);
+		.timeout_s = a->timeout, .signals = sig, .progress = progress_blocks(&pg) }, &r);
+	progress_end(&pg);
 	run_signals_end();
 	rc = cmd_job_exit(r.end);
 	if (r.shown)

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include "cli/cli.h"
 #include "cli/job-exit.h"
+#include "cli/progress.h"
 #include "cli/run-signals.h"
 #include "render/blocks-table.h"
 #include "render/recovered-json.h"
@@ -42,19 +43,23 @@ static enum ct_job_end job(struct cmd_env *env, const struct online_args *a, cha
 			      struct ct_blocks_change_report *r)
 {
 	struct ct_job_signals sig;
+	struct progress pg;
 	enum ct_job_end st;
 
 	run_signals_begin(&sig, !a->dry_run);
+	progress_begin(&pg, env, "online");
 	if (a->policy)
 		st = ct_policy_online(env->ctx, &(struct ct_policy_online_opts){
 			.config = a->config, .targets = targets, .ntargets = n, .reonline = a->reonline,
-			.dry_run = a->dry_run, .rollback = a->rollback, .timeout_s = a->timeout, .signals = sig }, r);
+			.dry_run = a->dry_run, .rollback = a->rollback, .timeout_s = a->timeout, .signals = sig,
+			.progress = progress_blocks(&pg) }, r);
 	else
 		st = ct_blocks_change(env->ctx, &(struct ct_blocks_change_opts){
 			.want = a->zone == ZONE_NORMAL ? CT_WANT_KERNEL : CT_WANT_MOVABLE, .targets = targets,
 			.ntargets = n, .reonline = a->reonline, .convert = a->convert, .force = a->force,
 			.whole_region = a->whole_region, .dry_run = a->dry_run, .rollback = a->rollback,
-			.timeout_s = a->timeout, .signals = sig }, r);
+			.timeout_s = a->timeout, .signals = sig, .progress = progress_blocks(&pg) }, r);
+	progress_end(&pg);
 	run_signals_end();
 	return st;
 }
