@@ -2,7 +2,6 @@
 /* progress.c - long work shown as it goes (progress.h) */
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 #include "cli/progress.h"
 #include "core/context.h"
@@ -51,21 +50,12 @@ void progress_begin(struct progress *p, struct cmd_env *env, const char *what)
 	}
 }
 
-static int columns(void)
-{
-	struct winsize ws;
-
-	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
-		return ws.ws_col;
-	return 80;
-}
-
 void progress_step(struct progress *p, const char *unit, size_t done, size_t total, uint64_t bytes,
 		   uint64_t bytes_total)
 {
 	char line[256], sz[32], all[32], rate[32] = "";
 	long ms;
-	int n, width;
+	int n;
 
 	if (!p->tty || (p->drawn.tv_sec && ms_since(&p->drawn) < REDRAW_MS))
 		return;
@@ -78,8 +68,10 @@ void progress_step(struct progress *p, const char *unit, size_t done, size_t tot
 		snprintf(rate, sizeof(rate), ", %s/s", out_human_size(bytes * 1000 / (unsigned long long)ms, sz,
 								       sizeof(sz)));
 	snprintf(line + n, sizeof(line) - (size_t)n, "%s, %ld:%02ld", rate, ms / 60000, ms / 1000 % 60);
-	width = columns() - 1;	/* never wrapped: a wrapped line cannot be erased with \r */
-	fprintf(stderr, "\r%.*s\033[K", width, line);
+	/* drawn with the terminal's wrap off (DECAWM), so that a line wider
+	 * than the terminal is cut there and not wrapped: a wrapped line
+	 * cannot be erased with \r */
+	fprintf(stderr, "\r\033[?7l%s\033[K\033[?7h", line);
 	fflush(stderr);
 	p->shown = true;
 	clock_gettime(CLOCK_MONOTONIC, &p->drawn);
