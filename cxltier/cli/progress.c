@@ -134,6 +134,11 @@ struct ct_job_progress progress_blocks(struct progress *p)
 	return (struct ct_job_progress){ on_block, p };
 }
 
+void progress_process(void *arg, size_t reached, size_t n)
+{
+	progress_step(arg, "processes", reached, n, 0, 0);
+}
+
 void progress_end(struct progress *p)
 {
 	erase(p);

@@ -7,7 +7,8 @@
  * erased at the end, so that nothing of it stays in the scrollback; none
  * when stderr is not a terminal. While the line is up, every message of
  * the run (the library's, through the context's sink) erases it first.
- * With -v, each memory block a job tells is said as it is done, as
+ * Memory blocks (online, offline, region destroy --offline) and processes
+ * (migrate) are counted into it as the jobs tell them. With -v, each memory block a job tells is said as it is done, as
  * chmem -v says it ("memory block 34 (0x110000000-0x117ffffff) onlined
  * movable").
  */
@@ -42,6 +43,9 @@ void progress_step(struct progress *p, const char *unit, size_t done, size_t tot
 		   uint64_t bytes_total);
 /* what a job is given to tell each block through (jobs/job-change.h) */
 struct ct_job_progress progress_blocks(struct progress *p);
+/* a process reached, reached of n (mm/migrate.h: ct_migrate_opts.on_process;
+ * arg: the struct progress) */
+void progress_process(void *arg, size_t reached, size_t n);
 /* the line erased, the context's sink put back */
 void progress_end(struct progress *p);
 
