@@ -27,15 +27,14 @@ static void erase(struct progress *p)
 }
 
 /* the context's sink while the line may be up: a message that is shown
- * erases the line first (the next step draws it again below) */
+ * erases the line first (a step draws it again below, when its time has
+ * come) */
 static void say_over(void *arg, int kind, const char *text)
 {
 	struct progress *p = arg;
 
-	if (kind < 0 || kind <= p->env->verbose) {
+	if (kind < 0 || kind <= p->env->verbose)
 		erase(p);
-		p->drawn = (struct timespec){ 0 };
-	}
 	if (p->saved.fn)
 		p->saved.fn(p->saved.arg, kind, text);
 }
@@ -57,7 +56,7 @@ void progress_step(struct progress *p, const char *unit, size_t done, size_t tot
 	long ms;
 	int n;
 
-	if (!p->tty || (p->drawn.tv_sec && ms_since(&p->drawn) < REDRAW_MS))
+	if (!p->tty || (p->ever && ms_since(&p->drawn) < REDRAW_MS))
 		return;
 	ms = ms_since(&p->start);
 	n = snprintf(line, sizeof(line), "%s: %zu/%zu %s", p->what, done, total, unit);
@@ -73,7 +72,7 @@ void progress_step(struct progress *p, const char *unit, size_t done, size_t tot
 	 * cannot be erased with \r */
 	fprintf(stderr, "\r\033[?7l%s\033[K\033[?7h", line);
 	fflush(stderr);
-	p->shown = true;
+	p->shown = p->ever = true;
 	clock_gettime(CLOCK_MONOTONIC, &p->drawn);
 }
 

@@ -28,6 +28,7 @@ struct progress {
 	const char *what;		/* the line's first word: "online" */
 	bool tty;			/* stderr is a terminal: the line is drawn */
 	bool shown;			/* the line is on the screen now */
+	bool ever;			/* it was drawn once: drawn holds when */
 	struct timespec start, drawn;	/* CLOCK_MONOTONIC */
 	struct ct_say saved;		/* the context's sink, wrapped while the line may be up */
 	uint64_t block_size;		/* the blocks' (0 until the first is told) */
