@@ -220,6 +220,7 @@ with_nofile() {
 @test "on a terminal a progress line of the processes on stderr, erased before the report; none when stderr is a file" {
     start_sleeper; p=$SLEEPER
     run script -qec "'$CXLTIER' migrate --pid $p,$$ --to 0 --dry-run > /dev/null" /dev/null
+    [[ $status == 0 ]] || { kill "$p"; fail "exit $status: $output"; }
     [[ $output == *$'\r\e[?7l'"migrate: 1/2 processes, 0:"* ]] || { kill "$p"; fail "$(cat -A <<<"$output")"; }
     last=${output##*processes, }
     [[ ${last%%$'\n'*} == *$'\e[K\e[?7h\r\e[K'* ]] || { kill "$p"; fail "not erased: $(cat -A <<<"$output")"; }
