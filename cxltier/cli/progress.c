@@ -128,9 +128,20 @@ static void on_block(void *arg, const struct ct_block_op *op, size_t done, size_
 	progress_step(p, rollback ? "blocks rolled back" : "blocks", done, total, done * bs, total * bs);
 }
 
-struct ct_job_progress progress_blocks(struct progress *p)
+/* a step of a region create or destroy told by the job: said with -v,
+ * counted into the line */
+static void on_step(void *arg, const char *what, size_t done, size_t total)
 {
-	return (struct ct_job_progress){ on_block, p };
+	struct progress *p = arg;
+
+	if (p->env->verbose >= 1)
+		ct_say(&p->env->ctx->say, 1, "step %zu/%zu: %s", done, total, what);
+	progress_step(p, "steps", done, total, 0, 0);
+}
+
+struct ct_job_progress progress_tell(struct progress *p)
+{
+	return (struct ct_job_progress){ on_block, on_step, p };
 }
 
 void progress_process(void *arg, size_t reached, size_t n)

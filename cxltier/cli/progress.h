@@ -42,8 +42,9 @@ void progress_begin(struct progress *p, struct cmd_env *env, const char *what);
  * when the line was last drawn a tenth of a second ago or more */
 void progress_step(struct progress *p, const char *unit, size_t done, size_t total, uint64_t bytes,
 		   uint64_t bytes_total);
-/* what a job is given to tell each block through (jobs/job-change.h) */
-struct ct_job_progress progress_blocks(struct progress *p);
+/* what a job is given to tell each block and each region step through
+ * (jobs/job-change.h); with -v a step is said as "step 3/12: WHAT" */
+struct ct_job_progress progress_tell(struct progress *p);
 /* a process reached, reached of n (mm/migrate.h: ct_migrate_opts.on_process;
  * arg: the struct progress) */
 void progress_process(void *arg, size_t reached, size_t n);

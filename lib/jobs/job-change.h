@@ -27,9 +27,12 @@ struct ct_job_signals {
 
 /* what a job tells its caller while it runs, to show it as it goes: each
  * memory block carried out (and each the rollback took back), done of
- * total (change/blocks.h: ct_blocks_opts.on_block); NULL: nothing told */
+ * total (change/blocks.h: ct_blocks_opts.on_block); each step of a region
+ * create or destroy (change/region.h: struct ct_region_tell); NULL:
+ * nothing told */
 struct ct_job_progress {
 	void (*block)(void *arg, const struct ct_block_op *op, size_t done, size_t total, bool rollback);
+	void (*step)(void *arg, const char *what, size_t done, size_t total);
 	void *arg;
 };
 

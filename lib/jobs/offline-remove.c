@@ -244,6 +244,7 @@ static const char *take_apart(struct removal *rm, struct ct_topology *t, const s
 		       "signal", reg->name);
 		return "interrupted";
 	}
+	td.tell = (struct ct_region_tell){ rm->o->progress.step, rm->o->progress.arg };
 	if (ct_region_destroy(rm->ctx, t, &td, &rm->eo))
 		return region_failed(rm, e, "");
 	rm->progress++;

@@ -137,6 +137,7 @@ static enum ct_job_end plan_and_create(struct ct_context *ctx, const struct ct_r
 		job_session_end(&js);
 		return said(ctx, status_of(rc));
 	}
+	plan.tell = (struct ct_region_tell){ o->progress.step, o->progress.arg };
 	if (!o->dry_run)
 		return create(ctx, &js, &plan, r);
 	job_session_end(&js);
@@ -215,6 +216,7 @@ static enum ct_job_end destroy_one(struct ct_context *ctx, const struct ct_regio
 		return said(ctx, status_of(rc));
 	if (o->dry_run)
 		return (st = dry_destroy(ctx, &td, o->offline)) ? st : show(ctx, r, reg, NULL);
+	td.tell = (struct ct_region_tell){ o->progress.step, o->progress.arg };
 	if ((rc = ct_region_destroy(ctx, &r->topology, &td, o->offline ? eo : NULL)))
 		return said(ctx, status_of(rc));
 	ct_say(&ctx->say, 0, "destroyed %s (through %s)", name, td.method);

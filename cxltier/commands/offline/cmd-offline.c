@@ -53,7 +53,7 @@ static int remove_memdevs(struct cmd_env *env, const struct offline_args *a, cha
 	progress_begin(&pg, env, "offline");
 	ct_offline_remove(env->ctx, &(struct ct_offline_remove_opts){ .memdevs = memdevs, .n = n,
 		.whole_region = a->whole_region, .dry_run = a->dry_run, .timeout_s = a->timeout, .signals = sig,
-		.progress = progress_blocks(&pg) }, &r);
+		.progress = progress_tell(&pg) }, &r);
 	progress_end(&pg);
 	run_signals_end();
 	rc = cmd_job_exit(r.end);
@@ -98,7 +98,7 @@ static int run(struct cmd_env *env, void *args, int argc, char **argv)
 	progress_begin(&pg, env, "offline");
 	ct_blocks_change(env->ctx, &(struct ct_blocks_change_opts){ .want = CT_WANT_OFFLINE, .targets = argv,
 		.ntargets = argc, .whole_region = a->whole_region, .dry_run = a->dry_run, .rollback = a->rollback,
-		.timeout_s = a->timeout, .signals = sig, .progress = progress_blocks(&pg) }, &r);
+		.timeout_s = a->timeout, .signals = sig, .progress = progress_tell(&pg) }, &r);
 	progress_end(&pg);
 	run_signals_end();
 	rc = cmd_job_exit(r.end);

@@ -52,13 +52,13 @@ static enum ct_job_end job(struct cmd_env *env, const struct online_args *a, cha
 		st = ct_policy_online(env->ctx, &(struct ct_policy_online_opts){
 			.config = a->config, .targets = targets, .ntargets = n, .reonline = a->reonline,
 			.dry_run = a->dry_run, .rollback = a->rollback, .timeout_s = a->timeout, .signals = sig,
-			.progress = progress_blocks(&pg) }, r);
+			.progress = progress_tell(&pg) }, r);
 	else
 		st = ct_blocks_change(env->ctx, &(struct ct_blocks_change_opts){
 			.want = a->zone == ZONE_NORMAL ? CT_WANT_KERNEL : CT_WANT_MOVABLE, .targets = targets,
 			.ntargets = n, .reonline = a->reonline, .convert = a->convert, .force = a->force,
 			.whole_region = a->whole_region, .dry_run = a->dry_run, .rollback = a->rollback,
-			.timeout_s = a->timeout, .signals = sig, .progress = progress_blocks(&pg) }, r);
+			.timeout_s = a->timeout, .signals = sig, .progress = progress_tell(&pg) }, r);
 	progress_end(&pg);
 	run_signals_end();
 	return st;
