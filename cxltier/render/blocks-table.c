@@ -17,7 +17,7 @@ static void fmt_now(json_object *rec, char *buf, size_t len);
  * block); the JSON is one record a block, as before */
 static const struct out_column columns[] = {
 	{ "RANGE", "range", OUT_STR, 0.1, 0, "the physical address range, first-last byte", NULL },
-	{ "BLOCK", "blocks", OUT_STR, 0.1, 0, "memory block number, or first-last (memoryN)", NULL },
+	{ "BLOCK", "blocks", OUT_STR, 0.1, 0, "memory block number (memoryN), or first-last", NULL },
 	{ "SIZE", "size", OUT_SIZE, 0.1, 0, "its size", NULL },
 	{ "NODE", "node", OUT_NUM, 0.1, 0, "NUMA node", NULL },
 	{ "DEVICE", "device", OUT_STR, 0.1, 0, "the dax device it belongs to", NULL },
