@@ -116,7 +116,8 @@ static void on_block(void *arg, const struct ct_block_op *op, size_t done, size_
 
 	if (!bs && !ct_block_size_cached(p->env->ctx, &bs))
 		p->block_size = bs;
-	ct_error_clear(&p->env->ctx->err);
+	else if (!bs)	/* unread: the lines a block go without their range */
+		ct_error_clear(&p->env->ctx->err);
 	if (p->env->verbose >= 1) {
 		block_outcome(op, rollback, what, sizeof(what));
 		if (bs)
