@@ -254,6 +254,44 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
 	}
 }
 
+/* one block that had changed put back where it was, or named
+ * rollback_failed */
+static void back_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_blocks_opts *once)
+{
+	const char *back;
+	int rc = 0;
+
+	if (op->before.state == CT_BLOCK_OFFLINE)
+		back = "offline";
+	else
+		back = blocks_zone_online(&op->before) == CT_ZONE_MOVABLE ? "online_movable" : "online_kernel";
+	/* a reonlined block is online: back to another zone through offline */
+	if (op->action == CT_ACT_REONLINE && op->result == CT_RES_DONE)
+		rc = change(s, op, "offline", once);
+	if (!rc)
+		rc = change(s, op, back, once);
+	ct_block_read(s, op->before.id, &op->after);
+	/* as before, whoever put it back */
+	if (same_place(&op->after, &op->before)) {
+		if (op->result == CT_RES_HALF_DONE)
+			ct_blocks_note(op, "offlined for --reonline, onlining it movable failed (%s); "
+				 "the rollback put it back online", reason(op->err));
+		op->result = CT_RES_ROLLED_BACK;
+		return;
+	}
+	op->result = CT_RES_ROLLBACK_FAILED;
+	op->err = rc ? -rc : EIO;
+	ct_blocks_note(op, "changed, then the rollback to %s failed (%s): now %s%s%s", back,
+		 rc ? reason(-rc) : "the kernel took the write, but the block did not go back",
+		 ct_block_state_name(op->after.state), op->after.state == CT_BLOCK_ONLINE && op->after.nzones ? " in " : "",
+		 op->after.state == CT_BLOCK_ONLINE && op->after.nzones ? ct_zone_name(op->after.zones[0]) : "");
+}
+
+static bool changed(const struct ct_block_op *op)
+{
+	return op->result == CT_RES_DONE || op->result == CT_RES_HALF_DONE;
+}
+
 /* each block once more, within the run's per-block time (2 s of EBUSY
  * retries when none was given): an offline write (undoing an online) is
  * bounded by it as the run's own are, since the kernel's offline_pages
@@ -262,38 +300,17 @@ static void run_one(struct ct_sysfs *s, struct ct_block_op *op, const struct ct_
 static void roll_back(struct ct_sysfs *s, struct ct_blocks_plan *p, const struct ct_blocks_opts *o)
 {
 	struct ct_blocks_opts once = { false, o->block_timeout_ms ? o->block_timeout_ms : 2000, NULL, o->timed_out,
-				     o->block_timeout_ms ? o->arm_timer : NULL, NULL };
+				     o->block_timeout_ms ? o->arm_timer : NULL, NULL, NULL, NULL };
+	size_t total = 0, done = 0;
 
+	for (size_t i = 0; i < p->n; i++)
+		total += changed(&p->op[i]);
 	for (size_t i = p->n; i-- > 0;) {
-		struct ct_block_op *op = &p->op[i];
-		const char *back;
-		int rc = 0;
-		if (op->result != CT_RES_DONE && op->result != CT_RES_HALF_DONE)
+		if (!changed(&p->op[i]))
 			continue;
-		if (op->before.state == CT_BLOCK_OFFLINE)
-			back = "offline";
-		else
-			back = blocks_zone_online(&op->before) == CT_ZONE_MOVABLE ? "online_movable" : "online_kernel";
-		/* a reonlined block is online: back to another zone through offline */
-		if (op->action == CT_ACT_REONLINE && op->result == CT_RES_DONE)
-			rc = change(s, op, "offline", &once);
-		if (!rc)
-			rc = change(s, op, back, &once);
-		ct_block_read(s, op->before.id, &op->after);
-		/* as before, whoever put it back */
-		if (same_place(&op->after, &op->before)) {
-			if (op->result == CT_RES_HALF_DONE)
-				ct_blocks_note(op, "offlined for --reonline, onlining it movable failed (%s); "
-					 "the rollback put it back online", reason(op->err));
-			op->result = CT_RES_ROLLED_BACK;
-			continue;
-		}
-		op->result = CT_RES_ROLLBACK_FAILED;
-		op->err = rc ? -rc : EIO;
-		ct_blocks_note(op, "changed, then the rollback to %s failed (%s): now %s%s%s", back,
-			 rc ? reason(-rc) : "the kernel took the write, but the block did not go back",
-			 ct_block_state_name(op->after.state), op->after.state == CT_BLOCK_ONLINE && op->after.nzones ? " in " : "",
-			 op->after.state == CT_BLOCK_ONLINE && op->after.nzones ? ct_zone_name(op->after.zones[0]) : "");
+		back_one(s, &p->op[i], &once);
+		if (o->on_block)
+			o->on_block(o->on_block_arg, &p->op[i], ++done, total, true);
 	}
 	ct_error_clear(s->err);
 }
@@ -304,6 +321,8 @@ int ct_blocks_execute(struct ct_sysfs *s, struct ct_blocks_plan *p, const struct
 
 	for (size_t i = 0; i < p->n; i++) {
 		run_one(s, &p->op[i], o);
+		if (o->on_block)
+			o->on_block(o->on_block_arg, &p->op[i], i + 1, p->n, false);
 		switch (p->op[i].result) {
 		case CT_RES_DONE:
 		case CT_RES_UNCHANGED:

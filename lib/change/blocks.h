@@ -81,6 +81,12 @@ struct ct_blocks_opts {
 	 * one onlines the block); NULL: no record (ct_blocks_session_run
 	 * sets it) */
 	struct ct_context *record_ctx;
+	/* told after each block of the plan is carried out (its result set),
+	 * done of total, and after each block the rollback took back
+	 * (rollback true, done of those it takes back); NULL: nothing told.
+	 * The caller's, to show the run as it goes: lib/ prints nothing */
+	void (*on_block)(void *arg, const struct ct_block_op *op, size_t done, size_t total, bool rollback);
+	void *on_block_arg;
 };
 
 /* ---- the plan: blocks-plan.c ---- */

@@ -107,6 +107,13 @@ static int offline_memory(struct ct_context *ctx, const struct ct_topology *t, c
 	return rc;
 }
 
+/* a step done, told */
+static void told(const struct ct_region_teardown *td, const char *what, size_t done, size_t total)
+{
+	if (td->tell.step)
+		td->tell.step(td->tell.arg, what, done, total);
+}
+
 int ct_region_destroy(struct ct_context *ctx, const struct ct_topology *t, struct ct_region_teardown *td,
 		      const struct ct_blocks_opts *offline)
 {
@@ -114,6 +121,7 @@ int ct_region_destroy(struct ct_context *ctx, const struct ct_topology *t, struc
 	struct ct_change_record rec;
 	char what[160], done[160] = "";
 	bool changed = false;	/* a kernel write went through */
+	size_t steps = 0, total;
 	int rc = 0;
 
 	if (td->online_blocks && !offline)
@@ -134,10 +142,14 @@ int ct_region_destroy(struct ct_context *ctx, const struct ct_topology *t, struc
 		ct_change_record_end(&rec, false);
 		return ct_fail(&ctx->err, -rc, "cannot destroy %s through %s: %s", td->region, io.ops->name, io.detail);
 	}
+	total = td->enabled + td->committed + 1;
+	for (unsigned i = 0; i < td->ntargets; i++)
+		total += td->targets[i][0] ? 2 : 0;
 	if (td->enabled) {
 		snprintf(what, sizeof(what), "unbind %s from the cxl_region driver", td->region);
 		if ((rc = io.ops->enable(&io, td->region, false)))
 			goto fail;
+		told(td, what, ++steps, total);
 		td->enabled = false;
 		changed = true;
 		snprintf(done, sizeof(done), " (done before it: unbound)");
@@ -146,6 +158,7 @@ int ct_region_destroy(struct ct_context *ctx, const struct ct_topology *t, struc
 		snprintf(what, sizeof(what), "%s commit = 0 (reset the decoders)", td->region);
 		if ((rc = io.ops->commit(&io, td->region, false)))
 			goto fail;
+		told(td, what, ++steps, total);
 		td->committed = false;
 		changed = true;
 		snprintf(done, sizeof(done), " (done before it: disabled, decoders reset)");
@@ -156,16 +169,19 @@ int ct_region_destroy(struct ct_context *ctx, const struct ct_topology *t, struc
 		snprintf(what, sizeof(what), "%s target%u = none (was %s)", td->region, i, td->targets[i]);
 		if ((rc = io.ops->set_target(&io, td->region, i, NULL)))
 			goto fail;
+		told(td, what, ++steps, total);
 		changed = true;
 		snprintf(what, sizeof(what), "%s dpa_size = 0", td->targets[i]);
 		if ((rc = io.ops->set_dpa_size(&io, td->targets[i], 0)))
 			goto fail;
+		told(td, what, ++steps, total);
 		td->targets[i][0] = '\0';
 		snprintf(done, sizeof(done), " (done before it: disabled, decoders reset, targets up to target%u freed)", i);
 	}
 	snprintf(what, sizeof(what), "%s delete_region = %s", td->root_decoder, td->region);
 	if ((rc = io.ops->remove(&io, td->root_decoder, td->region)))
 		goto fail;
+	told(td, what, ++steps, total);
 	io.ops->end(&io);
 	ct_change_record_end(&rec, false);
 	ct_context_refresh(ctx);

@@ -189,6 +189,8 @@ int ct_region_create(struct ct_context *ctx, struct ct_region_plan *plan)
 		rc = run(&io, plan, &steps[done], &rec);
 		if (rc)
 			break;
+		if (plan->tell.step)
+			plan->tell.step(plan->tell.arg, describe(plan, &steps[done], what, sizeof(what)), done + 1, n);
 	}
 	if (!rc) {
 		io.ops->end(&io);

@@ -25,6 +25,7 @@
 #define CXLTIER_REGION_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "core/error.h"
 #include "change/blocks.h"
@@ -39,6 +40,14 @@ struct ct_region_req {
 	unsigned ways;			/* 0: the number of memdevs (else must equal it) */
 	unsigned granularity;		/* 0: the root decoder's */
 	uint64_t size;			/* 0: all the volatile capacity they share */
+};
+
+/* told after each step of a create or destroy is done: what it wrote,
+ * done of total; NULL: nothing told. The caller's, to show the run as it
+ * goes: lib/ prints nothing */
+struct ct_region_tell {
+	void (*step)(void *arg, const char *what, size_t done, size_t total);
+	void *arg;
 };
 
 struct ct_region_member {
@@ -60,6 +69,7 @@ struct ct_region_plan {
 	const char *method;		/* "libcxl" or "sysfs" */
 	char region[CT_NAME];		/* set by ct_region_create */
 	char next_name[CT_NAME];	/* what the kernel offers now (a guess for dry runs) */
+	struct ct_region_tell tell;	/* each step told as it is done (zeroed by the planner) */
 };
 
 /* pure: choose everything from a fabric; -EINVAL/-ENOENT/-ENOSPC/-EOPNOTSUPP
@@ -80,6 +90,7 @@ struct ct_region_teardown {
 	char memdevs[CT_MAX_TARGETS][CT_NAME];	/* the targets' memdevs */
 	unsigned online_blocks;		/* memory blocks of its dax devices online now */
 	const char *method;
+	struct ct_region_tell tell;	/* each step told as it is done (zeroed by the planner) */
 };
 
 /* 0, or -EBUSY when a dax device of r is another driver's (famfs's

@@ -138,7 +138,7 @@ static enum ct_job_end plan_offline(struct ct_context *ctx, const struct ct_bloc
 enum ct_job_end ct_blocks_change(struct ct_context *ctx, const struct ct_blocks_change_opts *o,
 				    struct ct_blocks_change_report *r)
 {
-	struct ct_blocks_opts eo = job_exec_opts(&o->signals, o->rollback, o->timeout_s);
+	struct ct_blocks_opts eo = job_exec_opts(&o->signals, &o->progress, o->rollback, o->timeout_s);
 	struct job_session js = JOB_SESSION_INIT;
 	struct blocks_before b = { 0 };
 	bool online = o->want != CT_WANT_OFFLINE;

@@ -39,6 +39,7 @@ struct ct_blocks_change_opts {
 	bool rollback;			/* when a block fails, the others put back */
 	unsigned timeout_s;		/* per block, and the wait for the lock */
 	struct ct_job_signals signals;
+	struct ct_job_progress progress;	/* each block told as it is carried out */
 };
 
 struct ct_blocks_change_report {
@@ -60,6 +61,7 @@ struct ct_blocks_change_report {
 	size_t rolled_back, rollback_failed, half_done;
 	size_t would_change;		/* a dry run: the blocks it would write */
 	uint64_t changed_bytes;		/* of the blocks changed (done, rollback_failed) */
+	uint64_t block_size;		/* the blocks' size (0 when it could not be read) */
 	bool stopped;			/* a signal stopped the run before every block was handled */
 	struct timespec phase;		/* when the run's last phase ended (CLOCK_MONOTONIC): -vv times what follows */
 };

@@ -90,6 +90,7 @@ void blocks_run_finish(struct job_session *js, struct ct_topology *t, char *cons
 	job_session_phase(js, "execute (blocks written, read back)");
 	ct_block_size_cached(ctx, &bs);
 	ct_error_clear(&ctx->err);
+	r->block_size = bs;
 	tally(ctx, r, bs);
 	blocks_scope_touched(ctx, t, targets, n, &r->plan, r->want, &r->memdevs);
 	r->stopped = js->s.exec.stop && *js->s.exec.stop;

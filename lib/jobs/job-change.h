@@ -12,6 +12,7 @@
 #define CXLTIER_JOB_CHANGE_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include "change/blocks-session.h"
 #include "change/region.h"
@@ -22,6 +23,17 @@ struct ct_job_signals {
 	volatile sig_atomic_t *stop;		/* SIGINT, SIGTERM, SIGHUP, SIGQUIT came: stop */
 	volatile sig_atomic_t *timed_out;	/* the timer went off: this block took too long */
 	void (*arm_timer)(unsigned ms);		/* the timer, ticking after ms until disarmed (0) */
+};
+
+/* what a job tells its caller while it runs, to show it as it goes: each
+ * memory block carried out (and each the rollback took back), done of
+ * total (change/blocks.h: ct_blocks_opts.on_block); each step of a region
+ * create or destroy (change/region.h: struct ct_region_tell); NULL:
+ * nothing told */
+struct ct_job_progress {
+	void (*block)(void *arg, const struct ct_block_op *op, size_t done, size_t total, bool rollback);
+	void (*step)(void *arg, const char *what, size_t done, size_t total);
+	void *arg;
 };
 
 /* the region changes (and --reonline blocks) of killed runs that a job

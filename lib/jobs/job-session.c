@@ -7,10 +7,12 @@
 #include "core/kernel.h"
 #include "core/say.h"
 
-struct ct_blocks_opts job_exec_opts(const struct ct_job_signals *sig, bool rollback, unsigned timeout_s)
+struct ct_blocks_opts job_exec_opts(const struct ct_job_signals *sig, const struct ct_job_progress *pr, bool rollback,
+				    unsigned timeout_s)
 {
 	return (struct ct_blocks_opts){ .rollback = rollback, .block_timeout_ms = timeout_s * 1000,
-					.stop = sig->stop, .timed_out = sig->timed_out, .arm_timer = sig->arm_timer };
+					.stop = sig->stop, .timed_out = sig->timed_out, .arm_timer = sig->arm_timer,
+					.on_block = pr ? pr->block : NULL, .on_block_arg = pr ? pr->arg : NULL };
 }
 
 /* what the session found of a run killed while it held the kernel's own

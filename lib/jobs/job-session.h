@@ -24,8 +24,10 @@ struct job_session {
 #define JOB_SESSION_INIT { .s = CT_BLOCKS_SESSION_INIT }
 
 /* the execution options of a job's blocks changes: its rollback, a block's
- * time, the caller's signals */
-struct ct_blocks_opts job_exec_opts(const struct ct_job_signals *sig, bool rollback, unsigned timeout_s);
+ * time, the caller's signals and what it is told of each block (pr NULL:
+ * nothing) */
+struct ct_blocks_opts job_exec_opts(const struct ct_job_signals *sig, const struct ct_job_progress *pr, bool rollback,
+				    unsigned timeout_s);
 
 /*
  * Begin: unless a dry run, take the lock (waiting up to timeout_s, or

@@ -62,6 +62,9 @@ int ct_migrate_sampled(struct ct_context *ctx, const struct ct_migrate_opts *o, 
 		       struct ct_migrate_task *t, size_t n, struct ct_migrate_sample *samples,
 		       struct ct_migrate_totals *tot)
 {
+	struct ct_migrate_opts one_by_one = *o;
+
+	one_by_one.on_process = NULL;	/* each process told here, of all */
 	for (size_t i = 0; i < n && !(o->stop && *o->stop); i++) {
 		struct ct_migrate_sample *s = &samples[i];
 		struct ct_migrate_totals one;
@@ -73,13 +76,17 @@ int ct_migrate_sampled(struct ct_context *ctx, const struct ct_migrate_opts *o, 
 		if (!rc && ct_migrate_select_access(&t[i].sel, s->reg, s->nreg, hot))
 			return ct_fail(&ctx->err, ENOMEM, "out of memory");
 		if (rc) {
-			unwatched(ctx, o, &t[i], rc, tot);
+			unwatched(ctx, &one_by_one, &t[i], rc, tot);
+			if (o->on_process)
+				o->on_process(o->on_process_arg, i + 1, n);
 			continue;
 		}
 		s->chosen = true;
-		if ((rc = ct_migrate_run(&ctx->sys, o, &t[i], 1, &one)))
+		if ((rc = ct_migrate_run(&ctx->sys, &one_by_one, &t[i], 1, &one)))
 			return rc;
 		add_totals(tot, &one);
+		if (o->on_process)
+			o->on_process(o->on_process_arg, i + 1, n);
 	}
 	return 0;
 }

@@ -28,7 +28,8 @@ struct ct_migrate_sample {
  * cold) pages moved as o says; each task's outcome in its result, what
  * DAMON saw in samples[i] (free them: ct_migrate_sampled_free), the times
  * and bytes added to *tot. Says a stale DAMON setup removed (a warning) and
- * DAMON_STAT paused (-v). 0; or -errno when the run stopped: DAMON failed
+ * DAMON_STAT paused (-v); each task told to o->on_process once it is
+ * done, watched and moved or not. 0; or -errno when the run stopped: DAMON failed
  * (-EOPNOTSUPP none here, -EBUSY someone else's, -EWOULDBLOCK another
  * cxltier kept it too long, -EPERM), or -ENOMEM; the message in ctx->err */
 int ct_migrate_sampled(struct ct_context *ctx, const struct ct_migrate_opts *o, bool hot, unsigned interval_ms,

@@ -244,6 +244,7 @@ static const char *take_apart(struct removal *rm, struct ct_topology *t, const s
 		       "signal", reg->name);
 		return "interrupted";
 	}
+	td.tell = (struct ct_region_tell){ rm->o->progress.step, rm->o->progress.arg };
 	if (ct_region_destroy(rm->ctx, t, &td, &rm->eo))
 		return region_failed(rm, e, "");
 	rm->progress++;
@@ -377,7 +378,7 @@ static enum ct_job_end remove_each(struct removal *rm, struct job_session *js, s
 enum ct_job_end ct_offline_remove(struct ct_context *ctx, const struct ct_offline_remove_opts *o,
 				     struct ct_offline_remove_report *r)
 {
-	struct removal rm = { ctx, o, job_exec_opts(&o->signals, false, o->timeout_s), r, 0, 0 };
+	struct removal rm = { ctx, o, job_exec_opts(&o->signals, &o->progress, false, o->timeout_s), r, 0, 0 };
 	struct job_session js = JOB_SESSION_INIT;
 	struct ct_topology t = { 0 };
 	enum ct_job_end st;

@@ -35,6 +35,7 @@ struct ct_offline_remove_opts {
 	bool dry_run;			/* what would be done said; nothing changed, no lock */
 	unsigned timeout_s;		/* per block, and the wait for the lock */
 	struct ct_job_signals signals;
+	struct ct_job_progress progress;	/* each block told as it is offlined */
 };
 
 struct ct_remove_region {

@@ -110,7 +110,7 @@ static enum ct_job_end plan_blocks(struct ct_context *ctx, const struct ct_topol
 enum ct_job_end ct_policy_online(struct ct_context *ctx, const struct ct_policy_online_opts *o,
 				    struct ct_blocks_change_report *r)
 {
-	struct ct_blocks_opts eo = job_exec_opts(&o->signals, o->rollback, o->timeout_s);
+	struct ct_blocks_opts eo = job_exec_opts(&o->signals, &o->progress, o->rollback, o->timeout_s);
 	struct job_session js = JOB_SESSION_INIT;
 	struct ct_policy pol = { 0 };
 	struct blocks_before b = { 0 };

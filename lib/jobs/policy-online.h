@@ -25,6 +25,7 @@ struct ct_policy_online_opts {
 	bool dry_run, rollback;
 	unsigned timeout_s;		/* per block, and the wait for the lock */
 	struct ct_job_signals signals;
+	struct ct_job_progress progress;	/* each block told as it is carried out */
 };
 
 /* the job: how it ended (also in r), everything it had to tell said;

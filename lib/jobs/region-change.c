@@ -124,7 +124,7 @@ static enum ct_job_end create(struct ct_context *ctx, struct job_session *js, st
 static enum ct_job_end plan_and_create(struct ct_context *ctx, const struct ct_region_create_opts *o,
 					  const struct ct_region_req *req, struct ct_region_change_report *r)
 {
-	struct ct_blocks_opts eo = job_exec_opts(&o->signals, false, 0);
+	struct ct_blocks_opts eo = job_exec_opts(&o->signals, NULL, false, 0);
 	struct job_session js = JOB_SESSION_INIT;
 	struct ct_region_plan plan;
 	enum ct_job_end st;
@@ -137,6 +137,7 @@ static enum ct_job_end plan_and_create(struct ct_context *ctx, const struct ct_r
 		job_session_end(&js);
 		return said(ctx, status_of(rc));
 	}
+	plan.tell = (struct ct_region_tell){ o->progress.step, o->progress.arg };
 	if (!o->dry_run)
 		return create(ctx, &js, &plan, r);
 	job_session_end(&js);
@@ -215,6 +216,7 @@ static enum ct_job_end destroy_one(struct ct_context *ctx, const struct ct_regio
 		return said(ctx, status_of(rc));
 	if (o->dry_run)
 		return (st = dry_destroy(ctx, &td, o->offline)) ? st : show(ctx, r, reg, NULL);
+	td.tell = (struct ct_region_tell){ o->progress.step, o->progress.arg };
 	if ((rc = ct_region_destroy(ctx, &r->topology, &td, o->offline ? eo : NULL)))
 		return said(ctx, status_of(rc));
 	ct_say(&ctx->say, 0, "destroyed %s (through %s)", name, td.method);
@@ -224,7 +226,7 @@ static enum ct_job_end destroy_one(struct ct_context *ctx, const struct ct_regio
 enum ct_job_end ct_region_change_destroy(struct ct_context *ctx, const struct ct_region_destroy_opts *o,
 					    struct ct_region_change_report *r)
 {
-	struct ct_blocks_opts eo = job_exec_opts(&o->signals, true, o->timeout_s);
+	struct ct_blocks_opts eo = job_exec_opts(&o->signals, &o->progress, true, o->timeout_s);
 	struct job_session js = JOB_SESSION_INIT;
 	enum ct_job_end st, first = CT_JOB_DONE;
 	int failed = 0, done = 0;

@@ -36,6 +36,7 @@ struct ct_region_create_opts {
 	uint64_t size;			/* 0: all the volatile capacity they share */
 	bool dry_run;
 	struct ct_job_signals signals;
+	struct ct_job_progress progress;	/* each step told as it is done */
 };
 
 struct ct_region_destroy_opts {
@@ -45,6 +46,7 @@ struct ct_region_destroy_opts {
 	bool dry_run;
 	unsigned timeout_s;		/* per block when offlining, and the wait for the lock */
 	struct ct_job_signals signals;
+	struct ct_job_progress progress;	/* each block told as --offline offlines it, each step as it is done */
 };
 
 /* a region to show, as `list` shows it */

@@ -95,6 +95,7 @@ struct run {
 	pthread_mutex_t queue_lock;	/* the batches of the processes prepared so far */
 	pthread_cond_t queue_more;	/* batches came, or a process is prepared */
 	size_t next_task;		/* the next process to prepare */
+	size_t reached;			/* processes prepared (told to o->on_process, under queue_lock) */
 	unsigned preparing;		/* processes being prepared (batches may come) */
 	struct unit *u;
 	size_t nunits, cap, head;
@@ -494,6 +495,9 @@ static enum next next_work(struct run *run, struct unit *u, size_t *task)
 static void prepared(struct run *run)
 {
 	pthread_mutex_lock(&run->queue_lock);
+	run->reached++;
+	if (run->o->on_process)
+		run->o->on_process(run->o->on_process_arg, run->reached, run->ntasks);
 	run->preparing--;
 	pthread_cond_broadcast(&run->queue_more);
 	pthread_mutex_unlock(&run->queue_lock);

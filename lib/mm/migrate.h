@@ -34,6 +34,12 @@ struct ct_migrate_opts {
 	bool dry_run;
 	unsigned jobs;			/* at most this many at once (0 or 1: one) */
 	volatile sig_atomic_t *stop;
+	/* told as the run reaches each process (moved whole, or its batches
+	 * handed to the jobs), reached of n; one call at a time, from
+	 * whichever job reached it; NULL: nothing told. The caller's, to show
+	 * the run as it goes: lib/ prints nothing */
+	void (*on_process)(void *arg, size_t reached, size_t n);
+	void *on_process_arg;
 };
 
 struct ct_migrate_result {

@@ -216,3 +216,16 @@ with_nofile() {
     [[ $stderr == *"too many open files"*"ulimit -n"* ]]
     [[ $stderr != *"does not exist"* && $stderr != *"exited"* ]]
 }
+
+@test "on a terminal a progress line of the processes on stderr, erased before the report; none when stderr is a file" {
+    start_sleeper; p=$SLEEPER
+    run script -qec "'$CXLTIER' migrate --pid $p,$$ --to 0 --dry-run > /dev/null" /dev/null
+    [[ $status == 0 ]] || { kill "$p"; fail "exit $status: $output"; }
+    [[ $output == *$'\r\e[?7l'"migrate: 1/2 processes, 0:"* ]] || { kill "$p"; fail "$(cat -A <<<"$output")"; }
+    last=${output##*processes, }
+    [[ ${last%%$'\n'*} == *$'\e[K\e[?7h\r\e[K'* ]] || { kill "$p"; fail "not erased: $(cat -A <<<"$output")"; }
+    "$CXLTIER" migrate --pid "$p,$$" --to 0 --dry-run > /dev/null 2> "$BATS_TEST_TMPDIR/err" || true
+    kill "$p"
+    ! grep -q $'\r' "$BATS_TEST_TMPDIR/err" && ! grep -q 'processes, ' "$BATS_TEST_TMPDIR/err" ||
+        fail "a progress line with stderr a file: $(cat -A "$BATS_TEST_TMPDIR/err")"
+}

@@ -503,3 +503,132 @@ unwritable_block_tree() { # dir fixture
         fail "$output"
     [[ $(cat "$BATS_TEST_TMPDIR/t/sys/devices/system/memory/memory34/state") == offline ]]
 }
+
+# ---- the table in ranges, --split, and the run shown as it goes ----
+
+# the table's lines, their trailing blanks cut
+table() { sed 's/ *$//' <<<"$output"; }
+
+@test "the table merges consecutive blocks that went alike into one row a range, as lsmem does" {
+    run --separate-stderr cxltier --sysroot "$(fixture lab-region-offline)" online all --dry-run
+    assert_success
+    [[ $(table) == "$(cat <<'T'
+RANGE                   BLOCK SIZE NODE STATE           ZONE    RESULT  NOTE
+0x110000000-0x14fffffff 34-41   1G    1 offline->online Movable planned
+T
+)" ]] || fail "$output"
+    # blocks that went otherwise cut the range: online, offline, online again
+    cp -a "$(fixture lab-region-online)" "$BATS_TEST_TMPDIR/t"
+    m=$BATS_TEST_TMPDIR/t/sys/devices/system/memory
+    for b in 36 37; do echo offline > "$m/memory$b/state"; echo "Normal Movable" > "$m/memory$b/valid_zones"; done
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" online dax0.0 --dry-run
+    assert_success
+    [[ $(table) == "$(cat <<'T'
+RANGE                   BLOCK SIZE NODE STATE           ZONE    RESULT  NOTE
+0x110000000-0x11fffffff 34-35 256M    1 online          Movable planned
+0x120000000-0x12fffffff 36-37 256M    1 offline->online Movable planned
+0x130000000-0x14fffffff 38-41 512M    1 online          Movable planned
+T
+)" ]] || fail "$output"
+    # a gap between blocks cuts the range too
+    run --separate-stderr cxltier --sysroot "$(fixture lab-region-offline)" online memory34 memory36-37 --dry-run -o block,size
+    assert_success
+    [[ $(table) == $'BLOCK SIZE\n34    128M\n36-37 256M' ]] || fail "$output"
+}
+
+@test "a real run's table: the block that failed is a row of its own between the ranges done" {
+    unwritable_block_tree "$BATS_TEST_TMPDIR/t" lab-region-online
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" offline dax0.0
+    assert_failure 64
+    [[ $(table) == "$(cat <<'T'
+RANGE                   BLOCK SIZE NODE STATE           ZONE    RESULT NOTE
+0x110000000-0x12fffffff 34-37 512M    1 online->offline         done
+0x130000000-0x137ffffff 38    128M    1 online          Movable failed Too many levels of symbolic links
+0x138000000-0x14fffffff 39-41 384M    1 online->offline         done
+T
+)" ]] || fail "$output"
+}
+
+@test "--split: one row a block; -j is one record a block with or without it" {
+    run --separate-stderr cxltier --sysroot "$(fixture lab-region-offline)" online all --dry-run --split -o block,range,state
+    assert_success
+    [[ $(table) == "$(cat <<'T'
+BLOCK RANGE                   STATE
+34    0x110000000-0x117ffffff offline->online
+35    0x118000000-0x11fffffff offline->online
+36    0x120000000-0x127ffffff offline->online
+37    0x128000000-0x12fffffff offline->online
+38    0x130000000-0x137ffffff offline->online
+39    0x138000000-0x13fffffff offline->online
+40    0x140000000-0x147ffffff offline->online
+41    0x148000000-0x14fffffff offline->online
+T
+)" ]] || fail "$output"
+    run --separate-stderr cxltier --sysroot "$(fixture lab-region-offline)" online all --dry-run -j
+    assert_success
+    whole=$output
+    run --separate-stderr cxltier --sysroot "$(fixture lab-region-offline)" online all --dry-run --split -j
+    assert_success
+    [[ $output == "$whole" && $(jq '.blocks | length' <<<"$output") == 8 ]] || fail "$output"
+}
+
+@test "online and offline --dry-run at 80 columns: every row one line, on every fixture" {
+    local fx tables=0
+    for fx in "$CXLTIER_SRC"/test/fixtures/*.tar.gz; do
+        fx=$(basename "$fx" .tar.gz)
+        for verb in online offline; do
+            run script -qec "stty cols 80 rows 24; '$CXLTIER' --sysroot '$(fixture "$fx")' $verb all --dry-run 2>/dev/null" /dev/null
+            (( status == 0 || status == 1 || status == 64 )) || fail "$fx $verb: exit $status: $output"
+            [[ $output == RANGE* ]] || continue    # no CXL memory there: no table
+            tables=$((tables + 1))
+            while IFS= read -r line; do
+                line=${line%$'\r'}
+                (( ${#line} <= 80 )) || fail "$fx $verb: a line of ${#line} columns: $line"
+            done <<<"$output"
+        done
+    done
+    (( tables >= 8 )) || fail "only $tables tables"
+}
+
+@test "-v says each block as it is done, as chmem -v does; stderr to a file holds no progress line" {
+    cp -a "$(fixture lab-region-online)" "$BATS_TEST_TMPDIR/t"
+    "$CXLTIER" --sysroot "$BATS_TEST_TMPDIR/t" offline dax0.0 -v > "$BATS_TEST_TMPDIR/out" 2> "$BATS_TEST_TMPDIR/err"
+    err=$(cat "$BATS_TEST_TMPDIR/err")
+    ! grep -q $'\r' "$BATS_TEST_TMPDIR/err" || fail "a carriage return on stderr, not a terminal: $(cat -A "$BATS_TEST_TMPDIR/err")"
+    ! grep -q 'blocks, ' "$BATS_TEST_TMPDIR/err" || fail "a progress line on stderr, not a terminal: $err"
+    [[ $(grep -c '^cxltier offline: memory block [0-9]* (0x[0-9a-f]*-0x[0-9a-f]*) offlined$' <<<"$err") == 8 ]] || fail "$err"
+    [[ $(head -1 <<<"$err") == "cxltier offline: memory block 34 (0x110000000-0x117ffffff) offlined" ]] || fail "$err"
+    # again: each block already so
+    run --separate-stderr cxltier --sysroot "$BATS_TEST_TMPDIR/t" offline memory40 -v
+    assert_success
+    [[ $stderr == *"memory block 40 (0x140000000-0x147ffffff) already offline"* ]] || fail "$stderr"
+}
+
+@test "on a terminal a progress line on stderr (done/total, size, rate, time), erased at the end" {
+    cp -a "$(fixture lab-region-online)" "$BATS_TEST_TMPDIR/t"
+    # the bytes written to the terminal: the line drawn, then erased
+    run script -qec "stty cols 80 rows 24; '$CXLTIER' --sysroot '$BATS_TEST_TMPDIR/t' offline dax0.0 > /dev/null" /dev/null
+    assert_success
+    # (drawn with the terminal's wrapping off: a line too wide is cut, never wrapped)
+    [[ $output =~ $'\r\e[?7l'"offline: 1/8 blocks, 128M of 1G, "([0-9.]+[KMGT]?/s, )?"0:00"$'\e[K\e[?7h' ]] ||
+        fail "$(cat -A <<<"$output")"
+    last=${output##*blocks, }
+    [[ ${last%%$'\n'*} == *$'\e[K\e[?7h\r\e[K'* ]] || fail "the last line drawn is not erased: $(cat -A <<<"$output")"
+}
+
+@test "on a terminal the final screen holds the table and the messages, nothing of the progress line" {
+    cp -a "$(fixture lab-region-online)" "$BATS_TEST_TMPDIR/t"
+    cp -a "$(fixture lab-region-online)" "$BATS_TEST_TMPDIR/u"
+    sock=$BATS_TEST_TMPDIR/tmux
+    # a run, then one with -v (its lines a block between the line's draws)
+    tmux -S "$sock" new-session -d -x 80 -y 24 \
+        "'$CXLTIER' --sysroot '$BATS_TEST_TMPDIR/t' offline dax0.0; '$CXLTIER' --sysroot '$BATS_TEST_TMPDIR/u' offline dax0.0 -v;
+         tmux -S '$sock' wait-for -S ran; exec cat"
+    tmux -S "$sock" wait-for ran
+    screen=$(tmux -S "$sock" capture-pane -p)
+    tmux -S "$sock" kill-server
+    [[ $screen == *"memory block 41 (0x148000000-0x14fffffff) offlined"* &&
+       $(grep -c "8 blocks changed (1G)" <<<"$screen") == 2 &&
+       $(grep -c "^0x110000000-0x14fffffff 34-41   1G    1 online->offline" <<<"$screen") == 2 ]] || fail "$screen"
+    [[ $screen != *"blocks, "* && $screen != *"/8 blocks"* ]] || fail "the progress line stayed: $screen"
+}

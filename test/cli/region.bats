@@ -474,3 +474,24 @@ half_region() {
     assert_equal "$(cat "$m/memory36/state")" online_movable
     [[ ! -e $t/run/cxltier/region-change.999999 ]] || fail "the record is still there"
 }
+
+@test "create -v and destroy -v say each step as it is written, N of all; no progress line off a terminal" {
+    t=$(fake_region_tree)
+    ln -s ../../../../../../bus/cxl/drivers/cxl_region "$t/sys/devices/platform/ACPI0017:00/root0/decoder0.0/region0/driver"
+    run --separate-stderr cxltier --sysroot "$t" region create mem0 mem1 -v
+    assert_success
+    [[ $(grep -c '^cxltier region: step [0-9]*/13: ' <<<"$stderr") == 13 ]] || fail "$stderr"
+    [[ $stderr == *"step 1/13: create a RAM region under decoder0.0"*"step 11/13: region0 target1 = decoder3.0 (mem1)"*"step 13/13: bind region0 to the cxl_region driver"* ]] ||
+        fail "$stderr"
+    [[ $stderr != *$'\r'* ]] || fail "a progress line with stderr not a terminal: $stderr"
+    # a region unbound and reset already (as a destroy cut short leaves it): its targets freed, then deleted
+    cp -a "$(fixture lab-two-devices)" "$BATS_TEST_TMPDIR/u"
+    u=$BATS_TEST_TMPDIR/u d=$BATS_TEST_TMPDIR/u/sys/bus/cxl/devices
+    echo 0 > "$d/region0/commit"
+    rm -rf "$d/region0/dax_region0" "$d/region0/driver" "$u/sys/bus/dax/devices/dax0.0"
+    : > "$u/sys/devices/platform/ACPI0017:00/root0/decoder0.0/delete_region"
+    run --separate-stderr cxltier --sysroot "$u" region destroy region0 -v
+    assert_success
+    [[ $stderr == *"step 1/5: region0 target0 = none (was decoder2.0)"*"step 2/5: decoder2.0 dpa_size = 0"*"step 5/5: decoder0.0 delete_region = region0"* ]] ||
+        fail "$stderr"
+}

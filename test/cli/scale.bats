@@ -160,16 +160,30 @@ holds() {
     holds list --summary
 }
 
-# the table form: a header and one line a block planned
+# the table form with --split: a header and one line a block planned
 check_dry_table() {
     [[ $(cat "$BATS_TEST_TMPDIR/status") == 0 ]] || fail "$*: exit $(cat "$BATS_TEST_TMPDIR/status"): $(cat "$BATS_TEST_TMPDIR/err")"
-    [[ $(grep -c '^memory[0-9]' "$BATS_TEST_TMPDIR/out") == "$BLOCKS" && $(head -1 "$BATS_TEST_TMPDIR/out") == BLOCK* ]] ||
+    [[ $(grep -c '^0x[0-9a-f]*-0x[0-9a-f]* ' "$BATS_TEST_TMPDIR/out") == "$BLOCKS" && $(head -1 "$BATS_TEST_TMPDIR/out") == RANGE* ]] ||
         fail "$*: not a heading and $BLOCKS blocks: $(head -c 300 "$BATS_TEST_TMPDIR/out")"
 }
 
-@test "online and offline node1 --dry-run, as tables: at most 512 bytes of heap a block" {
+# the table form merged: a header and one range, every block of the tree's region
+check_dry_range() {
+    [[ $(cat "$BATS_TEST_TMPDIR/status") == 0 ]] || fail "$*: exit $(cat "$BATS_TEST_TMPDIR/status"): $(cat "$BATS_TEST_TMPDIR/err")"
+    [[ $(wc -l < "$BATS_TEST_TMPDIR/out") == 2 ]] &&
+        grep -Eq "^0x[0-9a-f]+-0x[0-9a-f]+ +[0-9]+-[0-9]+ +$((BLOCKS / 8))G " "$BATS_TEST_TMPDIR/out" ||
+        fail "$*: not a heading and one range of $BLOCKS blocks: $(head -c 300 "$BATS_TEST_TMPDIR/out")"
+}
+
+@test "online and offline node1 --dry-run --split, as tables: at most 512 bytes of heap a block" {
     check_run() { check_dry_table "$@"; }
-    holds online node1 --dry-run
+    holds online node1 --dry-run --split
+    holds offline node1 --dry-run --split
+}
+
+@test "offline node1 --dry-run, the blocks merged into ranges: instructions linear, at most 512 bytes of heap a block" {
+    check_run() { check_dry_range "$@"; }
+    grows offline node1 --dry-run
     holds offline node1 --dry-run
 }
 
@@ -178,11 +192,12 @@ check_dry_table() {
 @test "a table printed in parts is the same, byte for byte, as printed whole" {
     local root
     root=$(cat "$BATS_FILE_TMPDIR/base")/n
-    for args in "online node1 --dry-run" "offline node1 --dry-run -n" "online node1 --dry-run -o block,now,note -b"; do
+    for args in "online node1 --dry-run --split" "offline node1 --dry-run -n --split" \
+                "online node1 --dry-run --split -o block,now,note -b"; do
         CXLTIER_TABLE_PART=100000 run --separate-stderr cxltier --sysroot "$root" $args
         assert_success
         whole=$output
-        [[ $(grep -c '^memory[0-9]' <<<"$whole") == "$N" ]] || fail "$args: not $N blocks: ${whole:0:300}"
+        [[ $(grep -c '^0x[0-9a-f]\|^[0-9][0-9]* ' <<<"$whole") == "$N" ]] || fail "$args: not $N blocks: ${whole:0:300}"
         CXLTIER_TABLE_PART=333 run --separate-stderr cxltier --sysroot "$root" $args
         assert_success
         [[ $output == "$whole" ]] || fail "$args: in parts of 333 it differs: $(diff <(echo "$whole") <(echo "$output") | head -5)"

@@ -24,7 +24,7 @@
 
 static char root[256];
 static volatile sig_atomic_t stop;
-static const struct ct_blocks_opts opts = { false, 0, &stop, NULL, NULL, NULL };
+static const struct ct_blocks_opts opts = { false, 0, &stop, NULL, NULL, NULL, NULL, NULL };
 
 static void put(const char *path, const char *text)
 {

@@ -143,7 +143,7 @@ static void teardown(void)
 
 static int run(struct ct_blocks_plan *p, enum ct_blocks_want want, bool reonline, bool rollback)
 {
-	struct ct_blocks_opts o = { rollback, 0, &stop, NULL, NULL, NULL };
+	struct ct_blocks_opts o = { rollback, 0, &stop, NULL, NULL, NULL, NULL, NULL };
 
 	ct_blocks_plan_decide(p, want, reonline);
 	return ct_blocks_execute(&sys, p, &o);
@@ -368,7 +368,7 @@ static void reonline_half(void)
 static void rollback_timed(void)
 {
 	struct ct_blocks_plan p;
-	struct ct_blocks_opts o = { true, 300, &stop, NULL, arm_timer, NULL };
+	struct ct_blocks_opts o = { true, 300, &stop, NULL, arm_timer, NULL, NULL, NULL };
 
 	setup();
 	put_block(34, "offline", "Normal Movable");

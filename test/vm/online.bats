@@ -47,6 +47,24 @@ anchor_movable() {
     done
 }
 
+@test "online REGION -v: each block said as it is onlined (chmem -v), the table one range a state" {
+    local bs n first
+    bs=$((16#$(cat $MEMSYS/block_size_bytes)))
+    n=$(vm_blocks_of "$D" | wc -l)
+    first=$(vm_blocks_of "$D" | head -1)
+    first=${first#memory}
+    run --separate-stderr cxltier online "$R" -v
+    assert_success
+    [[ $(grep -c '^cxltier online: memory block [0-9]* (0x[0-9a-f]*-0x[0-9a-f]*) onlined movable$' <<<"$stderr") == "$n" ]] ||
+        fail "not $n lines a block: $stderr"
+    [[ $stderr == *"memory block $first ($(printf '0x%x-0x%x' $((first * bs)) $(((first + 1) * bs - 1)))) onlined movable"* ]] ||
+        fail "memory$first: $stderr"
+    [[ $stderr != *$'\r'* ]] || fail "a progress line with stderr not a terminal: $stderr"
+    # consecutive blocks, all done alike: one row
+    [[ $(sed -n 2p <<<"$output") =~ ^0x[0-9a-f]+-0x[0-9a-f]+\ +[0-9]+-[0-9]+\ .*offline-\>online\ +Movable\ +done ]] &&
+        [[ $(wc -l <<<"$output") == 2 ]] || fail "$output"
+}
+
 @test "offline REGION: every block offline, exit 0" {
     vm_online_movable "$D"
     run cxltier offline "$R"

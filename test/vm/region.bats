@@ -30,10 +30,13 @@ teardown() {
 }
 
 @test "create mem0: committed, bound, its dax device there; the JSON is list's" {
-    run --separate-stderr timeout 120 cxltier region create mem0 -j
+    run --separate-stderr timeout 120 cxltier region create mem0 -j -v
     assert_success
     r=$(jq -r '.regions[0].name' <<<"$output")
     [[ $stderr == *"created $r under decoder0.0"* ]]
+    # -v: each step as it is written, N of all, the last the bind
+    [[ $stderr == *"step 1/"[0-9]*": create a RAM region under decoder0.0"*"$r commit"*": bind $r to the cxl_region driver"* ]] ||
+        fail "$stderr"
     assert_equal "$(cat $CXL/$r/commit)" 1
     assert_equal "$(cat $CXL/$r/mode)" ram
     assert_equal "$(cat $CXL/$r/interleave_ways)" 1
@@ -56,9 +59,12 @@ teardown() {
     assert_failure 1
     assert_output --partial "memory blocks online"
     [[ -e $CXL/$r ]]
-    run --separate-stderr timeout 300 cxltier region destroy "$r" --offline -j
+    run --separate-stderr timeout 300 cxltier region destroy "$r" --offline -j -v
     assert_success
     [[ $(jq -r '.regions[0].state' <<<"$output") == destroyed ]]
+    # -v: each block as it goes offline, then each step, the last the delete
+    [[ $stderr =~ "memory block "[0-9]+" (0x"[0-9a-f]+"-0x"[0-9a-f]+") offlined" &&
+       $stderr == *"delete_region = $r"* ]] || fail "$stderr"
     [[ ! -e $CXL/$r ]]
     assert_equal "$(( $(cat $CXL/$dec/dpa_size) ))" 0
     assert_equal "$(cat $CXL/$dec/region)" ""

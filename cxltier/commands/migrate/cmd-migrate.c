@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "cli/run-signals.h"
 #include "cli/json-build.h"
 #include "migrate-args.h"
@@ -132,22 +133,42 @@ static int prepare(struct cmd_env *env, struct migrate_args *a, struct moves *m)
 	return 0;
 }
 
+/* the moves, shown as they go on a terminal (cli/progress.h); -1 when
+ * the run failed (said), else an exit code for DAMON's failure, or 0 */
+static int moves(struct cmd_env *env, struct migrate_args *a, struct moves *m)
+{
+	struct progress pg;
+	int rc = 0, fatal = 0;
+
+	progress_begin(&pg, env, "migrate");
+	a->mo.on_process = progress_process;
+	a->mo.on_process_arg = &pg;
+	if (!a->select) {
+		rc = ct_migrate_run(&env->ctx->sys, &a->mo, m->tasks, m->set.count, &m->sum);
+	} else {	/* a failure of DAMON: the processes before it are still reported */
+		m->sum.jobs = 1;	/* (the schema's floor, when DAMON fails before any run) */
+		rc = ct_migrate_sampled(env->ctx, &a->mo, a->select > 0, a->interval_ms, m->tasks, m->set.count,
+					m->samples, &m->sum);
+	}
+	progress_end(&pg);
+	a->mo.on_process = NULL;
+	if (rc && !a->select)
+		return cmd_fail(env, -1);
+	if (rc)
+		fatal = cmd_fail(env, rc == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_FAIL);
+	return fatal;
+}
+
 /* the moves, then the report; an exit code */
-static int move(struct cmd_env *env, const struct migrate_args *a, struct moves *m)
+static int move(struct cmd_env *env, struct migrate_args *a, struct moves *m)
 {
 	json_object *root;
 	size_t ok = 0, bad = 0;
 	char err[256];
-	int rc, fatal = 0;
+	int rc, fatal = moves(env, a, m);
 
-	if (!a->select && ct_migrate_run(&env->ctx->sys, &a->mo, m->tasks, m->set.count, &m->sum))
-		return cmd_fail(env, EXIT_FAIL);
-	if (a->select) {	/* a failure of DAMON: the processes before it are still reported */
-		m->sum.jobs = 1;	/* (the schema's floor, when DAMON fails before any run) */
-		if ((rc = ct_migrate_sampled(env->ctx, &a->mo, a->select > 0, a->interval_ms, m->tasks, m->set.count,
-					     m->samples, &m->sum)))
-			fatal = cmd_fail(env, rc == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_FAIL);
-	}
+	if (fatal < 0)
+		return EXIT_FAIL;
 	root = json_object_new_object();
 	report(env, a, m->tasks, m->set.count, m->samples, jb_arr(root, "processes"), &ok, &bad);
 	migrate_record_run(root, &m->sum, env);

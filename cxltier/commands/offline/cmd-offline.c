@@ -7,6 +7,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "cli/job-exit.h"
+#include "cli/progress.h"
 #include "cli/run-signals.h"
 #include "offline-remove-table.h"
 #include "render/blocks-table.h"
@@ -18,6 +19,7 @@
 
 struct offline_args {
 	bool whole_region, dry_run, rollback, remove;	/* --remove: never with --rollback (the table says) */
+	bool split;
 	unsigned timeout;
 };
 
@@ -36,6 +38,7 @@ static int remove_memdevs(struct cmd_env *env, const struct offline_args *a, cha
 {
 	struct ct_offline_remove_report r;
 	struct ct_job_signals sig;
+	struct progress pg;
 	char err[256];
 	int rc;
 
@@ -47,8 +50,11 @@ static int remove_memdevs(struct cmd_env *env, const struct offline_args *a, cha
 	if ((rc = columns_checked(env, &remove_table)))
 		return rc;
 	run_signals_begin(&sig, !a->dry_run);
+	progress_begin(&pg, env, "offline");
 	ct_offline_remove(env->ctx, &(struct ct_offline_remove_opts){ .memdevs = memdevs, .n = n,
-		.whole_region = a->whole_region, .dry_run = a->dry_run, .timeout_s = a->timeout, .signals = sig }, &r);
+		.whole_region = a->whole_region, .dry_run = a->dry_run, .timeout_s = a->timeout, .signals = sig,
+		.progress = progress_tell(&pg) }, &r);
+	progress_end(&pg);
 	run_signals_end();
 	rc = cmd_job_exit(r.end);
 	if (r.shown && remove_table_print(&env->out, &r, err, sizeof(err))) {
@@ -60,12 +66,12 @@ static int remove_memdevs(struct cmd_env *env, const struct offline_args *a, cha
 }
 
 /* the blocks, then the lines that close the run; an exit code */
-static int show(struct cmd_env *env, const struct ct_blocks_change_report *r)
+static int show(struct cmd_env *env, const struct ct_blocks_change_report *r, bool split)
 {
 	struct blocks_line lines[BLOCKS_LINES];
 	char err[256];
 
-	if (blocks_table_print(&env->out, r, env->out.json ? recovered_json(&r->recovered) : NULL, err, sizeof(err))) {
+	if (blocks_table_print(&env->out, r, split, env->out.json ? recovered_json(&r->recovered) : NULL, err, sizeof(err))) {
 		cmd_err(env, "%s", err);
 		return EXIT_USAGE;
 	}
@@ -79,6 +85,7 @@ static int run(struct cmd_env *env, void *args, int argc, char **argv)
 	const struct offline_args *a = args;
 	struct ct_blocks_change_report r;
 	struct ct_job_signals sig;
+	struct progress pg;
 	int rc;
 
 	if ((rc = cmd_context(env)))
@@ -88,13 +95,15 @@ static int run(struct cmd_env *env, void *args, int argc, char **argv)
 	if ((rc = columns_checked(env, &blocks_table)))
 		return rc;
 	run_signals_begin(&sig, !a->dry_run);
+	progress_begin(&pg, env, "offline");
 	ct_blocks_change(env->ctx, &(struct ct_blocks_change_opts){ .want = CT_WANT_OFFLINE, .targets = argv,
 		.ntargets = argc, .whole_region = a->whole_region, .dry_run = a->dry_run, .rollback = a->rollback,
-		.timeout_s = a->timeout, .signals = sig }, &r);
+		.timeout_s = a->timeout, .signals = sig, .progress = progress_tell(&pg) }, &r);
+	progress_end(&pg);
 	run_signals_end();
 	rc = cmd_job_exit(r.end);
 	if (r.shown)
-		rc = show(env, &r);
+		rc = show(env, &r, a->split);
 	ct_blocks_change_report_free(&r);
 	return rc;
 }
@@ -104,6 +113,8 @@ static const struct cli_opt opts[] = {
 	{ .name = "whole-region", .store = CLI_FLAG, .offset = ARG(whole_region),
 	  .help = "a memdev interleaved with others: offline its whole region\n(every device of the set); refused without it" },
 	{ .name = "dry-run", .store = CLI_FLAG, .offset = ARG(dry_run), .help = "show what would change, change nothing" },
+	{ .name = "split", .store = CLI_FLAG, .offset = ARG(split),
+	  .help = "the table one row a block (by default a row is a range of\nconsecutive blocks that went alike, as lsmem merges them)" },
 	{ .name = "rollback", .store = CLI_FLAG, .offset = ARG(rollback),
 	  .help = "when a block cannot be offlined, online again those that were" },
 	{ .name = "timeout", .arg = "SEC", .store = CLI_SECONDS, .offset = ARG(timeout), .max = 86400,

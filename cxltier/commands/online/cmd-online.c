@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include "cli/cli.h"
 #include "cli/job-exit.h"
+#include "cli/progress.h"
 #include "cli/run-signals.h"
 #include "render/blocks-table.h"
 #include "render/recovered-json.h"
@@ -19,7 +20,7 @@ enum { ZONE_MOVABLE, ZONE_NORMAL };	/* --zone's words */
 
 struct online_args {
 	int zone;
-	bool force, reonline, convert, whole_region, dry_run, rollback, policy;
+	bool force, reonline, convert, whole_region, dry_run, rollback, policy, split;
 	unsigned timeout;
 	const char *config;
 };
@@ -42,30 +43,34 @@ static enum ct_job_end job(struct cmd_env *env, const struct online_args *a, cha
 			      struct ct_blocks_change_report *r)
 {
 	struct ct_job_signals sig;
+	struct progress pg;
 	enum ct_job_end st;
 
 	run_signals_begin(&sig, !a->dry_run);
+	progress_begin(&pg, env, "online");
 	if (a->policy)
 		st = ct_policy_online(env->ctx, &(struct ct_policy_online_opts){
 			.config = a->config, .targets = targets, .ntargets = n, .reonline = a->reonline,
-			.dry_run = a->dry_run, .rollback = a->rollback, .timeout_s = a->timeout, .signals = sig }, r);
+			.dry_run = a->dry_run, .rollback = a->rollback, .timeout_s = a->timeout, .signals = sig,
+			.progress = progress_tell(&pg) }, r);
 	else
 		st = ct_blocks_change(env->ctx, &(struct ct_blocks_change_opts){
 			.want = a->zone == ZONE_NORMAL ? CT_WANT_KERNEL : CT_WANT_MOVABLE, .targets = targets,
 			.ntargets = n, .reonline = a->reonline, .convert = a->convert, .force = a->force,
 			.whole_region = a->whole_region, .dry_run = a->dry_run, .rollback = a->rollback,
-			.timeout_s = a->timeout, .signals = sig }, r);
+			.timeout_s = a->timeout, .signals = sig, .progress = progress_tell(&pg) }, r);
+	progress_end(&pg);
 	run_signals_end();
 	return st;
 }
 
 /* the blocks, then the lines that close the run; an exit code */
-static int show(struct cmd_env *env, const struct ct_blocks_change_report *r)
+static int show(struct cmd_env *env, const struct ct_blocks_change_report *r, bool split)
 {
 	struct blocks_line lines[BLOCKS_LINES];
 	char err[256];
 
-	if (blocks_table_print(&env->out, r, env->out.json ? recovered_json(&r->recovered) : NULL, err, sizeof(err))) {
+	if (blocks_table_print(&env->out, r, split, env->out.json ? recovered_json(&r->recovered) : NULL, err, sizeof(err))) {
 		cmd_err(env, "%s", err);
 		return EXIT_USAGE;
 	}
@@ -95,7 +100,7 @@ static int run(struct cmd_env *env, void *args, int argc, char **argv)
 		return rc;
 	rc = cmd_job_exit(job(env, a, argv, argc, &r));
 	if (r.shown)
-		rc = show(env, &r);
+		rc = show(env, &r, a->split);
 	ct_blocks_change_report_free(&r);
 	return rc;
 }
@@ -116,6 +121,8 @@ static const struct cli_opt opts[] = {
 	{ .name = "whole-region", .store = CLI_FLAG, .offset = ARG(whole_region),
 	  .help = "a memdev interleaved with others: online its whole region\n(every device of the set); refused without it" },
 	{ .name = "dry-run", .store = CLI_FLAG, .offset = ARG(dry_run), .help = "show what would change, change nothing" },
+	{ .name = "split", .store = CLI_FLAG, .offset = ARG(split),
+	  .help = "the table one row a block (by default a row is a range of\nconsecutive blocks that went alike, as lsmem merges them)" },
 	{ .name = "rollback", .store = CLI_FLAG, .offset = ARG(rollback),
 	  .help = "when a block fails, return the others to where they were" },
 	{ .name = "timeout", .arg = "SEC", .store = CLI_SECONDS, .offset = ARG(timeout), .max = 86400,

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "cli/cli.h"
 #include "cli/job-exit.h"
+#include "cli/progress.h"
 #include "cli/run-signals.h"
 #include "region-show.h"
 #include "core/context.h"
@@ -38,11 +39,14 @@ static int create_run(struct cmd_env *env, void *args, int argc, char **argv)
 	const struct create_args *a = args;
 	struct ct_region_change_report r;
 	struct ct_job_signals sig;
+	struct progress pg;
 
 	run_signals_begin(&sig, !a->dry_run);
+	progress_begin(&pg, env, "region create");
 	ct_region_change_create(env->ctx, &(struct ct_region_create_opts){ .memdevs = argv, .n = argc,
 		.root_decoder = a->decoder, .ways = a->ways, .granularity = a->granularity, .size = a->size,
-		.dry_run = a->dry_run, .signals = sig }, &r);
+		.dry_run = a->dry_run, .signals = sig, .progress = progress_tell(&pg) }, &r);
+	progress_end(&pg);
 	run_signals_end();
 	return shown(env, &r);
 }
@@ -52,10 +56,14 @@ static int destroy_run(struct cmd_env *env, void *args, int argc, char **argv)
 	const struct destroy_args *a = args;
 	struct ct_region_change_report r;
 	struct ct_job_signals sig;
+	struct progress pg;
 
 	run_signals_begin(&sig, !a->dry_run);
+	progress_begin(&pg, env, "region destroy");
 	ct_region_change_destroy(env->ctx, &(struct ct_region_destroy_opts){ .regions = argv, .n = argc,
-		.offline = a->offline, .dry_run = a->dry_run, .timeout_s = a->timeout, .signals = sig }, &r);
+		.offline = a->offline, .dry_run = a->dry_run, .timeout_s = a->timeout, .signals = sig,
+		.progress = progress_tell(&pg) }, &r);
+	progress_end(&pg);
 	run_signals_end();
 	return shown(env, &r);
 }
