@@ -223,7 +223,7 @@ static void raced_into_kernel(void)
 static void busy_retried(void)
 {
 	struct ct_blocks_plan p;
-	struct ct_blocks_opts o = { false, 2000, &stop, NULL, NULL, NULL };
+	struct ct_blocks_opts o = { false, 2000, &stop, NULL, NULL, NULL, NULL, NULL };
 
 	setup();
 	put_block(34, "offline", "Normal Movable");
