@@ -35,24 +35,14 @@ struct events_args {
 };
 
 /* --since, --until: a point in time as systemd.time(7) writes it (what
- * journalctl takes, and what the TIME column and the JSON print), or a bare
- * span, meaning that long ago */
+ * journalctl takes, and what the TIME column and the JSON print); a bare
+ * span means that long ago */
 static int parse_when(const char *s, uint64_t *ns)
 {
 	struct timespec now;
-	uint64_t now_ns, span;
-	int rc;
 
 	clock_gettime(CLOCK_REALTIME, &now);
-	now_ns = (uint64_t)now.tv_sec * CT_NS_PER_SEC + (uint64_t)now.tv_nsec;
-	if ((rc = ct_parse_time(s, now_ns, ns)) != -EINVAL)
-		return rc;
-	if (ct_parse_span(s, CT_NS_PER_SEC, 0, &span))
-		return -EINVAL;
-	if (span > now_ns)
-		return -ERANGE;	/* before 1970 */
-	*ns = now_ns - span;
-	return 0;
+	return ct_parse_time(s, (uint64_t)now.tv_sec * CT_NS_PER_SEC + (uint64_t)now.tv_nsec, ns);
 }
 
 static int parse_time(struct cmd_env *env, const char *opt, const char *arg, uint64_t *ns)
