@@ -151,9 +151,12 @@ static int show_line(const struct ct_event *e, void *arg)
 static int show_journal(const struct ct_event *e, void *arg)
 {
 	json_object *o = events_json(e);
-	int rc = events_journal_send(e, o);
+	char detail[256];
+	int rc;
 
 	(void)arg;
+	events_detail(o, detail, sizeof(detail));
+	rc = events_journal_send(e, o, detail);
 	json_object_put(o);
 	return rc;
 }

@@ -13,7 +13,6 @@
 #include <unistd.h>
 #include <systemd/sd-journal.h>
 #include "events-journal.h"
-#include "events-table.h"
 
 #define MAX_FIELDS 16
 
@@ -68,11 +67,10 @@ static void add(struct entry *j, const char *fmt, ...)
 
 /* "mem0: warning general_media at DPA 0x1000 (HPA 0x..., region0): DETAIL" */
 static void add_message(struct entry *j, const struct ct_event *e, const char *kind, const char *sev,
-			json_object *o, bool dpa)
+			const char *detail, bool dpa)
 {
-	char detail[256], where[128] = "";
+	char where[128] = "";
 
-	events_detail(o, detail, sizeof(detail));
 	if (dpa)
 		snprintf(where, sizeof(where), " at DPA 0x%" PRIx64, e->dpa);
 	if (dpa && e->has_hpa)
@@ -82,7 +80,7 @@ static void add_message(struct entry *j, const struct ct_event *e, const char *k
 	    detail);
 }
 
-int events_journal_send(const struct ct_event *e, json_object *o)
+int events_journal_send(const struct ct_event *e, json_object *o, const char *detail)
 {
 	int s = ct_event_severity(e);
 	const char *kind = ct_event_kind_name(e->kind), *sev = ct_severity_name((uint8_t)s);
@@ -90,7 +88,7 @@ int events_journal_send(const struct ct_event *e, json_object *o)
 	struct entry j = { .n = 0 };
 	int rc;
 
-	add_message(&j, e, kind, sev, o, dpa);
+	add_message(&j, e, kind, sev, detail, dpa);
 	add(&j, "MESSAGE_ID=%s", message_ids[e->kind < 7 ? e->kind : CT_EV_GENERIC]);
 	add(&j, "PRIORITY=%d", s >= 0 && s < 4 ? priorities[s] : LOG_NOTICE);
 	add(&j, "SYSLOG_IDENTIFIER=cxltier");

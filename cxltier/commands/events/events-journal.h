@@ -13,7 +13,8 @@
 /* stdout and stderr are both the journal's stream (systemd's JOURNAL_STREAM
  * names it: a service with StandardOutput=journal) */
 bool events_journal_stream(void);
-/* one record (e, and o its JSON) as one journal entry: 0, or -errno */
-int events_journal_send(const struct ct_event *e, json_object *o);
+/* one record (e, o its JSON, detail what happened in words: the DETAIL
+ * column) as one journal entry: 0, or -errno */
+int events_journal_send(const struct ct_event *e, json_object *o, const char *detail);
 
 #endif
