@@ -226,7 +226,7 @@ is_comm() { [[ $(cat "/proc/$1/comm" 2>/dev/null) == "$2" ]]; }
 holds_general_media() { (( $(grep -c 'cxl_general_media:' /sys/kernel/tracing/instances/cxltier/trace) >= $1 )); }
 
 @test "events of a 2-way region: each names its memdev, the region and its own HPA; a memdev filter keeps the other's" {
-    cxltier events >/dev/null 2>&1    # collecting from now on
+    cxltier events --drain >/dev/null 2>&1    # collecting from now on
     r=$(cxltier region create mem0 mem1 -j | jq -r '.regions[0].name')
     for i in 0 1; do
         inject cxl-inject-general-media-event "{\"path\":\"/machine/peripheral/cxl-mem$i\",\"log\":\"warning\",\"flags\":1,\"dpa\":8192,\"descriptor\":0,\"type\":0,\"transaction-type\":1}"
