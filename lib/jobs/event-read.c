@@ -43,9 +43,12 @@ static int on_read(const struct ct_event *e, void *arg)
 	if (r->store.s && r->store.writer)
 		ct_event_history_add(r->ctx, &r->store, e);	/* every record read, shown or not */
 	if (r->hold) {
-		/* every record read goes back for the next run: shown or not */
-		if (stored || !match) {
-			r->hidden += !match && !stored;
+		/* every record read stays for the next run: one the store has
+		 * there (it shows it), any other held, shown or not */
+		if (stored)
+			return 0;
+		if (!match) {
+			r->hidden++;
 			return CT_EVENT_KEEP;
 		}
 		rc = show(r, e);

@@ -220,7 +220,7 @@ static int read_records(struct cmd_env *env, const struct events_args *a)
 		.from = a->file ? CT_EVENT_READ_FILE : a->history ? CT_EVENT_READ_HISTORY
 			: a->stop ? CT_EVENT_READ_STOP : CT_EVENT_READ_LIVE,
 		.no_store = a->no_store, .consume = a->drain, .store = a->store, .file = a->file, .store_path = a->store_path,
-		.config = a->config, .filter = a->filter, .summary = a->summary, .say_made = !env->out.json,
+		.config = a->config, .filter = a->filter, .summary = a->summary, .say_made = true,
 		.show = collect,
 	};
 	struct ct_event_read_report rep;
