@@ -9,7 +9,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include <tracefs.h>
 #include <event-parse.h>
 #include "core/context.h"
@@ -150,45 +149,6 @@ static int tracing_dir(struct ct_context *ctx)
 	return 0;
 }
 
-/* the shared instance opened to read: NULL, -ENODATA when there is none */
-static struct tracefs_instance *existing_instance(struct ct_context *ctx, const char *name, int *rc)
-{
-	struct tracefs_instance *inst;
-
-	if (!tracefs_instance_exists(name)) {
-		*rc = -ENODATA;
-		return NULL;
-	}
-	if (!(inst = tracefs_instance_alloc(NULL, name)))
-		*rc = ct_fail(&ctx->err, errno ? errno : ENOMEM, "cannot open the tracefs instance %s: %s", name,
-			       strerror(errno ? errno : ENOMEM));
-	return inst;
-}
-
-int ct_event_shared_exists(struct ct_context *ctx, bool *exists)
-{
-	const char *dir;
-	char path[4096];
-	struct stat st;
-	int rc;
-
-	*exists = false;
-	if ((rc = tracing_dir(ctx)))
-		return rc;
-	if (!(dir = tracefs_tracing_dir()))
-		return ct_fail(&ctx->err, ENOENT, "tracefs is not mounted (mount -t tracefs tracefs /sys/kernel/tracing)");
-	snprintf(path, sizeof(path), "%s/instances/" CT_EVENT_SHARED_INSTANCE, dir);
-	if (!stat(path, &st)) {
-		*exists = true;
-		return 0;
-	}
-	if (errno == ENOENT)
-		return 0;
-	rc = errno;
-	return ct_fail(&ctx->err, rc, "cannot look for the tracefs instance %s: %s%s", path, strerror(rc),
-		       rc == EACCES ? " (tracefs is root's: run as root)" : "");
-}
-
 int ct_event_source_open(struct ct_context *ctx, const struct ct_event_source_opts *o,
 			 struct ct_event_source **out)
 {
@@ -229,11 +189,11 @@ int ct_event_source_open(struct ct_context *ctx, const struct ct_event_source_op
 		free_source(s);
 		return ct_fail(&ctx->err, rc, "the role '%s' makes too long an instance name", self.role);
 	}
-	if (s->shared && o->existing) {
-		rc = 0;
-		if (!(s->inst = existing_instance(ctx, s->name, &rc))) {
+	if (s->shared && o->existing) {	/* found above: opened, changed in nothing */
+		if (!(s->inst = tracefs_instance_alloc(NULL, s->name))) {
+			rc = errno ? errno : ENOMEM;
 			free_source(s);
-			return rc;
+			return ct_fail(&ctx->err, rc, "cannot open the tracefs instance %s: %s", s->name, strerror(rc));
 		}
 		s->idle = !recording(s);
 		goto opened;

@@ -102,9 +102,6 @@ unsigned long ct_event_source_lost(const struct ct_event_source *s);	/* records 
 /* the stale instances this open removed (names valid until close) */
 size_t ct_event_source_stale_removed(const struct ct_event_source *s, const char *const **names);
 
-/* whether the shared instance exists (nothing is made): 0, or -errno
- * (tracefs not mounted, or not to be searched: EACCES with the path) */
-int ct_event_shared_exists(struct ct_context *ctx, bool *exists);
 /* remove the shared instance (stop keeping events): *removed says whether it existed */
 int ct_event_shared_remove(struct ct_context *ctx, bool *removed);
 

@@ -36,7 +36,6 @@ static int on_read(const struct ct_event *e, void *arg)
 	/* the store's records are shown first: one there is not shown again,
 	 * nor kept for a later run */
 	bool stored = r->store.s && !r->store.writer && ct_event_store_has(r->store.s, e);
-
 	bool match = ct_event_filter_match(&r->o->filter, e);
 	int rc;
 

@@ -4,11 +4,10 @@
  * filter takes, from
  *  - the store's history first, then the shared tracefs instance (what is
  *    live and not stored yet), or what is live alone: a read makes no
- *    instance and holds every record it reads for the next run (a trace
- *    buffer cannot be read without consuming it: events/event-keep.h), but
- *    for those the store has; a
- *    drain makes the instance when missing, and consumes what it shows
- *    (what the filter hides is kept for a later run);
+ *    instance and holds every record it reads that the store has not for
+ *    the next run (a trace buffer cannot be read without consuming it:
+ *    events/event-keep.h); a drain makes the instance when missing, and
+ *    consumes what it shows (what the filter hides is kept for a later run);
  *  - the store's history alone (nothing live is read or consumed);
  *  - a file of 128-byte Get Event Records records, which may also be
  *    written into the store;
