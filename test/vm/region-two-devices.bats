@@ -232,12 +232,12 @@ holds_general_media() { (( $(grep -c 'cxl_general_media:' /sys/kernel/tracing/in
         inject cxl-inject-general-media-event "{\"path\":\"/machine/peripheral/cxl-mem$i\",\"log\":\"warning\",\"flags\":1,\"dpa\":8192,\"descriptor\":0,\"type\":0,\"transaction-type\":1}"
     done
     wait_for 120 "both injected records in the shared instance" holds_general_media 2
-    run --separate-stderr cxltier events -j mem0
+    run --separate-stderr cxltier events --drain -j mem0
     assert_success
     assert_equal "$(jq -c '[.events[] | select(.dpa == 8192) | [.memdev, .region]]' <<<"$output")" "[[\"mem0\",\"$r\"]]"
     hpa0=$(jq '[.events[] | select(.dpa == 8192)][0].hpa' <<<"$output")
     [[ -f /run/cxltier/events.kept ]] || fail "mem1's record was not kept"
-    run --separate-stderr cxltier events -j mem1
+    run --separate-stderr cxltier events --drain -j mem1
     assert_success
     assert_equal "$(jq -c '[.events[] | select(.dpa == 8192) | [.memdev, .region]]' <<<"$output")" "[[\"mem1\",\"$r\"]]"
     hpa1=$(jq '[.events[] | select(.dpa == 8192)][0].hpa' <<<"$output")
