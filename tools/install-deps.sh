@@ -6,7 +6,7 @@ set -euo pipefail
 PKGS=(
     # build
     gcc clang meson ninja-build pkg-config
-    libcxl-dev libdaxctl-dev libjson-c-dev libkmod-dev libsmartcols-dev libsqlite3-dev libudev-dev
+    libcxl-dev libdaxctl-dev libjson-c-dev libkmod-dev libsmartcols-dev libsqlite3-dev libudev-dev libsystemd-dev
     libtracefs-dev libtraceevent-dev libnuma-dev
     # docs
     asciidoctor

@@ -17,7 +17,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 # VM tier's Debian 13 guests take their userland from here: systemd, udev,
 # ndctl, bats, numactl, jq, and pciutils and strace for the tests)
 PKGS=(build-essential gcc clang meson ninja-build pkg-config git
-      libcxl-dev libdaxctl-dev libjson-c-dev libkmod-dev libsmartcols-dev libsqlite3-dev libudev-dev
+      libcxl-dev libdaxctl-dev libjson-c-dev libkmod-dev libsmartcols-dev libsqlite3-dev libudev-dev libsystemd-dev
       libtracefs-dev libtraceevent-dev libnuma-dev
       asciidoctor debhelper dpkg-dev lintian systemd udev fakeroot
       bats bats-assert bats-support jq valgrind bash-completion bc procps kmod util-linux

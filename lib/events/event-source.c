@@ -32,6 +32,8 @@ struct ct_event_source {
 	char name[96];
 	bool shared, created;
 	bool reenabled;			/* the shared instance was found not recording */
+	bool idle;			/* ... and, opened to read, left so */
+	unsigned buffer_kb;		/* per CPU, when made */
 	uint64_t recording_since_ns;	/* wall-clock ns when the instance was recording for sure */
 	clockid_t clock;		/* what the instance's trace clock counts */
 	int64_t clock_to_real;		/* ns to add to a record's time for the wall clock */
@@ -132,6 +134,21 @@ static struct tep_handle *cxl_formats(void)
 	return tep;
 }
 
+/* tracefs: the running system's, or sys/kernel/tracing under the context's
+ * sysroot (a tree of format files and instances that tests make) */
+static int tracing_dir(struct ct_context *ctx)
+{
+	char dir[4096];
+
+	if (!ctx->sys.root[0])
+		return 0;
+	if ((size_t)snprintf(dir, sizeof(dir), "%s/sys/kernel/tracing", ctx->sys.root) >= sizeof(dir))
+		return ct_fail(&ctx->err, ENAMETOOLONG, "%s: too long a path", ctx->sys.root);
+	if (tracefs_set_tracing_dir(dir) < 0)
+		return ct_fail(&ctx->err, errno ? errno : ENOMEM, "cannot use %s as tracefs", dir);
+	return 0;
+}
+
 int ct_event_source_open(struct ct_context *ctx, const struct ct_event_source_opts *o,
 			 struct ct_event_source **out)
 {
@@ -140,6 +157,8 @@ int ct_event_source_open(struct ct_context *ctx, const struct ct_event_source_op
 	int rc;
 
 	*out = NULL;
+	if ((rc = tracing_dir(ctx)))
+		return rc;
 	if (!tracefs_tracing_dir())
 		return ct_fail(&ctx->err, ENOENT, "tracefs is not mounted (mount -t tracefs tracefs /sys/kernel/tracing)");
 	if (!(s = calloc(1, sizeof(*s))))
@@ -155,6 +174,10 @@ int ct_event_source_open(struct ct_context *ctx, const struct ct_event_source_op
 		return ct_fail(&ctx->err, EOPNOTSUPP, "this kernel has no CXL record tracepoints "
 			       "(cxl:cxl_general_media: 6.3 and later, with cxl_core)");
 	}
+	if (s->shared && o->existing && !tracefs_instance_exists(CT_EVENT_SHARED_INSTANCE)) {
+		free_source(s);
+		return -ENODATA;	/* a read: nothing to read, nothing made */
+	}
 	if ((rc = ct_event_owner_self(ctx, o->role ? o->role : "private", &self))) {
 		free_source(s);
 		return rc;
@@ -165,6 +188,15 @@ int ct_event_source_open(struct ct_context *ctx, const struct ct_event_source_op
 	else if ((rc = ct_event_owner_name(&self, s->name, sizeof(s->name)))) {
 		free_source(s);
 		return ct_fail(&ctx->err, rc, "the role '%s' makes too long an instance name", self.role);
+	}
+	if (s->shared && o->existing) {	/* found above: opened, changed in nothing */
+		if (!(s->inst = tracefs_instance_alloc(NULL, s->name))) {
+			rc = errno ? errno : ENOMEM;
+			free_source(s);
+			return ct_fail(&ctx->err, rc, "cannot open the tracefs instance %s: %s", s->name, strerror(rc));
+		}
+		s->idle = !recording(s);
+		goto opened;
 	}
 	s->inst = tracefs_instance_create(s->name);
 	if (!s->inst) {
@@ -177,8 +209,10 @@ int ct_event_source_open(struct ct_context *ctx, const struct ct_event_source_op
 		free_source(s);	/* never take over what someone else made */
 		return ct_fail(&ctx->err, EEXIST, "the tracefs instance %s exists already", s->name);
 	}
-	if (s->created)
-		tracefs_instance_set_buffer_size(s->inst, s->shared ? SHARED_BUFFER_KB : PRIVATE_BUFFER_KB, -1);
+	if (s->created) {
+		s->buffer_kb = s->shared ? SHARED_BUFFER_KB : PRIVATE_BUFFER_KB;
+		tracefs_instance_set_buffer_size(s->inst, s->buffer_kb, -1);
+	}
 	if (s->created && (rc = enable(s, o->events))) {
 		tracefs_instance_destroy(s->inst);
 		free_source(s);
@@ -195,6 +229,7 @@ int ct_event_source_open(struct ct_context *ctx, const struct ct_event_source_op
 		}
 		s->reenabled = true;
 	}
+opened:
 	s->clock = clock_of(s->inst);
 	{
 		struct timespec now;
@@ -225,6 +260,10 @@ int ct_event_source_close(struct ct_event_source *s)
 
 int ct_event_shared_remove(struct ct_context *ctx, bool *removed)
 {
+	int rc;
+
+	if ((rc = tracing_dir(ctx)))
+		return rc;
 	*removed = tracefs_instance_exists(CT_EVENT_SHARED_INSTANCE);
 	return *removed ? ct_event_owner_remove(ctx, CT_EVENT_SHARED_INSTANCE) : 0;
 }
@@ -237,6 +276,16 @@ const char *ct_event_source_instance(const struct ct_event_source *s)
 bool ct_event_source_created(const struct ct_event_source *s)
 {
 	return s->created;
+}
+
+unsigned ct_event_source_buffer_kb(const struct ct_event_source *s)
+{
+	return s->buffer_kb;
+}
+
+bool ct_event_source_idle(const struct ct_event_source *s)
+{
+	return s->idle;
 }
 
 bool ct_event_source_reenabled(const struct ct_event_source *s)

@@ -32,6 +32,9 @@ struct ct_event_source_opts {
 	bool shared;			/* the shared instance; else a private one */
 	const char *role;		/* private: "follow", "poison"... ([a-z]+) */
 	const char *const *events;	/* tracepoints of the cxl system; NULL: all */
+	/* shared: open the instance only when it exists, and change nothing in
+	 * it (a read): -ENODATA when there is none */
+	bool existing;
 };
 
 /* a record: return 0 to go on, non-zero to stop (a negative value is
@@ -39,7 +42,8 @@ struct ct_event_source_opts {
 typedef int (*ct_event_fn)(const struct ct_event *e, void *arg);
 
 /* -ENOENT tracefs not mounted, -EOPNOTSUPP no CXL tracepoints on this
- * kernel, -EACCES not root; stale private instances are removed first */
+ * kernel, -EACCES not root; stale private instances are removed first.
+ * Under a context's sysroot, tracefs is its sys/kernel/tracing */
 int ct_event_source_open(struct ct_context *ctx, const struct ct_event_source_opts *o,
 			 struct ct_event_source **out);
 /* consume and decode every record in the buffer now, oldest first */
@@ -83,6 +87,11 @@ int ct_event_source_close(struct ct_event_source *s);
 
 const char *ct_event_source_instance(const struct ct_event_source *s);
 bool ct_event_source_created(const struct ct_event_source *s);	/* it did not exist before */
+/* the ring buffer per CPU it was made with (KiB; 0: found, not made) */
+unsigned ct_event_source_buffer_kb(const struct ct_event_source *s);
+/* an existing shared instance opened to read: its cxl events or its
+ * tracing are off (it was left as it was) */
+bool ct_event_source_idle(const struct ct_event_source *s);
 /* the shared instance was there but not recording (its cxl events or its
  * tracing off), and was turned on again: what came meanwhile is not in it */
 bool ct_event_source_reenabled(const struct ct_event_source *s);

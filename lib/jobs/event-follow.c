@@ -67,6 +67,10 @@ static void drain_shared(struct follow *f, uint64_t since_ns)
 	int rc = ct_event_source_open(ctx, &so, &s);
 
 	f->drain_since_ns = since_ns;
+	if (!rc && ct_event_source_created(s))
+		ct_say(&ctx->say, 0, "made the tracefs instance " CT_EVENT_SHARED_INSTANCE ", %u KiB of ring buffer a "
+		       "CPU: it keeps the CXL events that arrive while no follower runs ('cxltier events --stop' removes "
+		       "it)", ct_event_source_buffer_kb(s));
 	if (!rc) {
 		rc = ct_event_source_read_shared(s, drain_one, f, CT_TRACE_INSTANCE_LOCK_MS, &rep);
 		rc = ct_event_source_close(s) ? -EIO : rc;
@@ -90,7 +94,7 @@ static int follow(struct follow *f, struct ct_event_follow_report *rep)
 	unsigned long lost;
 	int rc;
 
-	if ((rc = ct_trace_instance_open(ctx, &so, false, &s))) {
+	if ((rc = ct_trace_instance_open(ctx, &so, f->o->say_made, &s))) {
 		ct_say(&ctx->say, CT_SAY_ERROR, "%s", ct_context_message(ctx));
 		rep->end = rc == -EOPNOTSUPP ? CT_JOB_UNSUPPORTED : CT_JOB_FAILED;
 		return rc;

@@ -32,6 +32,7 @@ struct ct_event_follow_opts {
 	void *show_arg;
 	const volatile sig_atomic_t *stop;	/* set by the caller (a signal handler) to end */
 	int watch_fd;			/* where the records go, watched for its reader going away; -1 none */
+	bool say_made;			/* its instance's making said at verbosity 0 (else 1) */
 };
 
 struct ct_event_follow_report {

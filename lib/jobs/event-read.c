@@ -17,6 +17,8 @@ struct reading {
 	struct ct_event_read_report *rep;
 	struct ct_event_history store;
 	bool unshown_failed;		/* something the filter hid was not kept: said */
+	bool hold;			/* a read of the shared instance that consumes nothing */
+	size_t hidden;			/* hold: records of it the filter hid */
 };
 
 /* a record the filter takes: shown, or counted */
@@ -34,10 +36,24 @@ static int on_read(const struct ct_event *e, void *arg)
 	/* the store's records are shown first: one there is not shown again,
 	 * nor kept for a later run */
 	bool stored = r->store.s && !r->store.writer && ct_event_store_has(r->store.s, e);
+	bool match = ct_event_filter_match(&r->o->filter, e);
+	int rc;
 
 	if (r->store.s && r->store.writer)
 		ct_event_history_add(r->ctx, &r->store, e);	/* every record read, shown or not */
-	if (!ct_event_filter_match(&r->o->filter, e))
+	if (r->hold) {
+		/* every record read stays for the next run: one the store has
+		 * there (it shows it), any other held, shown or not */
+		if (stored)
+			return 0;
+		if (!match) {
+			r->hidden++;
+			return CT_EVENT_KEEP;
+		}
+		rc = show(r, e);
+		return rc ? rc : CT_EVENT_KEEP;
+	}
+	if (!match)
 		return stored ? 0 : CT_EVENT_KEEP;	/* read, so kept for a later run */
 	return stored ? 0 : show(r, e);
 }
@@ -80,8 +96,9 @@ static void say_unshown(struct reading *r, const struct ct_event_keep_report *k)
 		ct_say(say, CT_SAY_WARNING, "%zu kept records are of tracepoints this kernel no longer has: dropped",
 		       k->undecodable);
 	if (k->dropped)
-		ct_say(say, CT_SAY_WARNING, "%lu of the oldest records the filters hid are dropped: at most %u KiB of "
-		       "them are kept (a run without filters shows and clears them)", k->dropped, CT_KEPT_MAX_BYTES >> 10);
+		ct_say(say, CT_SAY_WARNING, "%lu of the oldest records %s are dropped: at most %u KiB of them are kept "
+		       "('cxltier events --drain' shows and clears them)", k->dropped,
+		       r->hold ? "held for the next run" : "the filters hid", CT_KEPT_MAX_BYTES >> 10);
 	if (k->unkept) {
 		ct_say(say, CT_SAY_ERROR, "%zu records this run read and did not show could not be kept, and are lost: %s",
 		       k->unkept, k->store_rc ? ct_context_message(ctx) : strerror(-k->hold_rc));
@@ -93,26 +110,55 @@ static void say_unshown(struct reading *r, const struct ct_event_keep_report *k)
 		ct_say(say, CT_SAY_WARNING, CT_RUNDIR "/" CT_KEPT_FILE " was left as it was: the records it held that "
 		       "this run showed will show again");
 		r->unshown_failed = true;
+	} else if (r->hold && k->kept) {
+		ct_say(say, 1, "the %zu records read from the '" CT_EVENT_SHARED_INSTANCE "' tracefs instance are held in "
+		       CT_RUNDIR "/" CT_KEPT_FILE " for the next run (a trace buffer cannot be read without consuming "
+		       "it; 'cxltier events --drain' shows and clears them)", k->kept);
 	} else if (k->kept) {
 		ct_say(say, 1, "%zu records the filters hid are kept in " CT_RUNDIR "/" CT_KEPT_FILE " for a later run",
 		       k->kept);
 	}
-	r->rep->kept = k->kept;
+	r->rep->kept = r->hold && !k->store_rc ? r->hidden : k->kept;
 	r->rep->unkept = k->unkept;
 	r->rep->dropped = k->dropped;
 }
 
-/* the store's history, then the shared instance: what the filter hides
- * there is kept for a later run */
+/* no shared instance to read: the store's history alone, or nothing */
+static int read_no_instance(struct reading *r)
+{
+	const struct ct_say *say = &r->ctx->say;
+	const char *path = r->store.path ? r->store.path : "";
+
+	if (r->store.s)
+		ct_say(say, 1, "no '" CT_EVENT_SHARED_INSTANCE "' tracefs instance: the stored history alone");
+	else if (!r->store.failed)
+		ct_say(say, 0, "nothing collected: %s%s%sno '" CT_EVENT_SHARED_INSTANCE "' tracefs instance; collect "
+		       "with 'systemctl enable --now cxltier-events.service' ('cxltier events --follow --store'), or "
+		       "'cxltier events --drain' to keep them in the kernel from now on",
+		       path[0] ? "no event store at " : "", path, path[0] ? " and " : "");
+	if (show_stored(r)) {
+		r->rep->end = CT_JOB_FAILED;
+		return -EIO;
+	}
+	r->rep->end = r->store.failed ? CT_JOB_PARTIAL : CT_JOB_DONE;
+	return 0;
+}
+
+/* the store's history, then the shared instance: a read holds every record
+ * for the next run (nothing is made); a drain makes the instance when it is
+ * missing, and keeps only what the filter hides there */
 static int read_live(struct reading *r)
 {
 	struct ct_context *ctx = r->ctx;
-	struct ct_event_source_opts so = { .shared = true, .role = "follow" };
+	struct ct_event_source_opts so = { .shared = true, .role = "follow", .existing = !r->o->consume };
 	struct ct_event_keep_report k;
 	struct ct_event_source *s;
 	int rc;
 
+	r->hold = !r->o->consume;
 	if ((rc = ct_trace_instance_open(ctx, &so, r->o->say_made, &s))) {
+		if (rc == -ENODATA)
+			return read_no_instance(r);
 		if (!r->store.s) {
 			ct_say(&ctx->say, CT_SAY_ERROR, "%s", ct_context_message(ctx));
 			r->rep->end = rc == -EOPNOTSUPP ? CT_JOB_UNSUPPORTED : CT_JOB_FAILED;

@@ -3,8 +3,11 @@
  * event-read.h - a reading run of `events` as one job: the records the
  * filter takes, from
  *  - the store's history first, then the shared tracefs instance (what is
- *    live and not stored yet; what the filter hides there is kept for a
- *    later run: events/event-keep.h), or what is live alone;
+ *    live and not stored yet), or what is live alone: a read makes no
+ *    instance and holds every record it reads that the store has not for
+ *    the next run (a trace buffer cannot be read without consuming it:
+ *    events/event-keep.h); a drain makes the instance when missing, and
+ *    consumes what it shows (what the filter hides is kept for a later run);
  *  - the store's history alone (nothing live is read or consumed);
  *  - a file of 128-byte Get Event Records records, which may also be
  *    written into the store;
@@ -36,13 +39,14 @@ enum ct_event_read_from {
 struct ct_event_read_opts {
 	enum ct_event_read_from from;
 	bool no_store;			/* LIVE: what is live alone */
+	bool consume;			/* LIVE: a drain (the instance made when missing, what is shown consumed) */
 	bool store;			/* FILE: its records written into the store too */
 	const char *file;		/* FILE */
 	const char *store_path;		/* NULL: `[events] store =` of the configuration, else the default */
 	const char *config;		/* the configuration; NULL: /etc/cxltier.conf */
 	struct ct_event_filter filter;
 	bool summary;			/* the records counted (report.summary), not shown */
-	bool say_made;			/* LIVE: say that the shared instance was made, when it was */
+	bool say_made;			/* LIVE: say at verbosity 0 that the shared instance was made */
 	ct_event_fn show;		/* a record shown (not with summary): 0, or -errno to stop */
 	void *show_arg;
 };
@@ -60,7 +64,7 @@ struct ct_event_read_report {
 	bool have_totals;
 	uint64_t records, pruned;		/* rows now, rows pruned ever */
 	/* LIVE: what the shared instance's read did not show */
-	size_t kept;				/* hidden by the filter, kept for a later run */
+	size_t kept;				/* hidden by the filter, kept for a later run (a read: held) */
 	size_t unkept;				/* hidden, and could not be kept: lost */
 	unsigned long dropped;			/* kept ones dropped for room */
 	unsigned long overwritten;		/* overwritten in the trace buffer before they were read */

@@ -19,9 +19,15 @@ int ct_trace_instance_open(struct ct_context *ctx, const struct ct_event_source_
 	ct_say(&ctx->say, 1, "reading the kernel's tracepoints from tracefs instance %s: the kernel drains the device "
 	       "event logs itself (raw Get Event Records would race with it, and raw mailbox commands are off in "
 	       "distribution kernels)", ct_event_source_instance(s));
-	if (o->shared && say_made && ct_event_source_created(s))
-		ct_say(&ctx->say, 0, "started keeping CXL events in the '" CT_EVENT_SHARED_INSTANCE "' tracefs "
-		       "instance; events from now on show here ('cxltier events --stop' ends it)");
+	if (ct_event_source_created(s))
+		ct_say(&ctx->say, say_made ? 0 : 1, "made the tracefs instance %s, %u KiB of ring buffer a CPU%s",
+		       ct_event_source_instance(s), ct_event_source_buffer_kb(s), o->shared ? ": it keeps the CXL "
+		       "events from now on, also while no cxltier runs ('cxltier events --stop' removes it)"
+		       : ", removed when this run ends");
+	if (ct_event_source_idle(s))
+		ct_say(&ctx->say, CT_SAY_WARNING, "the '" CT_EVENT_SHARED_INSTANCE "' tracefs instance is not recording "
+		       "(its cxl events or its tracing are off: cxl_core reloaded, or an 'events --stop' that could not "
+		       "remove it); left as it is: 'cxltier events --drain' turns it on again");
 	if (ct_event_source_reenabled(s))
 		ct_say(&ctx->say, CT_SAY_WARNING, "the '" CT_EVENT_SHARED_INSTANCE "' tracefs instance was not recording "
 		       "(its cxl events or its tracing were off: cxl_core reloaded, or an 'events --stop' that could not "

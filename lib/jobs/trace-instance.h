@@ -15,8 +15,9 @@
 
 #define CT_TRACE_INSTANCE_LOCK_MS 30000	/* another reader of the shared instance: wait for it */
 
-/* the instance opened, what the open found said (say_made: that the shared
- * instance was made, when it was); -errno (not said) when it cannot be */
+/* the instance opened, what the open found said (that it was made, with
+ * its buffer's size: at verbosity 0 when say_made, else 1); -errno (not
+ * said) when it cannot be */
 int ct_trace_instance_open(struct ct_context *ctx, const struct ct_event_source_opts *o, bool say_made,
 			   struct ct_event_source **out);
 /* the end of a read whose error was read_rc (0 none; said when say_rc):

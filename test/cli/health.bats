@@ -90,7 +90,7 @@ P=$CXLTIER_SRC/test/fixtures/payloads
     assert_failure 2
     run cxltier events --type bogus
     assert_failure 2
-    run cxltier events --since yesterday
+    run cxltier events --since fortnight    # (yesterday is a time: systemd.time(7))
     assert_failure 2
     # before 1970: an error, not a time that wraps around and hides every record
     run cxltier events --since 100000d

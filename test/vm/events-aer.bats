@@ -13,7 +13,7 @@ DEV=/machine/peripheral/cxl-mem0
 BATS_TEST_TIMEOUT=900   # per test; every wait inside says what it waits for
 
 setup_file() {
-    cxltier events >/dev/null 2>&1 || true     # start keeping events
+    cxltier events --drain >/dev/null 2>&1 || true     # start keeping events
     BDF=$(basename "$(readlink -f $CXL/mem0/..)")
     export BDF
     # Linux leaves the AER internal errors masked; QEMU then drops them
@@ -24,7 +24,7 @@ setup_file() {
 # consume events until one of tracepoint EVENT is there; prints it
 aer_event() {
     local ev=$1 json
-    json=$(cxltier events -j) || return 1
+    json=$(cxltier events --drain -j) || return 1
     jq -e --arg e "$ev" '[.events[] | select(.event == $e)][0] // empty' <<<"$json" > "$BATS_TEST_TMPDIR/event.json"
 }
 
@@ -40,7 +40,7 @@ aer_event() {
     inject cxl-inject-uncorrectable-errors "{\"path\":\"$DEV\",\"errors\":[{\"type\":\"mem-data-ecc\",\"header\":[1,2,3,4]}]}"
     wait_for 120 "cxl_aer_uncorrectable_error in the trace" \
         grep -q cxl_aer_uncorrectable_error /sys/kernel/tracing/instances/cxltier/trace
-    run cxltier events -j --severity fatal --type aer
+    run cxltier events --drain -j --severity fatal --type aer
     assert_success
     e=$(jq -c '[.events[] | select(.event == "cxl_aer_uncorrectable_error")][0]' <<<"$output")
     all_fields cxl_aer_uncorrectable_error <<<"$e"

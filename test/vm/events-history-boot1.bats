@@ -18,7 +18,7 @@ setup_file() {
     chmod 0700 $D
     r=$(ensure_region)
     vm_online_movable "$(vm_dax_of "$r")"
-    cxltier events >/dev/null 2>&1 || true   # the shared instance keeps what comes while no follower runs
+    cxltier events --drain >/dev/null 2>&1 || true   # the shared instance keeps what comes while no follower runs
 }
 
 teardown_file() {

@@ -17,7 +17,7 @@ setup_file() {
     mount_store_disk
     r=$(ensure_region)
     vm_online_movable "$(vm_dax_of "$r")"
-    cxltier events >/dev/null 2>&1 || true
+    cxltier events --drain >/dev/null 2>&1 || true
 }
 
 teardown_file() {

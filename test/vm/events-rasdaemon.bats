@@ -65,7 +65,7 @@ kernel_fields() {
     PAGE_CE_ACTION=soft PAGE_CE_THRESHOLD=3 PAGE_CE_REFRESH_CYCLE=24h $RAS -f -r > /share/rasdaemon/rasdaemon.log 2>&1 3>&- &
     RPID=$!
     wait_for 60 "rasdaemon to enable the CXL events" grep -q 'Enabled event cxl:cxl_memory_module' /share/rasdaemon/rasdaemon.log
-    cxltier events >/dev/null 2>&1   # (what the shared instance held: consumed, not drained into this store)
+    cxltier events --drain >/dev/null 2>&1   # (what the shared instance held: consumed, not drained into this store)
     start_follower --store --store-path "$DB" --config "$BATS_TEST_TMPDIR/conf"
     start_cxl_hog
     dpa=$(dpa_of "$PHYS")

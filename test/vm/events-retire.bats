@@ -46,7 +46,7 @@ conf() { printf '[events]\n%s\n' "$@" > "$BATS_TEST_TMPDIR/conf"; }
     echo "# hog's page: HPA $(printf 0x%x "$PHYS"), DPA $(printf 0x%x "$dpa") on node $(cxl_node)" >&3
     kb0=$(corrupted_kb)
     assert_equal "$(hwpoison "$PHYS")" 0
-    cxltier events >/dev/null 2>&1   # (what the shared instance held: consumed, not drained into this store)
+    cxltier events --drain >/dev/null 2>&1   # (what the shared instance held: consumed, not drained into this store)
     start_follower --store --store-path "$DB" --config "$BATS_TEST_TMPDIR/conf"
     # two: below the threshold of three
     dram_at "$dpa"
@@ -95,7 +95,7 @@ conf() { printf '[events]\n%s\n' "$@" > "$BATS_TEST_TMPDIR/conf"; }
     start_cxl_hog
     dpa=$(dpa_of "$PHYS")
     kb0=$(corrupted_kb)
-    cxltier events >/dev/null 2>&1   # (what the shared instance held: consumed, not drained into this store)
+    cxltier events --drain >/dev/null 2>&1   # (what the shared instance held: consumed, not drained into this store)
     start_follower --store --store-path "$DB" --config "$BATS_TEST_TMPDIR/conf"
     dram_at "$dpa"
     wait_for 120 "the follower to say the page is left in use" grep -q 'left in use (retire-pages = no)' \

@@ -48,7 +48,7 @@ stop_follower() {
 
 @test "a full file system: said once, the records held, written when there is room again" {
     store_fs 2m
-    cxltier events >/dev/null 2>&1
+    cxltier events --drain >/dev/null 2>&1
     start_follower --store --store-path "$DB"
     gm_at 16384
     wait_for 120 "the store to hold the record of dpa 16384" holds '[16384]'
@@ -68,7 +68,7 @@ stop_follower() {
 @test "a store that cannot be made at start (read-only): the follower runs on, holds the records, makes it when it can" {
     store_fs 4m
     mount -o remount,ro "$S"
-    cxltier events >/dev/null 2>&1
+    cxltier events --drain >/dev/null 2>&1
     start_follower --store --store-path "$DB"
     wait_for 60 "the follower to say the records are held" said 'the records are held in memory and written when it can take them'
     gm_at 28672
@@ -82,7 +82,7 @@ stop_follower() {
 @test "a damaged database: moved aside with the time, said, a new store takes the records" {
     store_fs 4m
     head -c 8192 /dev/urandom > "$DB"
-    cxltier events >/dev/null 2>&1
+    cxltier events --drain >/dev/null 2>&1
     start_follower --store --store-path "$DB"
     wait_for 60 "the follower to say it moved the file aside" said 'was damaged or not cxltier'"'"'s: moved aside to'
     ls "$S" | grep -qE '^events\.db\.bad-[0-9]{8}T[0-9]{6}Z$' || fail "$(ls "$S")"

@@ -17,7 +17,7 @@ setup_file() {
     r=$(ensure_region)
     vm_online_movable "$(vm_dax_of "$r")"
     # start collecting before anything is injected
-    cxltier events >/dev/null 2>&1 || true
+    cxltier events --drain >/dev/null 2>&1 || true
 }
 
 teardown() {
@@ -30,12 +30,12 @@ teardown() {
 }
 
 
-# consume the shared instance (cxltier events -j) into seen.json; true once
+# consume the shared instance (cxltier events --drain -j) into seen.json; true once
 # it holds an event of KIND
 seen() {
     local f=$BATS_TEST_TMPDIR/seen.json json
     [[ -f $f ]] || echo '[]' > "$f"
-    json=$(cxltier events -j) || return 1
+    json=$(cxltier events --drain -j) || return 1
     jq -c --slurpfile a "$f" '$a[0] + .events' <<<"$json" > "$f.new" && mv "$f.new" "$f"
     jq -e --arg k "$1" 'any(.[]; .kind == $k)' "$f" >/dev/null
 }
@@ -92,7 +92,7 @@ monitor_recording() { [[ $(cat $T/cxl_monitor/events/cxl/enable 2>/dev/null) == 
 # one by one, and messages of its own that start with a time)
 records_at_least() { [[ -f $1 && $(grep -c '^{' "$1") -ge $2 ]]; }
 
-@test "ndctl 81's cxl monitor and cxltier events -j see the same records: every field both show agrees" {
+@test "ndctl 81's cxl monitor and cxltier events --drain -j see the same records: every field both show agrees" {
     oracle_ready
     mon=$BATS_TEST_TMPDIR/monitor.jsonl
     $CXL81 monitor -l "$mon" > "$BATS_TEST_TMPDIR/monitor.out" 2>&1 3>&- &
@@ -217,7 +217,7 @@ records_at_least() { [[ -f $1 && $(grep -c '^{' "$1") -ge $2 ]]; }
     wait_for 60 "the follower to die" exited "$pid"
     wait "$pid" || true
     [[ -d $T/$inst ]]      # SIGKILL runs no code: the instance is left
-    run --separate-stderr cxltier events -j
+    run --separate-stderr cxltier events --drain -j
     assert_success
     [[ $stderr == *"removed the tracefs instance $inst"* ]]
     [[ ! -d $T/$inst ]]
@@ -234,7 +234,7 @@ records_at_least() { [[ -f $1 && $(grep -c '^{' "$1") -ge $2 ]]; }
     gone=("cxltier-follow-$dead-1-$ns"              # owner dead
           "cxltier-poison-$$-1-$ns")                # pid alive, but started at another time
     for n in "${keep[@]}" "${gone[@]}"; do mkdir "$T/$n"; done
-    run --separate-stderr cxltier events -j
+    run --separate-stderr cxltier events --drain -j
     bad=
     for n in "${keep[@]}"; do
         [[ -d $T/$n ]] && rmdir "$T/$n" || bad+=" removed:$n"
@@ -259,7 +259,7 @@ records_at_least() { [[ -f $1 && $(grep -c '^{' "$1") -ge $2 ]]; }
 @test "poison: severity failure and the kernel's time, so --severity and --since keep it" {
     inject cxl-inject-poison "{\"path\":\"$DEV\",\"start\":327680,\"length\":64}"
     echo 1 > $CXL/mem0/trigger_poison_list    # the kernel traces the list before the write returns
-    run --separate-stderr cxltier events -j --type poison --severity failure,fatal --since 10m
+    run --separate-stderr cxltier events --drain -j --type poison --severity failure,fatal --since 10m
     assert_success
     e=$(jq -c '[.events[] | select(.dpa == 327680)][0]' <<<"$output")
     now=$(( ${EPOCHREALTIME/./} * 1000 ))
@@ -267,7 +267,7 @@ records_at_least() { [[ -f $1 && $(grep -c '^{' "$1") -ge $2 ]]; }
         '["failure",null,true,true]'
     # the table's TIME: the kernel's when the device gave none
     echo 1 > $CXL/mem0/trigger_poison_list
-    run cxltier events --type poison -o TIME,KIND,DPA
+    run cxltier events --drain --type poison -o TIME,KIND,DPA
     assert_success
     assert_line --regexp '^20[0-9-]+T[0-9:.]+Z +poison +0x50000$'
 }
@@ -279,7 +279,7 @@ records_at_least() { [[ -f $1 && $(grep -c '^{' "$1") -ge $2 ]]; }
     inject cxl-inject-dram-event "{\"path\":\"$DEV\",\"log\":\"fatal\",\"flags\":1,\"dpa\":20480,\"descriptor\":0,\"type\":0,\"transaction-type\":1}"
     wait_for 120 "both injected events traced (dpa 16384 and 20480)" \
         jq -se 'any(.[]; .dpa == 16384) and any(.[]; .dpa == 20480)' "$BATS_TEST_TMPDIR/follow.out"
-    run --separate-stderr cxltier events -j --type dram --severity fatal
+    run --separate-stderr cxltier events --drain -j --type dram --severity fatal
     assert_success
     assert_equal "$(jq -c '[.events[] | [.kind, .severity]] | unique' <<<"$output")" '[["dram","fatal"]]'
     (( $(jq '.kept' <<<"$output") >= 1 )) || fail "the hidden General Media record not counted in .kept: $output"
@@ -287,7 +287,7 @@ records_at_least() { [[ -f $1 && $(grep -c '^{' "$1") -ge $2 ]]; }
     # what the filters hid was read from the buffer (reading consumes) and is
     # kept: the next run shows it; what was shown is not shown again
     [[ -f /run/cxltier/events.kept && $(stat -c %a /run/cxltier/events.kept) == 600 ]]
-    run --separate-stderr cxltier events -j
+    run --separate-stderr cxltier events --drain -j
     assert_success
     assert_equal "$(jq -c '[.events[] | select(.dpa == 16384) | [.kind, .severity]]' <<<"$output")" '[["general_media","warning"]]'
     assert_equal "$(jq '[.events[] | select(.dpa == 20480)] | length' <<<"$output")" 0
@@ -301,13 +301,13 @@ records_at_least() { [[ -f $1 && $(grep -c '^{' "$1") -ge $2 ]]; }
     wait_for 120 "the injected event traced (dpa 24576)" jq -se 'any(.[]; .dpa == 24576)' "$BATS_TEST_TMPDIR/follow.out"
     # a run for another memdev, then one for events newer than an hour from
     # now: each reads the record and hides it
-    run --separate-stderr cxltier events -j mem9
+    run --separate-stderr cxltier events --drain -j mem9
     assert_success
     assert_equal "$(jq '.events | length' <<<"$output")" 0
-    run --separate-stderr cxltier events -j --since @$(( ${EPOCHREALTIME%.*} + 3600 ))
+    run --separate-stderr cxltier events --drain -j --since @$(( ${EPOCHREALTIME%.*} + 3600 ))
     assert_success
     assert_equal "$(jq '.events | length' <<<"$output")" 0
-    run --separate-stderr cxltier events -j mem0
+    run --separate-stderr cxltier events --drain -j mem0
     assert_success
     assert_equal "$(jq '[.events[] | select(.dpa == 24576)] | length' <<<"$output")" 1
     [[ ! -e /run/cxltier/events.kept ]]
@@ -318,18 +318,18 @@ records_at_least() { [[ -f $1 && $(grep -c '^{' "$1") -ge $2 ]]; }
     # store's write fails (ENOSPC)
     mkdir -p -m 0700 /run/cxltier
     mount -t tmpfs -o size=64k,mode=0700 cxltier-test /run/cxltier
-    cxltier events > /dev/null    # what earlier tests left in the shared instance
+    cxltier events --drain > /dev/null    # what earlier tests left in the shared instance
     start_follower
     inject cxl-inject-general-media-event "{\"path\":\"$DEV\",\"log\":\"informational\",\"flags\":1,\"dpa\":40960,\"descriptor\":0,\"type\":0,\"transaction-type\":1}"
     wait_for 120 "the first injected event traced (dpa 40960)" jq -se 'any(.[]; .dpa == 40960)' "$BATS_TEST_TMPDIR/follow.out"
-    run --separate-stderr cxltier events -j --type dram
+    run --separate-stderr cxltier events --drain -j --type dram
     assert_success
     assert_equal "$(jq -c '[.kept, .unkept]' <<<"$output")" '[1,null]'
     cp /run/cxltier/events.kept "$BATS_TEST_TMPDIR/store.before"
     dd if=/dev/zero of=/run/cxltier/fill bs=4k 2>/dev/null || true
     inject cxl-inject-general-media-event "{\"path\":\"$DEV\",\"log\":\"informational\",\"flags\":1,\"dpa\":45056,\"descriptor\":0,\"type\":0,\"transaction-type\":1}"
     wait_for 120 "the second injected event traced (dpa 45056)" jq -se 'any(.[]; .dpa == 45056)' "$BATS_TEST_TMPDIR/follow.out"
-    run --separate-stderr cxltier events -j --type dram
+    run --separate-stderr cxltier events --drain -j --type dram
     assert_failure 64
     # the second record is lost; the first is still kept, in the old store
     assert_equal "$(jq -c '[.kept, .unkept, (.events | length)]' <<<"$output")" '[1,1,0]'
@@ -338,33 +338,33 @@ records_at_least() { [[ -f $1 && $(grep -c '^{' "$1") -ge $2 ]]; }
     [[ $stderr == *"events.kept was left as it was"* ]] || fail "the old store not named: $stderr"
     cmp /run/cxltier/events.kept "$BATS_TEST_TMPDIR/store.before"
     rm /run/cxltier/fill
-    run --separate-stderr cxltier events -j
+    run --separate-stderr cxltier events --drain -j
     umount /run/cxltier
     assert_equal "$(jq -c '[.events[] | select(.dpa == 40960 or .dpa == 45056) | .dpa]' <<<"$output")" '[40960]'
 }
 
 @test "the shared instance found not recording (cxl events off) is turned on again, with a warning" {
-    cxltier events > /dev/null 2>&1
+    cxltier events --drain > /dev/null 2>&1
     echo 0 > $T/cxltier/events/cxl/enable
-    run --separate-stderr cxltier events -j
+    run --separate-stderr cxltier events --drain -j
     assert_success
     [[ $stderr == *"was not recording"*"turned it on again"* ]]
     assert_equal "$(cat $T/cxltier/events/cxl/enable)" 1
     # and it records again
     inject cxl-inject-general-media-event "{\"path\":\"$DEV\",\"log\":\"warning\",\"flags\":1,\"dpa\":28672,\"descriptor\":0,\"type\":0,\"transaction-type\":1}"
     wait_for 120 "the event injected after the re-enable (dpa 28672)" seen_dpa 28672
-    run --separate-stderr cxltier events -j
+    run --separate-stderr cxltier events --drain -j
     [[ $stderr != *"was not recording"* ]]
 }
 
 seen_dpa() {
-    cxltier events -j >> "$BATS_TEST_TMPDIR/all.json" 2>/dev/null &&
+    cxltier events --drain -j >> "$BATS_TEST_TMPDIR/all.json" 2>/dev/null &&
         jq -se --argjson d "$1" 'any(.[].events[]; .dpa == $d)' "$BATS_TEST_TMPDIR/all.json" >/dev/null
 }
 
 @test "the shared instance gets 512 KiB of ring buffer per CPU when cxltier creates it; a size set since is kept" {
     cxltier events --stop > /dev/null 2>&1
-    run --separate-stderr cxltier events -j
+    run --separate-stderr cxltier events --drain -j
     assert_success
     # in whole ring-buffer pages (4080 bytes of data each)
     kb=$(cat $T/cxltier/buffer_size_kb)
@@ -372,7 +372,7 @@ seen_dpa() {
     echo 1024 > $T/cxltier/buffer_size_kb
     kb=$(cat $T/cxltier/buffer_size_kb)    # the kernel rounds to whole pages
     (( kb >= 1024 && kb < 1040 )) || fail "buffer_size_kb after writing 1024: $kb"
-    run --separate-stderr cxltier events -j
+    run --separate-stderr cxltier events --drain -j
     assert_success
     assert_equal "$(cat $T/cxltier/buffer_size_kb)" "$kb"
 }
@@ -385,10 +385,51 @@ seen_dpa() {
 }
 
 
+# records of DPA d in the JSON of $output
+at_dpa() { jq --argjson d "$1" '[.events[] | select(.dpa == $d)] | length' <<<"$output"; }
+
+@test "plain events: makes no instance, and what the instance holds is read without being consumed" {
+    cxltier events --stop > /dev/null 2>&1
+    ls $T > "$BATS_TEST_TMPDIR/instances.before"
+    run --separate-stderr cxltier events --no-store -j
+    assert_success
+    assert_equal "$(jq -c . <<<"$output")" '{"events":[],"kept":0}'
+    [[ $stderr == *"nothing collected: no 'cxltier' tracefs instance"*"cxltier events --drain"* ]] || fail "$stderr"
+    ls $T | diff "$BATS_TEST_TMPDIR/instances.before" - || fail "a plain run changed the instances"
+    # --drain makes it, and says so with its size
+    run --separate-stderr cxltier events --drain --no-store -j
+    assert_success
+    [[ $stderr == *"made the tracefs instance cxltier, 512 KiB of ring buffer a CPU"* ]] || fail "$stderr"
+    gm_at 49152
+    wait_for 120 "the shared instance to hold the record of dpa 49152" grep -q 'dpa=c000 ' $T/cxltier/trace
+    ls $T > "$BATS_TEST_TMPDIR/instances.before"
+    # read twice, and by a filtered run between: there each time
+    for opts in "" "--type dram" ""; do
+        run --separate-stderr cxltier events --no-store -j $opts
+        assert_success
+        assert_equal "$(at_dpa 49152)" "$([[ -z $opts ]] && echo 1 || echo 0)"
+        assert_equal "$(jq '.kept' <<<"$output")" "$([[ -z $opts ]] && echo 0 || echo 1)"
+    done
+    ls $T | diff "$BATS_TEST_TMPDIR/instances.before" - || fail "a plain run changed the instances"
+    # the consuming read shows it once, and then it is gone
+    run --separate-stderr cxltier events --drain --no-store -j
+    assert_equal "$(at_dpa 49152)" 1
+    run --separate-stderr cxltier events --no-store -j
+    assert_equal "$(at_dpa 49152)" 0
+    # an instance not recording: a plain run says so and leaves it; --drain turns it on
+    echo 0 > $T/cxltier/events/cxl/enable
+    run --separate-stderr cxltier events --no-store -j
+    assert_success
+    [[ $stderr == *"is not recording"*"left as it is"* ]] || fail "$stderr"
+    assert_equal "$(cat $T/cxltier/events/cxl/enable)" 0
+    cxltier events --drain --no-store > /dev/null 2>&1
+    assert_equal "$(cat $T/cxltier/events/cxl/enable)" 1
+}
+
 @test "the follower's store: each record once with every field, through a SIGKILL and a restart; --history, --summary" {
     S=$BATS_TEST_TMPDIR/store DB=$BATS_TEST_TMPDIR/store/events.db
     mkdir -m 700 "$S"
-    cxltier events >/dev/null 2>&1   # (what the shared instance held before this test: shown, consumed)
+    cxltier events --drain >/dev/null 2>&1   # (what the shared instance held before this test: shown, consumed)
     start_follower --store --store-path "$DB"
     out=$BATS_TEST_TMPDIR/follow.out
     for d in 20480 24576 28672; do gm_at $d; done

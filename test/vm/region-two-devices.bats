@@ -226,18 +226,18 @@ is_comm() { [[ $(cat "/proc/$1/comm" 2>/dev/null) == "$2" ]]; }
 holds_general_media() { (( $(grep -c 'cxl_general_media:' /sys/kernel/tracing/instances/cxltier/trace) >= $1 )); }
 
 @test "events of a 2-way region: each names its memdev, the region and its own HPA; a memdev filter keeps the other's" {
-    cxltier events >/dev/null 2>&1    # collecting from now on
+    cxltier events --drain >/dev/null 2>&1    # collecting from now on
     r=$(cxltier region create mem0 mem1 -j | jq -r '.regions[0].name')
     for i in 0 1; do
         inject cxl-inject-general-media-event "{\"path\":\"/machine/peripheral/cxl-mem$i\",\"log\":\"warning\",\"flags\":1,\"dpa\":8192,\"descriptor\":0,\"type\":0,\"transaction-type\":1}"
     done
     wait_for 120 "both injected records in the shared instance" holds_general_media 2
-    run --separate-stderr cxltier events -j mem0
+    run --separate-stderr cxltier events --drain -j mem0
     assert_success
     assert_equal "$(jq -c '[.events[] | select(.dpa == 8192) | [.memdev, .region]]' <<<"$output")" "[[\"mem0\",\"$r\"]]"
     hpa0=$(jq '[.events[] | select(.dpa == 8192)][0].hpa' <<<"$output")
     [[ -f /run/cxltier/events.kept ]] || fail "mem1's record was not kept"
-    run --separate-stderr cxltier events -j mem1
+    run --separate-stderr cxltier events --drain -j mem1
     assert_success
     assert_equal "$(jq -c '[.events[] | select(.dpa == 8192) | [.memdev, .region]]' <<<"$output")" "[[\"mem1\",\"$r\"]]"
     hpa1=$(jq '[.events[] | select(.dpa == 8192)][0].hpa' <<<"$output")

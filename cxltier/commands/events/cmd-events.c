@@ -15,54 +15,34 @@
 #include "cli/job-exit.h"
 #include "cli/json-build.h"
 #include "cli/run-signals.h"
+#include "events-journal.h"
 #include "events-json.h"
 #include "events-overview.h"
 #include "events-table.h"
 #include "events-unshown.h"
 #include "core/context.h"
+#include "core/time-parse.h"
 #include "events/event-store.h"
 #include "jobs/event-follow.h"
 #include "jobs/event-read.h"
 
 struct events_args {
-	bool follow, store, no_store, summary, history, stop;
+	bool follow, store, no_store, summary, history, stop, drain, journal;
 	const char *store_path, *config, *file;
 	struct name_filter types, severities, memdevs;
 	uint64_t since_ns, until_ns;
 	struct ct_event_filter filter;	/* the above, as the jobs take it */
 };
 
-/* --since, --until: 30s, 10m, 2h, 1d (ago), or @EPOCH */
+/* --since, --until: a point in time as systemd.time(7) writes it (what
+ * journalctl takes, and what the TIME column and the JSON print); a bare
+ * span means that long ago */
 static int parse_when(const char *s, uint64_t *ns)
 {
-	char *end;
-	double v;
 	struct timespec now;
 
 	clock_gettime(CLOCK_REALTIME, &now);
-	if (s[0] == '@') {
-		v = strtod(s + 1, &end);
-		if (end == s + 1 || *end || !(v >= 0) || v > 1e10)	/* after the year 2286: a typo */
-			return -1;
-		*ns = (uint64_t)(v * 1e9);
-		return 0;
-	}
-	v = strtod(s, &end);
-	if (end == s || !(v >= 0))
-		return -1;
-	switch (*end) {
-	case 's': case '\0': break;
-	case 'm': v *= 60; break;
-	case 'h': v *= 3600; break;
-	case 'd': v *= 86400; break;
-	default: return -1;
-	}
-	if (*end && end[1])
-		return -1;
-	if (v * 1e9 > (double)now.tv_sec * 1e9 + now.tv_nsec)
-		return -2;	/* before 1970 */
-	*ns = (uint64_t)now.tv_sec * 1000000000ULL + now.tv_nsec - (uint64_t)(v * 1e9);
-	return 0;
+	return ct_parse_time(s, (uint64_t)now.tv_sec * CT_NS_PER_SEC + (uint64_t)now.tv_nsec, ns);
 }
 
 static int parse_time(struct cmd_env *env, const char *opt, const char *arg, uint64_t *ns)
@@ -71,8 +51,12 @@ static int parse_time(struct cmd_env *env, const char *opt, const char *arg, uin
 
 	if (!rc)
 		return EXIT_OK;
-	cmd_err(env, rc == -2 ? "--%s %s: that is before 1970; give a time since then"
-		: "--%s %s: give 30s, 10m, 2h, 1d or @EPOCH", opt, arg);
+	if (rc == -ERANGE)
+		cmd_err(env, "--%s %s: that is before 1970 or after 2262; give a time between them", opt, arg);
+	else
+		cmd_err(env, "--%s %s: not a time; give one as systemd.time(7) writes it: a span ago (30s, 5min, 2h, "
+			"1w), -1h, yesterday, today, now, 2026-12-01 10:00, 2026-12-01T10:00:00Z (as TIME prints), "
+			"or @EPOCH", opt, arg);
 	return EXIT_USAGE;
 }
 
@@ -138,6 +122,11 @@ static int check_modes(struct cmd_env *env, const struct events_args *a)
 		bad = "--file decodes records from a file: not with --summary";
 	else if (a->stop && (a->store || a->store_path || a->summary))
 		bad = "--stop: not with the store or --summary";
+	else if (a->drain && (a->follow || a->history || a->file || a->stop))
+		bad = "--drain reads the shared instance once, consuming what it shows: not with --follow, --history, "
+		      "--file or --stop";
+	else if (a->journal && !a->follow)
+		bad = "--journal sends what --follow reads to the journal: not without --follow";
 	else if (a->since_ns && a->until_ns && a->until_ns <= a->since_ns)
 		bad = "--until is not after --since: no record can be between them";
 	if (!bad)
@@ -158,17 +147,34 @@ static int show_line(const struct ct_event *e, void *arg)
 	return rc;
 }
 
+/* a record the follower shows, as a journal entry of its own */
+static int show_journal(const struct ct_event *e, void *arg)
+{
+	json_object *o = events_json(e);
+	char detail[256];
+	int rc;
+
+	(void)arg;
+	events_detail(o, detail, sizeof(detail));
+	rc = events_journal_send(e, o, detail);
+	json_object_put(o);
+	return rc;
+}
+
 static int follow(struct cmd_env *env, const struct events_args *a)
 {
+	bool journal = a->journal || events_journal_stream();
 	struct ct_event_follow_opts o = {
 		.store = a->store, .store_path = a->store_path, .config = a->config, .filter = a->filter,
-		.show = show_line, .show_arg = env, .stop = run_signals_stop_flag(), .watch_fd = STDOUT_FILENO,
+		.show = journal ? show_journal : show_line, .show_arg = env, .stop = run_signals_stop_flag(),
+		.watch_fd = journal ? -1 : STDOUT_FILENO, .say_made = journal,
 	};
 	struct ct_event_follow_report rep;
 
 	ct_event_follow(env->ctx, &o, &rep);
 	if (rep.show_rc && rep.show_rc != -EPIPE)	/* EPIPE: the reader went away, a normal end */
-		cmd_err(env, "cannot write the events to stdout: %s", strerror(-rep.show_rc));
+		cmd_err(env, "cannot write the events to %s: %s", journal ? "the journal" : "stdout",
+			strerror(-rep.show_rc));
 	return cmd_job_exit(rep.end);
 }
 
@@ -213,8 +219,8 @@ static int read_records(struct cmd_env *env, const struct events_args *a)
 	struct ct_event_read_opts o = {
 		.from = a->file ? CT_EVENT_READ_FILE : a->history ? CT_EVENT_READ_HISTORY
 			: a->stop ? CT_EVENT_READ_STOP : CT_EVENT_READ_LIVE,
-		.no_store = a->no_store, .store = a->store, .file = a->file, .store_path = a->store_path,
-		.config = a->config, .filter = a->filter, .summary = a->summary, .say_made = !env->out.json,
+		.no_store = a->no_store, .consume = a->drain, .store = a->store, .file = a->file, .store_path = a->store_path,
+		.config = a->config, .filter = a->filter, .summary = a->summary, .say_made = true,
 		.show = collect,
 	};
 	struct ct_event_read_report rep;
@@ -239,7 +245,6 @@ static int run(struct cmd_env *env, void *args, int argc, char **argv)
 	int rc;
 
 	if (!(rc = make_filter(env, a, argc, argv)) && !(rc = check_modes(env, a))) {
-		env->sysroot = NULL;	/* the tracepoints are the running kernel's */
 		if (!(rc = cmd_context(env)))
 			rc = a->follow && !a->file && !a->history && !a->stop ? follow(env, a) : read_records(env, a);
 	}
@@ -255,6 +260,10 @@ static const struct cli_opt opts[] = {
 	  .help = "with --follow: also write every record read into the store;\nwith --file: write the file's records into it" },
 	{ .name = "store-path", .arg = "PATH", .store = CLI_STRING, .offset = ARG(store_path), .complete = CLI_C_FILE,
 	  .help = "the store (default: [events] store = of the configuration,\nelse " CT_EVENT_STORE_PATH ")" },
+	{ .name = "drain", .store = CLI_FLAG, .offset = ARG(drain),
+	  .help = "read the shared instance once and consume what is shown (it\nis made when missing, and then keeps events from now on)" },
+	{ .name = "journal", .store = CLI_FLAG, .offset = ARG(journal),
+	  .help = "with --follow: each record a journal entry of its own (the\ndefault when stdout and stderr are the journal)" },
 	{ .name = "history", .store = CLI_FLAG, .offset = ARG(history),
 	  .help = "the stored history alone (nothing live is read or consumed)" },
 	{ .name = "no-store", .store = CLI_FLAG, .offset = ARG(no_store),
@@ -267,7 +276,7 @@ static const struct cli_opt opts[] = {
 	{ .name = "severity", .arg = "LIST", .store = CLI_LIST, .offset = ARG(severities), .complete = CLI_C_WORDS,
 	  .words = "informational warning failure fatal", .help = "informational,warning,failure,fatal" },
 	{ .name = "since", .arg = "WHEN", .store = CLI_PARSE, .parse = parse_since,
-	  .help = "only events from WHEN on: 30s, 10m, 2h, 1d (ago), or @EPOCH" },
+	  .help = "only events from WHEN on: 30s, 5min, 1w (ago), -1h, yesterday,\nISO 8601 (as TIME prints it), @EPOCH (systemd.time(7))" },
 	{ .name = "until", .arg = "WHEN", .store = CLI_PARSE, .parse = parse_until,
 	  .help = "only events before WHEN (the same forms)" },
 	{ .name = "summary", .store = CLI_FLAG, .offset = ARG(summary),
@@ -283,16 +292,17 @@ const struct cli_command command_events = {
 	.name = "events",
 	.summary = "CXL event records (media, DRAM, module, poison) drained by the kernel, decoded",
 	.synopsis = "[MEMDEV...] [filters] [--summary] [--history | --no-store] [--store-path PATH] [-j]\n"
-		    "--follow [--store] [MEMDEV...] [filters] [-j]\n"
+		    "--drain [MEMDEV...] [filters] [-j]\n"
+		    "--follow [--store] [--journal] [MEMDEV...] [filters] [-j]\n"
 		    "--stop\n"
 		    "--file RECORDS.bin [--store] [-j]",
 	.about = "CXL event records (General Media, DRAM, Memory Module, poison, overflow, AER)\n"
 		 "as the kernel drained them from the devices (kernel 6.3+ tracepoints), decoded:\n"
 		 "the history the follower stored (cxltier-events.service: " CT_EVENT_STORE_PATH "),\n"
-		 "then what is live. cxltier keeps live records in a tracefs instance of its own\n"
-		 "('" CT_EVENT_SHARED_INSTANCE "'): the first run creates it; later runs print and consume what\n"
-		 "arrived since (what their filters hide is kept for a later run). The filters:\n"
-		 "--type, --severity, --since and --until.",
+		 "then what the tracefs instance '" CT_EVENT_SHARED_INSTANCE "' holds. A plain run makes nothing and\n"
+		 "consumes nothing: what it reads stays for the next run. --drain makes the instance\n"
+		 "when missing (it then keeps events from now on) and consumes what it shows;\n"
+		 "--follow streams them. The filters: --type, --severity, --since and --until.",
 	.notes = "-o also takes any_key: any other key of the JSON (lower case, 'a.b' descends), or\n"
 		 "any field of the tracepoint under the kernel's name (the keys of \"fields\").\n"
 		 "With --summary, -o picks among the memdevs' table's columns: MEMDEV, SERIAL, RECORDS,\n"

@@ -133,3 +133,8 @@ int events_print_line(const struct cmd_env *env, const struct ct_event *e, json_
 		return errno ? -errno : -EIO;
 	return 0;
 }
+
+void events_detail(json_object *rec, char *buf, size_t len)
+{
+	fmt_detail(rec, buf, len);
+}

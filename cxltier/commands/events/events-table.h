@@ -17,5 +17,7 @@ int events_print(struct cmd_env *env, json_object *root);
  * table's fields; 0, or -errno when stdout failed (-EPIPE: the reader went
  * away) */
 int events_print_line(const struct cmd_env *env, const struct ct_event *e, json_object *o);
+/* a record's DETAIL column (what happened, in words) into buf */
+void events_detail(json_object *rec, char *buf, size_t len);
 
 #endif
