@@ -22,7 +22,7 @@ PKGS=(build-essential gcc clang meson ninja-build pkg-config git
       asciidoctor debhelper dpkg-dev lintian systemd udev fakeroot
       bats bats-assert bats-support jq valgrind bash-completion bc procps kmod util-linux
       python3-jsonschema prometheus prometheus-node-exporter curl xxd ndctl daxctl numactl
-      pciutils strace)
+      pciutils strace tmux)
 stamp=$(printf '%s\n' "${PKGS[@]}" | sha256sum | cut -c1-16)
 
 . "$HERE/debian-mirror.bash"
