@@ -158,21 +158,53 @@ static int store(struct parse *p, const struct cli_opt *o, const char *arg)
 	return EXIT_USAGE;
 }
 
-/* an unknown option: the close one suggested */
+/* the long options word begins (len: its length before any '='), in
+ * names; the one named exactly first, alone */
+static size_t matches(const struct parse *p, const char *word, size_t len, const char **names)
+{
+	size_t n = 0;
+
+	for (const struct option *o = p->longopts; o->name; o++) {
+		if (strlen(o->name) == len && !strncmp(o->name, word, len)) {
+			names[0] = o->name;
+			return 1;
+		}
+		if (!strncmp(o->name, word, len))
+			names[n++] = o->name;
+	}
+	return n;
+}
+
+/* an option getopt refused, in getopt's words: an argument given to one
+ * that takes none, a prefix of several, or an unknown one (the close one
+ * suggested, never the one given) */
 static int unknown(struct parse *p, int argc, char **argv)
 {
 	const char *names[MAX_OPTS + 12], *bad = optind > 0 && optind <= argc ? argv[optind - 1] : "?", *s;
-	size_t n = 0;
-	char w[64];
+	const char *word = bad + strspn(bad, "-");
+	size_t n = 0, len = strcspn(word, "="), k;
+	char w[64], list[512];
 
 	if (optopt && optopt < 0x100 && (bad[0] != '-' || bad[1] != '-')) {
 		cmd_err(p->env, "unknown option '-%c' (see 'cxltier %s --help')", optopt, p->env->cmd);
 		return EXIT_USAGE;
 	}
+	k = matches(p, word, len, names);
+	if (k == 1 && word[len] == '=') {
+		cmd_err(p->env, "option '--%s' doesn't allow an argument", names[0]);
+		return EXIT_USAGE;
+	}
+	if (k > 1) {
+		size_t off = 0;
+		for (size_t i = 0; i < k && off < sizeof(list); i++)
+			off += snprintf(list + off, sizeof(list) - off, " '--%s'", names[i]);
+		cmd_err(p->env, "option '--%.*s' is ambiguous; possibilities:%s", (int)len, word, list);
+		return EXIT_USAGE;
+	}
 	for (const struct option *o = p->longopts; o->name; o++)
 		names[n++] = o->name;
-	snprintf(w, sizeof(w), "%.*s", (int)strcspn(bad + strspn(bad, "-"), "="), bad + strspn(bad, "-"));
-	if ((s = cmd_suggest(w, names, n)))
+	snprintf(w, sizeof(w), "%.*s", (int)len, word);
+	if ((s = cmd_suggest(w, names, n)) && strcmp(s, w))
 		cmd_err(p->env, "unknown option '%s'; did you mean '--%s'?", bad, s);
 	else
 		cmd_err(p->env, "unknown option '%s' (see 'cxltier %s --help')", bad, p->env->cmd);
@@ -209,8 +241,12 @@ static int parse_options(struct parse *p, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, p->shortopts, p->longopts, NULL)) != -1) {
 		if (c == '?')
 			return unknown(p, argc, argv);
-		if (c == ':') {
-			cmd_err(p->env, "option '%s' needs an argument", argv[optind - 1]);
+		if (c == ':') {	/* "-jm": the letter, not the word */
+			const char *w = argv[optind - 1];
+			if (w[1] != '-' && optopt > 0 && optopt < 0x100)
+				cmd_err(p->env, "option '-%c' requires an argument", optopt);
+			else
+				cmd_err(p->env, "option '%s' requires an argument", w);
 			return EXIT_USAGE;
 		}
 		if ((rc = common(p, c)) != 1) {
@@ -393,4 +429,25 @@ static int run_table(const struct cli_command *c, const char *parent, int argc, 
 int cli_run(const struct cli_command *c, int argc, char **argv, struct cmd_env *env)
 {
 	return run_table(c, NULL, argc, argv, env);
+}
+
+int cli_close_stdout(int rc)
+{
+	bool failed = ferror(stdout);
+	int e = 0;
+
+	errno = 0;
+	if (fclose(stdout))
+		e = errno;
+	else if (failed)
+		e = 0;	/* an earlier write failed: its reason is gone */
+	else
+		return rc;
+	if (e == EPIPE)	/* the reader left (| head): not ours to say */
+		return rc;
+	if (e)
+		fprintf(stderr, "cxltier: write error: %s\n", strerror(e));
+	else
+		fprintf(stderr, "cxltier: write error\n");
+	return rc ? rc : EXIT_FAIL;
 }
