@@ -403,7 +403,7 @@ static int run_table(const struct cli_command *c, const char *parent, int argc, 
 		return c->legacy(argc, argv, env);
 	}
 	if (cli_check_table(c))
-		return 70;	/* EX_SOFTWARE */
+		return EXIT_SOFTWARE;
 	build(&p);
 	env->opts = p.longopts;
 	if (!(p.args = calloc(1, c->args_size ? c->args_size : 1))) {

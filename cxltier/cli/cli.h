@@ -28,8 +28,11 @@ enum {
 	EXIT_FAIL = 1,
 	EXIT_USAGE = 2,
 	EXIT_PARTIAL = 64,	/* some objects done, some not: each named on stderr */
+	EXIT_SOFTWARE = 70,	/* a command's table is inconsistent (sysexits' EX_SOFTWARE) */
 	EXIT_UNSUPPORTED = 77,	/* this kernel or device cannot do it */
+	EXIT_NO_LIBRARY = 127,	/* a library loaded on first use is not there */
 };
+/* (the table of docs/cxltier.txt, EXIT STATUS, names exactly these) */
 
 struct cli_command;
 
