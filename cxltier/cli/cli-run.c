@@ -98,10 +98,11 @@ static const char *default_hint(const struct cli_opt *o, char *buf, size_t len)
 {
 	switch (o->store) {
 	case CLI_SECONDS:
-		snprintf(buf, len, "give seconds (0-%ld)", o->max);
+		snprintf(buf, len, "give whole seconds up to %ld: a number (seconds) or a span such as 30s, 5min, 1h",
+			 o->max);
 		break;
 	case CLI_SIZE:
-		snprintf(buf, len, "give bytes, or a number with K, M, G or T");
+		snprintf(buf, len, "give a size: bytes, or 512M, 1.5G, 1GiB (powers of 1024), 1GB (of 1000)");
 		break;
 	case CLI_CHOICE: {
 		size_t off = snprintf(buf, len, "give ");

@@ -110,3 +110,57 @@ codes_of_page() {
     all_cmds
     assert_equal "$n" "$(wc -w <<<"$CMDS")"
 }
+
+# ---- sizes and times: one grammar ----
+
+@test "sizes as util-linux reads them: 1GB is 10^9 bytes, 0.5G a fraction, a bad one named with the forms taken" {
+    local idle
+    idle=$(fixture lab-two-devices-idle)
+    run --separate-stderr "$CXLTIER" region create -s 0.5G --dry-run -j mem0 --sysroot "$idle"
+    assert_success
+    assert_equal "$(jq '.regions[0].size' <<<"$output")" 536870912
+    run --separate-stderr "$CXLTIER" region create -s 1GB --dry-run mem0 --sysroot "$idle"
+    assert_equal "$status" 1
+    assert_equal "$stderr" "cxltier region: error: decoder0.0 cannot take mem0: size 1000000000 bytes is not a multiple of 256M x 1 ways"
+    run --separate-stderr "$CXLTIER" region create -s 1.5X --dry-run mem0 --sysroot "$idle"
+    assert_equal "$status" 2
+    assert_equal "$stderr" "cxltier region: error: --size 1.5X: give a size: bytes, or 512M, 1.5G, 1GiB (powers of 1024), 1GB (of 1000)"
+    run --separate-stderr "$CXLTIER" migrate --pid 1 --to 0 --max-bytes 1.5X
+    assert_equal "$status" 2
+    assert_equal "$stderr" "cxltier migrate: error: --max-bytes 1.5X: a size such as 64M, 1.5G, 1GiB (powers of 1024) or 1GB (of 1000)"
+}
+
+@test "durations as systemd.time writes them: --timeout 30s, 5min, 1d; past the bound or not whole seconds refused" {
+    local t opt
+    for opt in "online --dry-run region0" "offline --dry-run region0"; do
+        for t in 30 30s 5min "1h 30min" 1d; do
+            # shellcheck disable=SC2086  # the words of opt
+            run --separate-stderr "$CXLTIER" $opt --timeout "$t" --sysroot "$ROOT"
+            assert_success
+        done
+        for t in 30x 500ms "1d 1s" -1h; do
+            # shellcheck disable=SC2086
+            run --separate-stderr "$CXLTIER" $opt --timeout "$t" --sysroot "$ROOT"
+            assert_equal "$status" 2
+            assert_equal "$stderr" "cxltier ${opt%% *}: error: --timeout $t: give whole seconds up to 86400: a number (seconds) or a span such as 30s, 5min, 1h"
+        done
+    done
+    run --separate-stderr "$CXLTIER" migrate --pid 1 --to 0 --hot --interval 2x
+    assert_equal "$status" 2
+    assert_equal "$stderr" "cxltier migrate: error: --interval 2x: a span up to 1h in whole milliseconds: seconds (5, 0.5) or 500ms, 30s, 2min"
+    run --separate-stderr "$CXLTIER" migrate --pid 1 --to 0 --hot --interval 2h
+    assert_equal "$status" 2
+}
+
+@test "the configuration's durations read as the options' do: store-max-age = 1w 2d, 5min; 500ms refused" {
+    local t
+    for t in "1w 2d" 5min 90d 0; do
+        printf '[events]\nstore = %s\nstore-max-age = %s\n' "$BATS_TEST_TMPDIR/none.db" "$t" > "$BATS_TEST_TMPDIR/conf"
+        run --separate-stderr "$CXLTIER" events --history --config "$BATS_TEST_TMPDIR/conf" -j
+        [[ $stderr != *"store-max-age"* ]] || fail "store-max-age = $t refused: $stderr"
+    done
+    printf '[events]\nstore-max-age = 500ms\n' > "$BATS_TEST_TMPDIR/bad"
+    run --separate-stderr "$CXLTIER" events --history --config "$BATS_TEST_TMPDIR/bad"
+    assert_equal "$status" 2
+    assert_equal "$stderr" "cxltier events: error: $BATS_TEST_TMPDIR/bad:2: store-max-age = 500ms: a duration such as 90d or 52w (0: none)"
+}
