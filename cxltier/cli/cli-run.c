@@ -265,15 +265,44 @@ static int parse_options(struct parse *p, int argc, char **argv)
 	return EXIT_OK;
 }
 
-static const struct cli_opt *given_by_name(const struct parse *p, const char *name, size_t len)
+/* the given option (the command's own or a common one) named by name's
+ * first len characters: its long name, or NULL */
+static const char *given_by_name(const struct parse *p, const char *name, size_t len)
 {
+	/* -j before the command (cxltier -j list) is the common -j too */
+	unsigned given = p->env->given | (p->env->out.json ? CLI_GIVEN_JSON : 0);
+
 	for (size_t i = 0; i < p->nopts; i++)
 		if (p->given[i] && strlen(p->c->opts[i].name) == len && !strncmp(p->c->opts[i].name, name, len))
-			return &p->c->opts[i];
+			return p->c->opts[i].name;
+	for (const struct cli_common_opt *k = cli_common_opts; k->name; k++)
+		if (k->given & given && strlen(k->name) == len && !strncmp(k->name, name, len))
+			return k->name;
 	return NULL;
 }
 
-/* what the table says of the options given: conflicts, the live system */
+/* an option given with one its table says it does not go with: an exit code */
+static int check_conflicts(const struct parse *p, const struct cli_opt *o)
+{
+	for (const char *w = o->conflicts; w && *w;) {
+		size_t n = strcspn(w, ",");
+		const char *other = given_by_name(p, w, n);
+		if (other) {
+			if (o->conflict_msg)
+				cmd_err(p->env, "%s", o->conflict_msg);
+			else
+				cmd_err(p->env, "--%s: not with --%s", o->name, other);
+			return EXIT_USAGE;
+		}
+		w += n;
+		w += *w == ',';
+	}
+	return EXIT_OK;
+}
+
+/* what the table says of the options given: conflicts, the live system;
+ * and -o, which chooses a table's columns, not with -j (the JSON has every
+ * key, whatever the options: a script picks with jq) */
 static int check_rules(const struct parse *p)
 {
 	const struct cli_command *c = p->c;
@@ -287,19 +316,8 @@ static int check_rules(const struct parse *p)
 			cmd_err(env, "--%s works on the live system only (not with --sysroot)", o->name);
 			return EXIT_USAGE;
 		}
-		for (const char *w = o->conflicts; w && *w;) {
-			size_t n = strcspn(w, ",");
-			const struct cli_opt *other = given_by_name(p, w, n);
-			if (other) {
-				if (o->conflict_msg)
-					cmd_err(env, "%s", o->conflict_msg);
-				else
-					cmd_err(env, "--%s: not with --%s", o->name, other->name);
-				return EXIT_USAGE;
-			}
-			w += n;
-			w += *w == ',';
-		}
+		if (check_conflicts(p, o))
+			return EXIT_USAGE;
 	}
 	if (c->flags & CLI_LIVE_ONLY && env->sysroot) {
 		cmd_err(env, "%s works on the live system only (not with --sysroot)", c->name);
@@ -308,6 +326,11 @@ static int check_rules(const struct parse *p)
 	if (c->flags & CLI_NO_OUTPUT && env->given & (CLI_GIVEN_JSON | CLI_GIVEN_COLUMNS | CLI_GIVEN_NOHEADINGS |
 						       CLI_GIVEN_BYTES)) {
 		cmd_err(env, "%s prints no table or JSON: -j, -o, -n and -b do not apply", c->name);
+		return EXIT_USAGE;
+	}
+	if (env->out.json && env->given & CLI_GIVEN_COLUMNS) {
+		cmd_err(env, "-o %s chooses a table's columns: not with -j (the JSON has every key: pick them with jq)",
+			env->out.columns);
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
