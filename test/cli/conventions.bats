@@ -164,3 +164,24 @@ codes_of_page() {
     assert_equal "$status" 2
     assert_equal "$stderr" "cxltier events: error: $BATS_TEST_TMPDIR/bad:2: store-max-age = 500ms: a duration such as 90d or 52w (0: none)"
 }
+
+# ---- conflicting options refused, not ignored ----
+
+@test "conflicting options are refused with a message, never silently ignored" {
+    run --separate-stderr "$CXLTIER" list --summary -m mem0 --sysroot "$ROOT"
+    assert_equal "$status" 2
+    assert_equal "$stderr" "cxltier list: error: --summary: not with --memdev"
+    local cmd n=0
+    for cmd in list tiers doctor usage; do
+        run --separate-stderr "$CXLTIER" "$cmd" -j -o NAME --sysroot "$ROOT"
+        assert_equal "$status" 2
+        assert_equal "$stderr" "cxltier $cmd: error: -o NAME chooses a table's columns: not with -j (the JSON has every key: pick them with jq)"
+        n=$((n + 1))
+    done
+    # -j before the command is the same -j
+    run --separate-stderr "$CXLTIER" -j list -o NAME --sysroot "$ROOT"
+    assert_equal "$status" 2
+    run --separate-stderr "$CXLTIER" list -o NAME --sysroot "$ROOT"
+    assert_success
+    assert_equal "$n" 4
+}
