@@ -142,7 +142,7 @@ verify_clean() {
 }
 
 @test "the units keep what they are for: ExecStart, Restart=always for the follower, a bounded start at boot" {
-    grep -qx "ExecStart=$CXLTIER metrics --output /var/lib/prometheus/node-exporter/cxltier.prom" "$UNITS/cxltier-metrics.service"
+    grep -qx "ExecStart=$CXLTIER metrics --output-file /var/lib/prometheus/node-exporter/cxltier.prom" "$UNITS/cxltier-metrics.service"
     grep -qx "ExecStart=$CXLTIER events --follow --store --json" "$UNITS/cxltier-events.service"
     grep -qx 'StateDirectory=cxltier' "$UNITS/cxltier-events.service"
     grep -qx 'StateDirectoryMode=0700' "$UNITS/cxltier-events.service"
