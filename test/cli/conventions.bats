@@ -185,3 +185,67 @@ codes_of_page() {
     assert_success
     assert_equal "$n" 4
 }
+
+# ---- permission is not absence ----
+
+# as_nobody CMD...: run as an unprivileged user (nobody, no groups)
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+
+# root_only_tree DIR...: PERM= a copy of lab-two-devices (or of the tree
+# FROM names) that anyone may
+# read but for the directories given (0700, root's), in a directory of the
+# test's own under TMPDIR (bats' own run directory is root's alone: nobody
+# could reach the tree at all); teardown removes it
+root_only_tree() {
+    local d
+    [[ -n ${PERMDIR:-} ]] || PERMDIR=$(mktemp -d "${TMPDIR:-/tmp}/cxltier-perm.XXXXXX")
+    chmod 755 "$PERMDIR"
+    d=$(mktemp -d "$PERMDIR/tree.XXXXXX")
+    chmod 755 "$d"
+    cp -a "${FROM:-$ROOT}/." "$d/"
+    chmod -R a+rX "$d"
+    for p in "$@"; do chmod 0700 "$d/$p"; done
+    PERM=$d
+}
+
+teardown() {
+    if [[ -n ${PERMDIR:-} ]]; then
+        rm -rf "$PERMDIR"
+    fi
+}
+
+@test "an unreadable CXL bus as a user: permission denied with the path, exit 1, never 'no CXL bus'" {
+    [[ $(id -u) == 0 ]] || skip "needs root to drop privileges"
+    root_only_tree sys/bus
+    run --separate-stderr as_nobody "$CXLTIER" list --sysroot "$PERM"
+    assert_equal "$status" 1
+    assert_equal "$stderr" "cxltier list: error: cannot read $PERM/sys/bus/cxl: Permission denied"
+    run --separate-stderr as_nobody "$CXLTIER" list -j --sysroot "$PERM"
+    assert_equal "$status" 1
+    refute_output --partial '"memdevs"'
+    # the whole tree root-only: the same
+    root_only_tree sys
+    run --separate-stderr as_nobody "$CXLTIER" list --sysroot "$PERM"
+    assert_equal "$status" 1
+    assert_equal "$stderr" "cxltier list: error: cannot read $PERM/sys/bus/cxl: Permission denied"
+    # root reads the same tree; a tree without the bus is still "no CXL bus", exit 0
+    run --separate-stderr "$CXLTIER" list --sysroot "$PERM"
+    assert_success
+    FROM=$(fixture host-nocxl) root_only_tree
+    run --separate-stderr as_nobody "$CXLTIER" list --sysroot "$PERM"
+    assert_success
+    [[ $stderr == *"no CXL bus on this system"* ]] || fail "$stderr"
+}
+
+@test "an unreadable memory directory as a user: permission denied with the path, never 'no memory hotplug' (77)" {
+    [[ $(id -u) == 0 ]] || skip "needs root to drop privileges"
+    root_only_tree sys/devices/system/memory
+    run --separate-stderr as_nobody "$CXLTIER" online --dry-run region0 --sysroot "$PERM"
+    assert_equal "$status" 1
+    assert_equal "$stderr" "cxltier online: error: cannot read $PERM/sys/devices/system/memory/block_size_bytes: Permission denied"
+    run --separate-stderr as_nobody "$CXLTIER" list --sysroot "$PERM"
+    assert_equal "$status" 1
+    assert_equal "$stderr" "cxltier list: error: cannot read $PERM/sys/devices/system/memory/block_size_bytes: Permission denied"
+    run --separate-stderr "$CXLTIER" online --dry-run region0 --sysroot "$PERM"
+    assert_success
+}
