@@ -174,6 +174,6 @@ restart_stops_on_77() {
     assert_equal "$n" 2   # the follower and the hotplug watch
     sed '/^RestartPreventExitStatus=/d' "$UNITS/cxltier-events.service" > "$BATS_TEST_TMPDIR/cxltier-events.service"
     run restart_stops_on_77 "$BATS_TEST_TMPDIR/cxltier-events.service"
-    assert_failure
+    assert_failure 1
     assert_output --partial 'Restart=always without RestartPreventExitStatus=77'
 }
