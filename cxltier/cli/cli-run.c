@@ -281,14 +281,6 @@ static const char *given_by_name(const struct parse *p, const char *name, size_t
 	return NULL;
 }
 
-static bool has_opt(const struct cli_command *c, const char *name)
-{
-	for (const struct cli_opt *o = c->opts; o && o->name; o++)
-		if (!strcmp(o->name, name))
-			return true;
-	return false;
-}
-
 /* an option given with one its table says it does not go with: an exit code */
 static int check_conflicts(const struct parse *p, const struct cli_opt *o)
 {
@@ -334,13 +326,6 @@ static int check_rules(const struct parse *p)
 	if (c->flags & CLI_NO_OUTPUT && env->given & (CLI_GIVEN_JSON | CLI_GIVEN_COLUMNS | CLI_GIVEN_NOHEADINGS |
 						       CLI_GIVEN_BYTES)) {
 		cmd_err(env, "%s prints no table or JSON: -j, -o, -n and -b do not apply", c->name);
-		return EXIT_USAGE;
-	}
-	if (env->given & CLI_GIVEN_COLUMNS && !(c->flags & CLI_NO_OUTPUT) && !(c->tables && c->tables[0])) {
-		/* -o is a table's columns everywhere, never a file */
-		cmd_err(env, "-o chooses a table's columns, and %s prints no table%s", c->name,
-			given_by_name(p, "output-file", 11) || !has_opt(c, "output-file")
-				? "" : ": to write a file, give --output-file FILE");
 		return EXIT_USAGE;
 	}
 	if (env->out.json && env->given & CLI_GIVEN_COLUMNS) {

@@ -66,6 +66,11 @@ static int run(struct cmd_env *env, void *args, int argc, char **argv)
 	int rc;
 
 	(void)argc, (void)argv;
+	if (env->given & CLI_GIVEN_COLUMNS) {	/* -o is a table's columns in every command, never a file */
+		cmd_err(env, "-o chooses a table's columns, and metrics prints no table: to write a file, give "
+			"--output-file FILE");
+		return EXIT_USAGE;
+	}
 	if (ct_metrics_collect(env->ctx, &o, &r) || !(root = metrics_json(&r)) || !(text = render(env, root, &len))) {
 		cmd_err(env, "out of memory");
 		rc = EXIT_FAIL;
