@@ -190,7 +190,7 @@ static int unknown(struct parse *p, int argc, char **argv)
 		cmd_err(p->env, "unknown option '-%c' (see 'cxltier %s --help')", optopt, p->env->cmd);
 		return EXIT_USAGE;
 	}
-	k = matches(p, word, len, names);
+	k = len ? matches(p, word, len, names) : 0;
 	if (k == 1 && word[len] == '=') {
 		cmd_err(p->env, "option '--%s' doesn't allow an argument", names[0]);
 		return EXIT_USAGE;

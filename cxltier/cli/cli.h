@@ -100,7 +100,9 @@ struct cli_opt {
 	const char *words;	/* CLI_CHOICE and CLI_C_WORDS: "movable normal" */
 	enum cli_complete complete;
 	unsigned flags;
-	const char *conflicts;	/* "policy,convert": long names it does not go with */
+	const char *conflicts;	/* "policy,convert": long names it does not go with
+				 * (its command's, or the common json, output,
+				 * noheadings, bytes, sysroot) */
 	const char *conflict_msg;	/* said when one of them is given too
 					 * (NULL: "--NAME: not with --OTHER") */
 	/* CLI_PARSE: stores the value; with another store, checks the
