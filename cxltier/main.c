@@ -108,5 +108,5 @@ int main(int argc, char **argv)
 	rc = cli_run(c, argc - i, argv + i, &env);
 out:
 	ct_context_free(env.ctx);
-	return rc;
+	return cli_close_stdout(rc);
 }

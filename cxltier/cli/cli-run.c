@@ -107,10 +107,11 @@ static const char *default_hint(const struct cli_opt *o, char *buf, size_t len)
 {
 	switch (o->store) {
 	case CLI_SECONDS:
-		snprintf(buf, len, "give seconds (0-%ld)", o->max);
+		snprintf(buf, len, "give whole seconds up to %ld: a number (seconds) or a span such as 30s, 5min, 1h",
+			 o->max);
 		break;
 	case CLI_SIZE:
-		snprintf(buf, len, "give bytes, or a number with K, M, G or T");
+		snprintf(buf, len, "give a size: bytes, or 512M, 1.5G, 1GiB (powers of 1024), 1GB (of 1000)");
 		break;
 	case CLI_CHOICE: {
 		size_t off = snprintf(buf, len, "give ");
@@ -167,21 +168,53 @@ static int store(struct parse *p, const struct cli_opt *o, const char *arg)
 	return EXIT_USAGE;
 }
 
-/* an unknown option: the close one suggested */
+/* the long options word begins (len: its length before any '='), in
+ * names; the one named exactly first, alone */
+static size_t matches(const struct parse *p, const char *word, size_t len, const char **names)
+{
+	size_t n = 0;
+
+	for (const struct option *o = p->longopts; o->name; o++) {
+		if (strlen(o->name) == len && !strncmp(o->name, word, len)) {
+			names[0] = o->name;
+			return 1;
+		}
+		if (!strncmp(o->name, word, len))
+			names[n++] = o->name;
+	}
+	return n;
+}
+
+/* an option getopt refused, in getopt's words: an argument given to one
+ * that takes none, a prefix of several, or an unknown one (the close one
+ * suggested, never the one given) */
 static int unknown(struct parse *p, int argc, char **argv)
 {
 	const char *names[MAX_OPTS + 16], *bad = optind > 0 && optind <= argc ? argv[optind - 1] : "?", *s;
-	size_t n = 0;
-	char w[64];
+	const char *word = bad + strspn(bad, "-");
+	size_t n = 0, len = strcspn(word, "="), k;
+	char w[64], list[512];
 
 	if (optopt && optopt < 0x100 && (bad[0] != '-' || bad[1] != '-')) {
 		cmd_err(p->env, "unknown option '-%c' (see 'cxltier %s --help')", optopt, p->env->cmd);
 		return EXIT_USAGE;
 	}
+	k = len ? matches(p, word, len, names) : 0;
+	if (k == 1 && word[len] == '=') {
+		cmd_err(p->env, "option '--%s' doesn't allow an argument", names[0]);
+		return EXIT_USAGE;
+	}
+	if (k > 1) {
+		size_t off = 0;
+		for (size_t i = 0; i < k && off < sizeof(list); i++)
+			off += snprintf(list + off, sizeof(list) - off, " '--%s'", names[i]);
+		cmd_err(p->env, "option '--%.*s' is ambiguous; possibilities:%s", (int)len, word, list);
+		return EXIT_USAGE;
+	}
 	for (const struct option *o = p->longopts; o->name; o++)
 		names[n++] = o->name;
-	snprintf(w, sizeof(w), "%.*s", (int)strcspn(bad + strspn(bad, "-"), "="), bad + strspn(bad, "-"));
-	if ((s = cmd_suggest(w, names, n)))
+	snprintf(w, sizeof(w), "%.*s", (int)len, word);
+	if ((s = cmd_suggest(w, names, n)) && strcmp(s, w))
 		cmd_err(p->env, "unknown option '%s'; did you mean '--%s'?", bad, s);
 	else
 		cmd_err(p->env, "unknown option '%s' (see 'cxltier %s --help')", bad, p->env->cmd);
@@ -247,8 +280,12 @@ static int parse_options(struct parse *p, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, p->shortopts, p->longopts, NULL)) != -1) {
 		if (c == '?')
 			return unknown(p, argc, argv);
-		if (c == ':') {
-			cmd_err(p->env, "option '%s' needs an argument", argv[optind - 1]);
+		if (c == ':') {	/* "-jm": the letter, not the word */
+			const char *w = argv[optind - 1];
+			if (w[1] != '-' && optopt > 0 && optopt < 0x100)
+				cmd_err(p->env, "option '-%c' requires an argument", optopt);
+			else
+				cmd_err(p->env, "option '%s' requires an argument", w);
 			return EXIT_USAGE;
 		}
 		if ((rc = common(p, c)) != 1) {
@@ -266,15 +303,44 @@ static int parse_options(struct parse *p, int argc, char **argv)
 	return EXIT_OK;
 }
 
-static const struct cli_opt *given_by_name(const struct parse *p, const char *name, size_t len)
+/* the given option (the command's own or a common one) named by name's
+ * first len characters: its long name, or NULL */
+static const char *given_by_name(const struct parse *p, const char *name, size_t len)
 {
+	/* -j before the command (cxltier -j list) is the common -j too */
+	unsigned given = p->env->given | (p->env->out.json ? CLI_GIVEN_JSON : 0);
+
 	for (size_t i = 0; i < p->nopts; i++)
 		if (p->given[i] && strlen(p->c->opts[i].name) == len && !strncmp(p->c->opts[i].name, name, len))
-			return &p->c->opts[i];
+			return p->c->opts[i].name;
+	for (const struct cli_common_opt *k = cli_common_opts; k->name; k++)
+		if (k->given & given && strlen(k->name) == len && !strncmp(k->name, name, len))
+			return k->name;
 	return NULL;
 }
 
-/* what the table says of the options given: conflicts, the live system */
+/* an option given with one its table says it does not go with: an exit code */
+static int check_conflicts(const struct parse *p, const struct cli_opt *o)
+{
+	for (const char *w = o->conflicts; w && *w;) {
+		size_t n = strcspn(w, ",");
+		const char *other = given_by_name(p, w, n);
+		if (other) {
+			if (o->conflict_msg)
+				cmd_err(p->env, "%s", o->conflict_msg);
+			else
+				cmd_err(p->env, "--%s: not with --%s", o->name, other);
+			return EXIT_USAGE;
+		}
+		w += n;
+		w += *w == ',';
+	}
+	return EXIT_OK;
+}
+
+/* what the table says of the options given: conflicts, the live system;
+ * and -o, which chooses a table's columns, not with -j (the JSON has every
+ * key, whatever the options: a script picks with jq) */
 static int check_rules(const struct parse *p)
 {
 	const struct cli_command *c = p->c;
@@ -288,19 +354,8 @@ static int check_rules(const struct parse *p)
 			cmd_err(env, "--%s works on the live system only (not with --sysroot)", o->name);
 			return EXIT_USAGE;
 		}
-		for (const char *w = o->conflicts; w && *w;) {
-			size_t n = strcspn(w, ",");
-			const struct cli_opt *other = given_by_name(p, w, n);
-			if (other) {
-				if (o->conflict_msg)
-					cmd_err(env, "%s", o->conflict_msg);
-				else
-					cmd_err(env, "--%s: not with --%s", o->name, other->name);
-				return EXIT_USAGE;
-			}
-			w += n;
-			w += *w == ',';
-		}
+		if (check_conflicts(p, o))
+			return EXIT_USAGE;
 	}
 	if (c->flags & CLI_LIVE_ONLY && env->sysroot) {
 		cmd_err(env, "%s works on the live system only (not with --sysroot)", c->name);
@@ -308,6 +363,11 @@ static int check_rules(const struct parse *p)
 	}
 	if (c->flags & CLI_NO_OUTPUT && env->given & CLI_GIVEN_SHOWN) {
 		cmd_err(env, "%s prints no table or JSON: -j, -o, -n, -r, -P, -l and -b do not apply", c->name);
+		return EXIT_USAGE;
+	}
+	if (env->out.json && env->given & CLI_GIVEN_COLUMNS) {
+		cmd_err(env, "-o %s chooses a table's columns: not with -j (the JSON has every key: pick them with jq)",
+			env->out.columns);
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
@@ -404,7 +464,7 @@ static int run_table(const struct cli_command *c, const char *parent, int argc, 
 		return c->legacy(argc, argv, env);
 	}
 	if (cli_check_table(c))
-		return 70;	/* EX_SOFTWARE */
+		return EXIT_SOFTWARE;
 	build(&p);
 	env->opts = p.longopts;
 	if (!(p.args = calloc(1, c->args_size ? c->args_size : 1))) {
@@ -430,4 +490,25 @@ static int run_table(const struct cli_command *c, const char *parent, int argc, 
 int cli_run(const struct cli_command *c, int argc, char **argv, struct cmd_env *env)
 {
 	return run_table(c, NULL, argc, argv, env);
+}
+
+int cli_close_stdout(int rc)
+{
+	bool failed = ferror(stdout);
+	int e = 0;
+
+	errno = 0;
+	if (fclose(stdout))
+		e = errno;
+	else if (failed)
+		e = 0;	/* an earlier write failed: its reason is gone */
+	else
+		return rc;
+	if (e == EPIPE)	/* the reader left (| head): not ours to say */
+		return rc;
+	if (e)
+		fprintf(stderr, "cxltier: write error: %s\n", strerror(e));
+	else
+		fprintf(stderr, "cxltier: write error\n");
+	return rc ? rc : EXIT_FAIL;
 }

@@ -17,5 +17,10 @@ int cli_run(const struct cli_command *c, int argc, char **argv, struct cmd_env *
 /* the table's own consistency (no letter or name twice, none of the
  * common ones taken): 0, or -1 with the fault on stderr */
 int cli_check_table(const struct cli_command *c);
+/* stdout flushed and closed at the end of the run, as util-linux's
+ * close_stdout: a write that failed (a full disk, /dev/full) is said as
+ * "write error" and the run's code becomes 1 (a failing run keeps its own);
+ * a reader that left (EPIPE) is not an error. Returns the exit code. */
+int cli_close_stdout(int rc);
 
 #endif

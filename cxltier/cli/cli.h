@@ -28,8 +28,11 @@ enum {
 	EXIT_FAIL = 1,
 	EXIT_USAGE = 2,
 	EXIT_PARTIAL = 64,	/* some objects done, some not: each named on stderr */
+	EXIT_SOFTWARE = 70,	/* a command's table is inconsistent (sysexits' EX_SOFTWARE) */
 	EXIT_UNSUPPORTED = 77,	/* this kernel or device cannot do it */
+	EXIT_NO_LIBRARY = 127,	/* a library loaded on first use is not there */
 };
+/* (the table of docs/cxltier.txt, EXIT STATUS, names exactly these) */
 
 struct cli_command;
 
@@ -58,8 +61,10 @@ enum cli_store {
 	CLI_LIST,	/* struct name_filter: comma-separated, repeatable (cli/filter.h) */
 	CLI_APPEND,	/* struct name_filter: each argument whole, repeatable (files, paths) */
 	CLI_UINT,	/* unsigned: a number from 0 to max (0x... too) */
-	CLI_SECONDS,	/* unsigned: whole seconds from 0 to max */
-	CLI_SIZE,	/* uint64_t: bytes, or a number with K, M, G or T (not 0) */
+	CLI_SECONDS,	/* unsigned: whole seconds from 0 to max, a span as systemd.time
+			 * writes it ("30s", "5min"; a bare number: seconds) */
+	CLI_SIZE,	/* uint64_t: a size as util-linux's strtosize reads it ("1.5G",
+			 * "1GiB", "1GB" = 10^9), not 0 */
 	CLI_CHOICE,	/* int: the index of the argument in words */
 	CLI_SET,	/* int: value (no argument; e.g. --movable for --zone movable) */
 	CLI_PARSE,	/* the command's own parse() */
@@ -95,14 +100,16 @@ struct cli_opt {
 	const char *words;	/* CLI_CHOICE and CLI_C_WORDS: "movable normal" */
 	enum cli_complete complete;
 	unsigned flags;
-	const char *conflicts;	/* "policy,convert": long names it does not go with */
+	const char *conflicts;	/* "policy,convert": long names it does not go with
+				 * (its command's, or the common json, output,
+				 * noheadings, bytes, sysroot) */
 	const char *conflict_msg;	/* said when one of them is given too
 					 * (NULL: "--NAME: not with --OTHER") */
 	/* CLI_PARSE: stores the value; with another store, checks the
 	 * argument before it is stored. 0, or an exit code with the message said */
 	int (*parse)(struct cmd_env *env, void *args, const char *arg);
 	const char *bad;	/* the refusal's hint for a value that does not parse
-				 * ("give seconds (0-86400)"); NULL: made from the store */
+				 * ("give a node number"); NULL: made from the store */
 };
 
 /* cli_command.flags */

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <unistd.h>
+#include "cli/cli.h"
 #include "cli/lazy-libs.h"
 
 void *lazy_symbol(unsigned lib, const char *name)
@@ -24,7 +25,7 @@ void *lazy_symbol(unsigned lib, const char *name)
 	if (!fn) {
 		fprintf(stderr, "cxltier: cannot load %s from %s: %s\n", name, lib < LAZY_MAX_LIBS ? lazy_sonames[lib] : "?",
 			dlerror());
-		_exit(127);
+		_exit(EXIT_NO_LIBRARY);
 	}
 	return fn;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/option-values.h"
+#include "core/time-parse.h"
 #include "core/units.h"
 
 int value_uint(const char *arg, long max, unsigned *out)
@@ -23,14 +24,22 @@ int value_uint(const char *arg, long max, unsigned *out)
 
 int value_seconds(const char *arg, long max, unsigned *out)
 {
-	char *end;
-	long v;
+	uint64_t ns;
 
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || *end || end == arg || v < 0 || v > max)
+	/* systemd.time's spans, a bare number in seconds; whole seconds */
+	if (ct_parse_span(arg, CT_NS_PER_SEC, (uint64_t)max * CT_NS_PER_SEC, &ns) || ns % CT_NS_PER_SEC)
 		return -EINVAL;
-	*out = (unsigned)v;
+	*out = (unsigned)(ns / CT_NS_PER_SEC);
+	return 0;
+}
+
+int value_span_ms(const char *arg, uint64_t max_ms, uint64_t *out)
+{
+	uint64_t ns;
+
+	if (ct_parse_span(arg, CT_NS_PER_SEC, max_ms * 1000000, &ns) || ns % 1000000 || !ns)
+		return -EINVAL;
+	*out = ns / 1000000;
 	return 0;
 }
 

@@ -8,9 +8,14 @@
 
 /* a whole number from 0 to max, decimal or 0x... */
 int value_uint(const char *arg, long max, unsigned *out);
-/* whole seconds from 0 to max */
+/* a span as systemd.time(7) writes it ("30s", "5min", "1h 30min"; a bare
+ * number is seconds) of whole seconds from 0 to max */
 int value_seconds(const char *arg, long max, unsigned *out);
-/* bytes, or a number with K, M, G or T (binary); 0 is refused */
+/* the same, in whole milliseconds from 1 to max_ms ("500ms", "1.5", "2s") */
+int value_span_ms(const char *arg, uint64_t max_ms, uint64_t *out);
+/* a size as util-linux's strtosize reads it: bytes, "512M", "1.5G" and
+ * "1GiB" (powers of 1024), "1GB" (powers of 1000), "0x..." bytes; 0 is
+ * refused */
 int value_size(const char *arg, uint64_t *out);
 /* the index of arg among the words (separated by spaces), or -EINVAL */
 int value_choice(const char *arg, const char *words);

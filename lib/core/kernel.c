@@ -216,14 +216,14 @@ int ct_kernel_auto_online_written(struct ct_context *ctx, struct timespec *when)
 	return rc;
 }
 
-bool ct_kernel_has_memory_hotplug(struct ct_context *ctx)
+int ct_kernel_has_memory_hotplug(struct ct_context *ctx)
 {
-	return ct_sysfs_exists(&ctx->sys, MEMORY_DIR "/block_size_bytes");
+	return ct_sysfs_present(&ctx->sys, MEMORY_DIR "/block_size_bytes");
 }
 
-bool ct_kernel_has_numa(struct ct_context *ctx)
+int ct_kernel_has_numa(struct ct_context *ctx)
 {
-	return ct_sysfs_exists(&ctx->sys, "/sys/devices/system/node/online");
+	return ct_sysfs_present(&ctx->sys, "/sys/devices/system/node/online");
 }
 
 bool ct_kernel_has_cxl_tracepoints(struct ct_context *ctx)

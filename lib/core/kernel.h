@@ -104,10 +104,11 @@ int ct_libcxl_version(void);
 /* cxl_decoder_create_ram_region(): libcxl 77 and later */
 bool ct_libcxl_can_create_ram_region(void);
 
-/* is memory hotplug there at all (/sys/devices/system/memory) */
-bool ct_kernel_has_memory_hotplug(struct ct_context *ctx);
-/* is NUMA node information there (/sys/devices/system/node) */
-bool ct_kernel_has_numa(struct ct_context *ctx);
+/* is memory hotplug there at all (/sys/devices/system/memory): 1, 0, or
+ * -errno with the message when it cannot be seen (ct_sysfs_present) */
+int ct_kernel_has_memory_hotplug(struct ct_context *ctx);
+/* is NUMA node information there (/sys/devices/system/node): the same */
+int ct_kernel_has_numa(struct ct_context *ctx);
 /* are the CXL tracepoints visible (tracefs mounted, kernel 6.3+) */
 bool ct_kernel_has_cxl_tracepoints(struct ct_context *ctx);
 

@@ -274,6 +274,19 @@ bool ct_sysfs_exists(struct ct_sysfs *s, const char *path)
 	return true;
 }
 
+int ct_sysfs_present(struct ct_sysfs *s, const char *path)
+{
+	int fd = ct_sysfs_openat(s, path, O_PATH, 0);
+
+	if (fd >= 0) {
+		close(fd);
+		return 1;
+	}
+	if (fd == -ENOENT || fd == -ENOTDIR)
+		return 0;
+	return fail_io(s, -fd, "read", path);
+}
+
 int ct_sysfs_stat(struct ct_sysfs *s, const char *path, struct stat *st)
 {
 	int fd = ct_sysfs_openat(s, path, O_PATH, 0), rc = 0;

@@ -57,6 +57,11 @@ int ct_sysfs_link_name(struct ct_sysfs *s, const char *path, char *buf, size_t l
 /* the link's target resolved to an absolute path inside the root */
 int ct_sysfs_realpath(struct ct_sysfs *s, const char *path, char *buf, size_t len);
 bool ct_sysfs_exists(struct ct_sysfs *s, const char *path);
+/* whether path is there, told apart from whether it can be seen: 1 there,
+ * 0 absent (ENOENT, ENOTDIR), or -errno with a message naming the path
+ * ("cannot read /sys/bus/cxl: Permission denied"): a directory on the way
+ * that the caller may not search is not an absence */
+int ct_sysfs_present(struct ct_sysfs *s, const char *path);
 /* what path leads to (symlinks followed; on the live system also /proc's
  * fd and map_files links, to the very file a process has): 0 or -errno,
  * no message */

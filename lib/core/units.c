@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/time-parse.h"
 #include "core/units.h"
 
 int ct_parse_size(const char *s, uint64_t *out)
@@ -53,25 +54,11 @@ int ct_parse_size(const char *s, uint64_t *out)
 
 int ct_parse_duration(const char *s, uint64_t *seconds)
 {
-	char *end;
-	unsigned long long v, mul = 1;
+	uint64_t ns;
 
-	if (*s < '0' || *s > '9')
+	if (ct_parse_span(s, CT_NS_PER_SEC, 0, &ns) || ns % CT_NS_PER_SEC)
 		return -1;
-	v = strtoull(s, &end, 10);
-	switch (*end) {
-	case 's': case '\0': break;
-	case 'm': mul = 60; break;
-	case 'h': mul = 3600; break;
-	case 'd': mul = 86400; break;
-	case 'w': mul = 7 * 86400; break;
-	default: return -1;
-	}
-	if (*end && end[1])
-		return -1;
-	if (v > ~0ULL / mul)
-		return -1;
-	*seconds = v * mul;
+	*seconds = ns / CT_NS_PER_SEC;
 	return 0;
 }
 

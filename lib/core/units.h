@@ -13,7 +13,9 @@ int ct_parse_size(const char *s, uint64_t *out);
 /* bytes as people read them, as util-linux prints them: "512", "4K",
  * "1.5G" (one decimal, rounded, dropped when 0); buf returned */
 char *ct_size_text(uint64_t bytes, char *buf, size_t len);
-/* "90s", "30m", "12h", "7d", "2w", "3600" (seconds): 0, or -1 */
+/* a span as systemd.time(7) writes it, ct_parse_span's ("90s", "30min",
+ * "12h", "7d", "2w", "1w 2d"; a bare "3600" is seconds), of whole seconds:
+ * 0, or -1 */
 int ct_parse_duration(const char *s, uint64_t *seconds);
 
 #endif

@@ -15,7 +15,9 @@ static int topology_load(struct ct_context *ctx, struct ct_topology *t, bool liv
 	int rc;
 
 	memset(t, 0, sizeof(*t));
-	t->have_cxl_bus = ct_sysfs_exists(&ctx->sys, "/sys/bus/cxl");
+	if ((rc = ct_sysfs_present(&ctx->sys, "/sys/bus/cxl")) < 0)
+		return rc;	/* unseen is not absent */
+	t->have_cxl_bus = rc;
 	if (!t->have_cxl_bus)
 		return 0;
 	/* libcxl reads the live /sys only; a captured tree goes through the
@@ -49,7 +51,9 @@ int ct_topology_finish(struct ct_context *ctx, struct ct_topology *t)
 	struct ct_tiers tiers;
 	int rc;
 
-	if (ct_sysfs_exists(&ctx->sys, "/sys/devices/system/memory/block_size_bytes")) {
+	if ((rc = ct_sysfs_present(&ctx->sys, "/sys/devices/system/memory/block_size_bytes")) < 0)
+		return rc;
+	if (rc) {
 		rc = ct_block_size_cached(ctx, &t->block_size);
 		if (rc)
 			return rc;

@@ -79,10 +79,15 @@ enum ct_job_end job_session_begin_load(struct job_session *js, struct ct_context
 					  char *const *targets, int n, bool full, struct ct_topology *t)
 {
 	enum ct_job_end st;
+	int has;
 
 	js->ctx = ctx;
 	job_session_phase(js, "start");
-	if (!ct_kernel_has_memory_hotplug(ctx)) {
+	if ((has = ct_kernel_has_memory_hotplug(ctx)) < 0) {	/* not absent: unseen */
+		ct_say(&ctx->say, CT_SAY_ERROR, "%s", ct_context_message(ctx));
+		return CT_JOB_FAILED;
+	}
+	if (!has) {
 		ct_say(&ctx->say, CT_SAY_ERROR, "this kernel has no memory hotplug (no memory blocks in sysfs: "
 		       "CONFIG_MEMORY_HOTPLUG)");
 		return CT_JOB_UNSUPPORTED;

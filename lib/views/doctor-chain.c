@@ -7,23 +7,47 @@
 #include "views/findings.h"
 #include "cxl/topology.h"
 
+static bool in_region(const struct ct_topology *t, const struct ct_memdev *m)
+{
+	for (size_t j = 0; j < t->nregions; j++)
+		if (ct_region_has_memdev(&t->regions[j], m->name))
+			return true;
+	return false;
+}
+
+/* bound, enumerated, with volatile capacity and in no region */
+static bool idle(const struct ct_topology *t, const struct ct_memdev *m)
+{
+	return m->enabled && m->endpoint[0] && m->ram_size && !in_region(t, m);
+}
+
+/* cxltier's own command for every idle memdev at once: one region over
+ * them (region create says so when they cannot share one) */
+static void idle_fix(const struct ct_topology *t, char *fix, size_t len)
+{
+	size_t off = (size_t)snprintf(fix, len, "cxltier region create");
+
+	for (size_t i = 0; i < t->nmemdevs && off < len; i++)
+		if (idle(t, &t->memdevs[i]))
+			off += (size_t)snprintf(fix + off, len - off, " %s", t->memdevs[i].name);
+	if (off >= len)	/* too many to name: the command, and where they are listed */
+		snprintf(fix, len, "cxltier region create MEMDEV... (those in no region: cxltier list)");
+}
+
 static void check_memdevs(const struct ct_topology *t, struct ct_findings *f)
 {
 	char fix[256];
 
+	idle_fix(t, fix, sizeof(fix));
 	for (size_t i = 0; i < t->nmemdevs; i++) {
 		const struct ct_memdev *m = &t->memdevs[i];
-		bool in_region = false;
-		for (size_t j = 0; j < t->nregions; j++)
-			in_region |= ct_region_has_memdev(&t->regions[j], m->name);
 		if (!m->enabled) {
 			ct_finding_add(f, "memdev", m->name, CT_FINDING_PROBLEM, "modprobe cxl_mem; cxl enable-memdev",
 				       "not bound to cxl_mem");
 		} else if (!m->endpoint[0]) {
 			ct_finding_add(f, "memdev", m->name, CT_FINDING_PROBLEM, "check dmesg for cxl_port probe errors",
 				       "has no endpoint port: the CXL path to the host bridge is not enumerated");
-		} else if (!in_region && m->ram_size) {
-			snprintf(fix, sizeof(fix), "cxl create-region -m -t ram -d decoder0.0 -w 1 %s (ndctl 77+)", m->name);
+		} else if (idle(t, m)) {
 			ct_finding_add(f, "memdev", m->name, CT_FINDING_PROBLEM, fix,
 				       "%llu MiB of volatile capacity in no region: the memory is not mapped",
 				       (unsigned long long)(m->ram_size >> 20));

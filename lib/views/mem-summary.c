@@ -83,7 +83,9 @@ int ct_mem_summary_load(struct ct_context *ctx, const struct ct_topology *t, str
 
 	memset(s, 0, sizeof(*s));
 	s->total.node = -1;
-	if (!ct_sysfs_exists(sys, CT_MEMORY_DIR "/block_size_bytes"))
+	if ((rc = ct_sysfs_present(sys, CT_MEMORY_DIR "/block_size_bytes")) < 0)
+		return rc;
+	if (!rc)
 		return ct_fail(&ctx->err, EOPNOTSUPP, "no memory blocks here (%s" CT_MEMORY_DIR ": no memory hotplug)", sys->root);
 	if ((rc = ct_block_size_cached(ctx, &s->block_size)) || (rc = ct_sysfs_list(sys, CT_MEMORY_DIR, "memory", &blocks, &nblocks)))
 		return rc;

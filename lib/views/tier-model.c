@@ -166,7 +166,9 @@ int ct_tier_model_load(struct ct_context *ctx, int from, struct ct_tier_model *m
 	int rc;
 
 	memset(m, 0, sizeof(*m));
-	if (!ct_kernel_has_numa(ctx))
+	if ((rc = ct_kernel_has_numa(ctx)) < 0)
+		return rc;
+	if (!rc)
 		return ct_fail(&ctx->err, EOPNOTSUPP,
 			       "this kernel has no NUMA node information (/sys/devices/system/node: CONFIG_NUMA off?)");
 	rc = ct_numa_load(&ctx->sys, &m->numa);

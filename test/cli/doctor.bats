@@ -80,3 +80,18 @@ load helper
     assert_success
     [[ $(jq -c '[.findings[] | select(.check == "damon")]' <<<"$output") == '[]' ]]
 }
+
+@test "idle memdevs: cxltier's own region create, one command for the idle set, before any ndctl" {
+    run --separate-stderr cxltier doctor -j --sysroot "$(fixture lab-two-devices-idle)"
+    assert_failure 1    # problems found
+    assert_equal "$(jq -r '[.findings[] | select(.check == "memdev" and .status == "problem") | "\(.object): \(.fix)"] | join("; ")' <<<"$output")" \
+        "mem0: cxltier region create mem0 mem1; mem1: cxltier region create mem0 mem1"
+    refute_output --partial 'cxl create-region'
+    # and the command it names does what it says on that tree
+    run --separate-stderr cxltier region create mem0 mem1 --dry-run --sysroot "$(fixture lab-two-devices-idle)"
+    assert_success
+    # a memdev in a region is not named
+    run --separate-stderr cxltier doctor -j --sysroot "$(fixture lab-two-devices)"
+    assert_success
+    refute_output --partial 'region create'
+}

@@ -28,12 +28,14 @@ P=$CXLTIER_SRC/test/fixtures/payloads
 @test "health --format prometheus: metric families, labels, values" {
     run cxltier health --file "$P/health-warning.bin" --format prometheus
     assert_success
-    assert_line '# TYPE cxl_health_temperature_celsius gauge'
-    assert_line --regexp '^cxl_health_temperature_celsius\{memdev=".*health-warning.bin",serial="0x0"\} -5$'
-    assert_line '# TYPE cxl_health_dirty_shutdowns_total counter'
-    # every sample line: name{labels} number; every family has HELP and TYPE
+    assert_line '# TYPE cxltier_memdev_temperature_celsius gauge'
+    assert_line --regexp '^cxltier_memdev_temperature_celsius\{memdev=".*health-warning.bin"\} -5$'
+    assert_line '# TYPE cxltier_memdev_dirty_shutdowns_total counter'
+    assert_line --regexp '^cxltier_memdev_alert_level\{memdev=".*health-warning.bin",kind="life_used",severity="critical"\} 1$'
+    # every sample line: cxltier_name{labels} number; every family has HELP and TYPE
     while IFS= read -r l; do
-        [[ $l == '# HELP '* || $l == '# TYPE '* || $l =~ ^[a-z_]+\{memdev=\"[^\"]*\",serial=\"0x[0-9a-f]+\"\}\ -?[0-9]+$ ]] || fail "bad line: $l"
+        [[ $l == '# HELP cxltier_'* || $l == '# TYPE cxltier_'* ||
+           $l =~ ^cxltier_[a-z_]+\{memdev=\"[^\"]*\"(,[a-z]+=\"[a-z_]+\")*\}\ -?[0-9]+$ ]] || fail "bad line: $l"
     done <<<"$output"
     if command -v promtool >/dev/null; then
         promtool check metrics <<<"$output"
@@ -45,8 +47,8 @@ P=$CXLTIER_SRC/test/fixtures/payloads
     printf '\x00\x00\x00\x03\x26\x00\x87\xd6\x12\x00\xff\xff\xff\xff\x00\x00\x00\x00' > "$BATS_TEST_TMPDIR/big.bin"
     run cxltier health --file "$BATS_TEST_TMPDIR/big.bin" --format prometheus
     assert_success
-    assert_line --regexp '^cxl_health_dirty_shutdowns_total\{memdev=".*big.bin",serial="0x0"\} 1234567$'
-    assert_line --regexp '^cxl_health_corrected_volatile_errors_total\{memdev=".*big.bin",serial="0x0"\} 4294967295$'
+    assert_line --regexp '^cxltier_memdev_dirty_shutdowns_total\{memdev=".*big.bin"\} 1234567$'
+    assert_line --regexp '^cxltier_memdev_corrected_errors_total\{memdev=".*big.bin",kind="volatile"\} 4294967295$'
     refute_output --partial 'e+'
 }
 
@@ -100,4 +102,41 @@ P=$CXLTIER_SRC/test/fixtures/payloads
     assert_failure 2
     run cxltier events --since @
     assert_failure 2
+}
+
+# the families `cxltier metrics` declares: "NAME TYPE HELP" a line each
+# (commands/metrics/metrics-model.c's table)
+metrics_families() {
+    sed -n 's/^\t{ "\(cxltier_[a-z_]*\)", "\([a-z]*\)", *"\(.*\)" },$/\1 \2 \3/p' \
+        "$CXLTIER_SRC/cxltier/commands/metrics/metrics-model.c"
+}
+
+@test "health --format prometheus: cxltier_ as metrics, one name a quantity: each family metrics has is named, typed and explained as metrics does it" {
+    local fams name type help n=0
+    fams=$(metrics_families)
+    grep -q '^cxltier_memdev_temperature_celsius gauge device temperature$' <<<"$fams" ||
+        fail "metrics-model.c's families not read: $fams"
+    run cxltier health --file "$P/health-warning.bin" --format prometheus
+    assert_success
+    while read -r _ _ name type; do
+        help=$(sed -n "s/^# HELP $name //p" <<<"$output")
+        [[ $name == cxltier_memdev_health_supported ]] && continue   # health's own: whether it answered
+        grep -qxF "$name $type $help" <<<"$fams" || fail "$name ($type, '$help') is not a family of metrics as metrics has it"
+        n=$((n + 1))
+    done < <(grep '^# TYPE ' <<<"$output")
+    assert_equal "$n" 7
+    refute_output --regexp '^cxl_'
+}
+
+@test "health: --format and -j are one choice; --format prometheus takes no table options" {
+    run --separate-stderr cxltier health -j --format prometheus --file "$P/health-warning.bin"
+    assert_failure 2
+    assert_equal "$stderr" "cxltier health: error: --format and -j both say the output's form: give one (-j is --format json)"
+    run --separate-stderr cxltier -j health --format table --file "$P/health-warning.bin"
+    assert_failure 2
+    run --separate-stderr cxltier health --format prometheus -o NAME --file "$P/health-warning.bin"
+    assert_failure 2
+    assert_equal "$stderr" "cxltier health: error: --format prometheus prints metric families: -o, -n and -b choose a table's form"
+    run --separate-stderr cxltier health --format json --file "$P/health-warning.bin"
+    assert_success
 }

@@ -38,7 +38,7 @@ udev_test() { # rules-file action devpath
     for t in -1 1.5 x 86401 ''; do
         run --separate-stderr cxltier hotplug --timeout "$t" --once
         assert_failure 2
-        [[ $stderr == *"--timeout $t: give seconds (0-86400)"* ]]
+        [[ $stderr == *"--timeout $t: give whole seconds up to 86400: a number (seconds) or a span such as 30s, 5min, 1h"* ]]
     done
     for o in -j -n -b "-o name"; do
         run --separate-stderr cxltier hotplug $o --once

@@ -131,12 +131,12 @@ aer_fixture() {
     assert_line 'cxltier_region_size_bytes{region="region0"} 1073741824'
 }
 
-@test "--output: the file replaced whole, mode 0644, no temporary file left, the same text as stdout" {
+@test "--output-file: the file replaced whole, mode 0644, no temporary file left, the same text as stdout" {
     local dir=$BATS_TEST_TMPDIR/out
     mkdir -m 0755 "$dir"
     echo old > "$dir/cxltier.prom"
     umask 077
-    run --separate-stderr cxltier metrics --sysroot "$(fixture lab-region-online)" -o "$dir/cxltier.prom"
+    run --separate-stderr cxltier metrics --sysroot "$(fixture lab-region-online)" --output-file "$dir/cxltier.prom"
     assert_success
     assert_output ''
     assert_equal "$(stat -c %a "$dir/cxltier.prom")" 644
@@ -145,54 +145,65 @@ aer_fixture() {
     assert_equal "$(ls -A "$dir")" cxltier.prom
     promtool check metrics < "$dir/cxltier.prom"
     # -j to a file: the JSON
-    cxltier metrics --sysroot "$(fixture lab-region-online)" -j --output="$dir/m.json"
+    cxltier metrics --sysroot "$(fixture lab-region-online)" -j --output-file="$dir/m.json"
     "$VALIDATE_JSON" -i "$dir/m.json" -- metrics -j
 }
 
-@test "--output: a symbolic link in its place is replaced, never written through" {
+@test "--output-file: a symbolic link in its place is replaced, never written through" {
     local dir=$BATS_TEST_TMPDIR/out
     mkdir -m 0755 "$dir"
     echo precious > "$BATS_TEST_TMPDIR/victim"
     ln -s "$BATS_TEST_TMPDIR/victim" "$dir/cxltier.prom"
-    run cxltier metrics --sysroot "$(fixture lab-region-online)" -o "$dir/cxltier.prom"
+    run cxltier metrics --sysroot "$(fixture lab-region-online)" --output-file "$dir/cxltier.prom"
     assert_success
     assert_equal "$(cat "$BATS_TEST_TMPDIR/victim")" precious
     [[ -f $dir/cxltier.prom && ! -L $dir/cxltier.prom ]]
 }
 
-@test "--output: a directory others may write to is refused unless sticky; nothing written" {
+@test "--output-file: a directory others may write to is refused unless sticky; nothing written" {
     local dir=$BATS_TEST_TMPDIR/open
     mkdir "$dir"
     chmod 0777 "$dir"
-    run --separate-stderr cxltier metrics --sysroot "$(fixture lab-region-online)" -o "$dir/cxltier.prom"
+    run --separate-stderr cxltier metrics --sysroot "$(fixture lab-region-online)" --output-file "$dir/cxltier.prom"
     assert_failure 1
     [[ $stderr == *"$dir is writable by others and not sticky"* ]] || fail "$stderr"
     assert_equal "$(ls -A "$dir")" ''
     chmod 0775 "$dir"
-    run cxltier metrics --sysroot "$(fixture lab-region-online)" -o "$dir/cxltier.prom"
+    run cxltier metrics --sysroot "$(fixture lab-region-online)" --output-file "$dir/cxltier.prom"
     assert_failure 1
     # sticky (as /tmp): others cannot rename or remove our temporary file
     chmod 1777 "$dir"
-    run cxltier metrics --sysroot "$(fixture lab-region-online)" -o "$dir/cxltier.prom"
+    run cxltier metrics --sysroot "$(fixture lab-region-online)" --output-file "$dir/cxltier.prom"
     assert_success
     assert_equal "$(ls -A "$dir")" cxltier.prom
 }
 
-@test "--output: a missing directory or a directory name: exit 1, said" {
-    run --separate-stderr cxltier metrics --sysroot "$(fixture lab-region-online)" -o "$BATS_TEST_TMPDIR/none/x.prom"
+@test "--output-file: a missing directory or a directory name: exit 1, said" {
+    run --separate-stderr cxltier metrics --sysroot "$(fixture lab-region-online)" --output-file "$BATS_TEST_TMPDIR/none/x.prom"
     assert_failure 1
     [[ $stderr == *"cannot open the directory $BATS_TEST_TMPDIR/none"* ]] || fail "$stderr"
-    run --separate-stderr cxltier metrics --sysroot "$(fixture lab-region-online)" -o "$BATS_TEST_TMPDIR/"
+    run --separate-stderr cxltier metrics --sysroot "$(fixture lab-region-online)" --output-file "$BATS_TEST_TMPDIR/"
     assert_failure 1
     [[ $stderr == *"name a file, not a directory"* ]] || fail "$stderr"
 }
 
-@test "usage: an argument is refused (exit 2); --list-opts names --output" {
+@test "usage: an argument is refused (exit 2); --list-opts names --output-file" {
     run cxltier metrics --sysroot "$(fixture lab-region-online)" mem0
     assert_failure 2
     run "$CXLTIER" metrics --list-opts
     assert_success
-    assert_output --partial '--output'
+    assert_line '--output-file='
+}
+
+@test "-o is a table's columns everywhere: metrics, which has no table, refuses it and writes no file" {
+    cd "$BATS_TEST_TMPDIR"
+    run --separate-stderr cxltier metrics --sysroot "$(fixture lab-region-online)" -o NAME
+    assert_failure 2
+    assert_equal "$stderr" "cxltier metrics: error: -o chooses a table's columns, and metrics prints no table: to write a file, give --output-file FILE"
+    [[ ! -e NAME ]] || fail "-o NAME wrote a file"
+    run --separate-stderr cxltier metrics --sysroot "$(fixture lab-region-online)" --output "$BATS_TEST_TMPDIR/x.prom"
+    assert_failure 2
+    [[ ! -e x.prom ]]
 }
 
 # node_exporter serves the cxltier series (0), or it is gone (0, NE_GONE set)
@@ -211,7 +222,7 @@ node_exporter_serves_or_gone() {
     command -v curl >/dev/null || skip "curl is not installed"
     local dir=$BATS_TEST_TMPDIR/textfile try
     mkdir -m 0755 "$dir"
-    cxltier metrics --sysroot "$(fixture lab-two-devices)" -o "$dir/cxltier.prom"
+    cxltier metrics --sysroot "$(fixture lab-two-devices)" --output-file "$dir/cxltier.prom"
     # a port free now; taken by someone else in between: try another
     for try in 1 2 3; do
         NE_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')

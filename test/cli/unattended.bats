@@ -8,10 +8,10 @@
 load helper
 
 prom() { # DIR: a metrics run writing DIR/cxltier.prom (run by the tests, which assert its status)
-    cxltier metrics --sysroot "$(fixture lab-region-online)" -o "$1/cxltier.prom"
+    cxltier metrics --sysroot "$(fixture lab-region-online)" --output-file "$1/cxltier.prom"
 }
 
-@test "metrics --output: a symbolic link to a directory, last on the path: refused, nothing written where it points" {
+@test "metrics --output-file: a symbolic link to a directory, last on the path: refused, nothing written where it points" {
     mkdir -m 0755 "$BATS_TEST_TMPDIR/real"
     ln -s "$BATS_TEST_TMPDIR/real" "$BATS_TEST_TMPDIR/link"
     run --separate-stderr prom "$BATS_TEST_TMPDIR/link"
@@ -20,7 +20,7 @@ prom() { # DIR: a metrics run writing DIR/cxltier.prom (run by the tests, which 
     assert_equal "$(ls -A "$BATS_TEST_TMPDIR/real")" ''
 }
 
-@test "metrics --output: a symbolic link earlier on the path: refused, nothing written where it points" {
+@test "metrics --output-file: a symbolic link earlier on the path: refused, nothing written where it points" {
     mkdir -p -m 0755 "$BATS_TEST_TMPDIR/real/node-exporter"
     ln -s "$BATS_TEST_TMPDIR/real" "$BATS_TEST_TMPDIR/link"
     run --separate-stderr prom "$BATS_TEST_TMPDIR/link/node-exporter"
@@ -29,7 +29,7 @@ prom() { # DIR: a metrics run writing DIR/cxltier.prom (run by the tests, which 
     assert_equal "$(ls -A "$BATS_TEST_TMPDIR/real/node-exporter")" ''
 }
 
-@test "metrics --output: a directory owned by another user is refused, naming the owner and what to do" {
+@test "metrics --output-file: a directory owned by another user is refused, naming the owner and what to do" {
     mkdir -m 0755 "$BATS_TEST_TMPDIR/theirs"
     chown 65534 "$BATS_TEST_TMPDIR/theirs"
     run --separate-stderr prom "$BATS_TEST_TMPDIR/theirs"
@@ -38,7 +38,7 @@ prom() { # DIR: a metrics run writing DIR/cxltier.prom (run by the tests, which 
     assert_equal "$(ls -A "$BATS_TEST_TMPDIR/theirs")" ''
 }
 
-@test "metrics --output: a directory of root's, on a path of real directories, is written as before" {
+@test "metrics --output-file: a directory of root's, on a path of real directories, is written as before" {
     mkdir -p -m 0755 "$BATS_TEST_TMPDIR/var/lib/node-exporter"
     chown 65534 "$BATS_TEST_TMPDIR/var/lib"	# as Debian's /var/lib/prometheus: not on the path's end
     run --separate-stderr prom "$BATS_TEST_TMPDIR/var/lib/node-exporter"
@@ -63,7 +63,7 @@ teardown() {
     [[ -z ${HOLDER:-} ]] || kill "$HOLDER" 2>/dev/null || true
 }
 
-@test "metrics --output: a killed run's temporary file is removed by the next run; a running one's and others' stay" {
+@test "metrics --output-file: a killed run's temporary file is removed by the next run; a running one's and others' stay" {
     local dir=$BATS_TEST_TMPDIR/out
     mkdir -m 0755 "$dir"
     echo partial > "$dir/.cxltier.prom.0123456789abcdef"		# a killed run's

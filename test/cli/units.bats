@@ -142,7 +142,7 @@ verify_clean() {
 }
 
 @test "the units keep what they are for: ExecStart, Restart=always for the follower, a bounded start at boot" {
-    grep -qx "ExecStart=$CXLTIER metrics --output /var/lib/prometheus/node-exporter/cxltier.prom" "$UNITS/cxltier-metrics.service"
+    grep -qx "ExecStart=$CXLTIER metrics --output-file /var/lib/prometheus/node-exporter/cxltier.prom" "$UNITS/cxltier-metrics.service"
     grep -qx "ExecStart=$CXLTIER events --follow --store --json" "$UNITS/cxltier-events.service"
     grep -qx 'StateDirectory=cxltier' "$UNITS/cxltier-events.service"
     grep -qx 'StateDirectoryMode=0700' "$UNITS/cxltier-events.service"
@@ -151,4 +151,29 @@ verify_clean() {
     grep -qx 'Type=notify' "$UNITS/cxltier-hotplug.service"
     grep -qx 'Restart=on-failure' "$UNITS/cxltier-hotplug.service"
     grep -qx 'TimeoutStartSec=5min' "$UNITS/cxltier-hotplug.service"
+}
+
+# restart_stops_on_77 FILE: a unit that restarts its command (Restart= other
+# than no) does not restart it after 77, "unsupported" (cxltier(1), EXIT
+# STATUS): the same kernel would end it the same way, every RestartSec
+restart_stops_on_77() {
+    local restart
+    restart=$(sed -n 's/^Restart=//p' "$1")
+    [[ -z $restart || $restart == no ]] && return 0
+    grep -Eqx 'RestartPreventExitStatus=([0-9A-Z]+ )*77( [0-9A-Z]+)*' "$1" ||
+        { echo "$1: Restart=$restart without RestartPreventExitStatus=77"; return 1; }
+}
+
+@test "every unit that restarts its command stops on 77 (unsupported); the check fails on a unit without it" {
+    local u n=0
+    for u in "$UNITS"/*.service; do
+        run restart_stops_on_77 "$u"
+        assert_success
+        grep -q '^Restart=' "$u" && n=$((n + 1))
+    done
+    assert_equal "$n" 2   # the follower and the hotplug watch
+    sed '/^RestartPreventExitStatus=/d' "$UNITS/cxltier-events.service" > "$BATS_TEST_TMPDIR/cxltier-events.service"
+    run restart_stops_on_77 "$BATS_TEST_TMPDIR/cxltier-events.service"
+    assert_failure 1
+    assert_output --partial 'Restart=always without RestartPreventExitStatus=77'
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Sizes as util-linux's strtosize reads them (lib/core/units.c): K, KiB
  * binary, KB decimal, fractions, hex bytes, and what must be refused; and
- * as util-linux prints them. */
+ * as util-linux prints them; durations as systemd.time writes them. */
 #include <errno.h>
 #include "tap.h"
 #include "core/units.h"
@@ -12,6 +12,14 @@ static long long size(const char *s)
 	int rc = ct_parse_size(s, &v);
 
 	return rc ? rc : (long long)v;
+}
+
+/* the config file's durations: systemd.time's spans, whole seconds */
+static long long duration(const char *s)
+{
+	uint64_t v = 0;
+
+	return ct_parse_duration(s, &v) ? -1 : (long long)v;
 }
 
 int main(void)
@@ -41,6 +49,17 @@ int main(void)
 	is_int(size("G"), -EINVAL, "a unit without a number");
 	is_int(size("0x"), -EINVAL, "0x alone");
 	is_int(size("0x1.5"), -EINVAL, "no fraction of hex");
+
+	is_int(duration("3600"), 3600, "duration: a bare number is seconds");
+	is_int(duration("30m"), 1800, "duration: m is minutes");
+	is_int(duration("5min"), 300, "duration: min, as systemd.time");
+	is_int(duration("1w"), 604800, "duration: a week");
+	is_int(duration("1w 2d"), 777600, "duration: spans summed");
+	is_int(duration("1.5h"), 5400, "duration: a fraction of an hour");
+	is_int(duration("0"), 0, "duration: none");
+	is_int(duration("500ms"), -1, "duration: not whole seconds");
+	is_int(duration("soon"), -1, "duration: not a span");
+	is_int(duration("-1h"), -1, "duration: negative");
 
 	/* and said back as util-linux prints them */
 	char b[32];

@@ -16,7 +16,7 @@ load helper
     assert_equal "$(jq -c '.memdevs[0] | [.name, .supported]' <<<"$output")" '["mem0",false]'
     run --separate-stderr cxltier health --format prometheus
     assert_failure 77
-    assert_output --partial 'cxl_health_supported{memdev="mem0",serial="0x1234"} 0'
+    assert_output --partial 'cxltier_memdev_health_supported{memdev="mem0"} 0'
 }
 
 @test "health --set-alert: the kernel does not enable Set Alert Configuration for QEMU's device: refused before sending (77)" {

@@ -81,11 +81,11 @@ corr_int_err_is() { [[ $(corr_int_err) == "$1" ]]; }
     echo "# 7.x: CorrIntErr still $n after $(( SECONDS - t )) s" >&3
 }
 
-@test "--output into node_exporter's directory, as the timer runs it" {
+@test "--output-file into node_exporter's directory, as the timer runs it" {
     local dir=/var/lib/prometheus/node-exporter
     mkdir -p "$dir"
     chmod 0755 "$dir"
-    run cxltier metrics --output "$dir/cxltier.prom"
+    run cxltier metrics --output-file "$dir/cxltier.prom"
     assert_success
     assert_output ''
     [[ $(stat -c %a "$dir/cxltier.prom") == 644 ]]

@@ -101,6 +101,10 @@ static int run(struct cmd_env *env, void *args, int argc, char **argv)
 	int rc, set_rc = -1;
 	char err[256];
 
+	if (a->format == FORMAT_PROMETHEUS && env->given & (CLI_GIVEN_COLUMNS | CLI_GIVEN_NOHEADINGS | CLI_GIVEN_BYTES)) {
+		cmd_err(env, "--format prometheus prints metric families: -o, -n and -b choose a table's form");
+		return EXIT_USAGE;
+	}
 	if (a->set_alert && (rc = health_set_parse(env, a->set_alert, argc, &set)))
 		return rc;
 	env->out.json |= a->format == FORMAT_JSON;
@@ -124,7 +128,8 @@ static int run(struct cmd_env *env, void *args, int argc, char **argv)
 #define ARG(field) offsetof(struct health_args, field)
 static const struct cli_opt opts[] = {
 	{ .name = "format", .arg = "FORMAT", .store = CLI_CHOICE, .offset = ARG(format), .words = "table json prometheus",
-	  .complete = CLI_C_WORDS, .bad = "table, json or prometheus",
+	  .complete = CLI_C_WORDS, .bad = "table, json or prometheus", .conflicts = "json",
+	  .conflict_msg = "--format and -j both say the output's form: give one (-j is --format json)",
 	  .help = "table (default), json, prometheus (node_exporter textfile)" },
 	{ .name = "file", .arg = "FILE", .store = CLI_STRING, .offset = ARG(file), .complete = CLI_C_FILE,
 	  .help = "decode an 18-byte Get Health Info payload instead" },

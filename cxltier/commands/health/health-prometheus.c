@@ -7,43 +7,99 @@
 #include "health-prometheus.h"
 #include "cli/output.h"
 
-/* node_exporter textfile format: one family per field, labelled by memdev and serial */
+/* the families, as `cxltier metrics` names, types and explains them
+ * (commands/metrics/metrics-model.c; test/cli/health.bats holds the two
+ * together): one name a quantity, whichever command prints it */
+static const struct family {
+	const char *name, *type, *help;
+} fam[] = {
+	{ "cxltier_memdev_health_supported", "gauge", "1 when the device answered Get Health Info" },
+	{ "cxltier_memdev_health_status", "gauge", "Get Health Info health status flag, 1 when set" },
+	{ "cxltier_memdev_media_status", "gauge", "Get Health Info media status (value 1)" },
+	{ "cxltier_memdev_alert_level", "gauge", "Get Health Info life-used and temperature level (value 1)" },
+	{ "cxltier_memdev_life_used_percent", "gauge", "device life used, percent" },
+	{ "cxltier_memdev_temperature_celsius", "gauge", "device temperature" },
+	{ "cxltier_memdev_dirty_shutdowns_total", "counter", "dirty shutdowns the device counted" },
+	{ "cxltier_memdev_corrected_errors_total", "counter", "corrected memory errors the device counted, by kind" },
+};
+
+/* a label as the exposition format takes it: '\\', '"' and newline escaped */
+static void label(const char *sep, const char *k, const char *v)
+{
+	printf("%s%s=\"", sep, k);
+	for (; *v; v++)
+		if (*v == '\\' || *v == '"')
+			printf("\\%c", *v);
+		else if (*v == '\n')
+			fputs("\\n", stdout);
+		else
+			putchar(*v);
+	putchar('"');
+}
+
+/* one sample of family f for memdev name; k1, k2: its other labels (NULL: none) */
+static void sample(size_t f, const char *name, const char *k1, const char *v1, const char *k2, const char *v2,
+		   int64_t val)
+{
+	fputs(fam[f].name, stdout);
+	label("{", "memdev", name);
+	if (k1)
+		label(",", k1, v1 ? v1 : "");
+	if (k2)
+		label(",", k2, v2 ? v2 : "");
+	printf("} %" PRId64 "\n", val);
+}
+
+static bool listed(json_object *arr, const char *word)
+{
+	for (size_t i = 0; arr && i < json_object_array_length(arr); i++)
+		if (!strcmp(json_object_get_string(json_object_array_get_idx(arr, i)), word))
+			return true;
+	return false;
+}
+
+/* family f's samples for one memdev, h its health (NULL: not supported) */
+static void memdev_samples(size_t f, const char *name, json_object *h)
+{
+	static const char *const flags[] = { "maintenance_needed", "performance_degraded", "hw_replacement_needed",
+					     "capacity_degraded" };
+	static const char *const values[] = { [4] = "life_used_percent", [5] = "temperature_celsius",
+					      [6] = "dirty_shutdowns" };
+	json_object *v;
+
+	if (f == 0)
+		sample(f, name, NULL, NULL, NULL, NULL, h != NULL);
+	if (!h)
+		return;
+	if (f == 1)
+		for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+			sample(f, name, "state", flags[i], NULL, NULL, listed(out_lookup(h, "status"), flags[i]));
+	if (f == 2)
+		sample(f, name, "state", json_object_get_string(out_lookup(h, "media_status")), NULL, NULL, 1);
+	if (f == 3) {
+		sample(f, name, "kind", "life_used", "severity", json_object_get_string(out_lookup(h, "life_used_state")), 1);
+		sample(f, name, "kind", "temperature", "severity",
+		       json_object_get_string(out_lookup(h, "temperature_state")), 1);
+	}
+	if (f >= 4 && f <= 6 && (v = out_lookup(h, values[f])))
+		sample(f, name, NULL, NULL, NULL, NULL, json_object_get_int64(v));
+	if (f == 7) {
+		sample(f, name, "kind", "volatile", NULL, NULL,
+		       json_object_get_int64(out_lookup(h, "corrected_volatile_errors")));
+		sample(f, name, "kind", "persistent", NULL, NULL,
+		       json_object_get_int64(out_lookup(h, "corrected_persistent_errors")));
+	}
+}
+
 void health_prometheus(json_object *root)
 {
-	static const struct { const char *name, *key, *help, *type; } fam[] = {
-		{ "cxl_health_supported", NULL, "1 when the device answered Get Health Info", "gauge" },
-		{ "cxl_health_maintenance_needed", "health.maintenance_needed", "health status: maintenance needed", "gauge" },
-		{ "cxl_health_performance_degraded", "health.performance_degraded", "health status: performance degraded", "gauge" },
-		{ "cxl_health_hw_replacement_needed", "health.hw_replacement_needed", "health status: hardware replacement needed", "gauge" },
-		{ "cxl_health_media_normal", "health.media_status", "1 when the media status is normal", "gauge" },
-		{ "cxl_health_life_used_percent", "health.life_used_percent", "life used, percent", "gauge" },
-		{ "cxl_health_temperature_celsius", "health.temperature_celsius", "device temperature", "gauge" },
-		{ "cxl_health_dirty_shutdowns_total", "health.dirty_shutdowns", "dirty shutdown count", "counter" },
-		{ "cxl_health_corrected_volatile_errors_total", "health.corrected_volatile_errors", "corrected volatile memory errors", "counter" },
-		{ "cxl_health_corrected_persistent_errors_total", "health.corrected_persistent_errors", "corrected persistent memory errors", "counter" },
-	};
 	json_object *arr = out_lookup(root, "memdevs");
 
 	for (size_t f = 0; f < sizeof(fam) / sizeof(fam[0]); f++) {
 		printf("# HELP %s %s\n# TYPE %s %s\n", fam[f].name, fam[f].help, fam[f].name, fam[f].type);
 		for (size_t i = 0; arr && i < json_object_array_length(arr); i++) {
-			json_object *m = json_object_array_get_idx(arr, i), *v;
-			const char *name = json_object_get_string(out_lookup(m, "name"));
-			json_object *ser = out_lookup(m, "serial");
-			int64_t val;	/* every family is a count, a flag or whole degrees: exact integers */
-			if (!fam[f].key) {
-				val = out_lookup(m, "health") ? 1 : 0;
-			} else if (!(v = out_lookup(m, fam[f].key))) {
-				continue;
-			} else if (json_object_is_type(v, json_type_boolean)) {
-				val = json_object_get_boolean(v);
-			} else if (json_object_is_type(v, json_type_string)) {
-				val = !strcmp(json_object_get_string(v), "normal");
-			} else {
-				val = json_object_get_int64(v);
-			}
-			printf("%s{memdev=\"%s\",serial=\"0x%" PRIx64 "\"} %" PRId64 "\n", fam[f].name, name,
-			       ser ? json_object_get_uint64(ser) : 0, val);
+			json_object *m = json_object_array_get_idx(arr, i);
+			memdev_samples(f, json_object_get_string(out_lookup(m, "name")), out_lookup(m, "health"));
 		}
 	}
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* health-prometheus.h - `cxltier health --format prometheus`: the
- * node_exporter textfile format, one family per field, labelled by memdev
- * and serial */
+ * node_exporter textfile format, in the families `cxltier metrics` writes
+ * (cxltier_memdev_*, labelled by memdev), and whether each device answered */
 #ifndef CXLTIER_HEALTH_PROMETHEUS_H
 #define CXLTIER_HEALTH_PROMETHEUS_H
 

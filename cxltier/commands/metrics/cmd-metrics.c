@@ -17,7 +17,7 @@
 #include "jobs/metrics-collect.h"
 
 struct metrics_args {
-	const char *store_path, *config;
+	const char *store_path, *config, *output_file;
 };
 
 /* the text to write: Prometheus, or the JSON */
@@ -43,11 +43,8 @@ static int write_out(struct cmd_env *env, const char *path, const char *text, si
 {
 	struct ct_error err = { 0 };
 
-	if (!path) {
-		if (fwrite(text, 1, len, stdout) != len || fflush(stdout)) {
-			cmd_err(env, "cannot write to stdout: %s", strerror(errno));
-			return EXIT_FAIL;
-		}
+	if (!path) {	/* a failed write is said once, when stdout is closed (cli_close_stdout) */
+		fwrite(text, 1, len, stdout);
 		return EXIT_OK;
 	}
 	/* node_exporter (user prometheus) reads it */
@@ -69,12 +66,16 @@ static int run(struct cmd_env *env, void *args, int argc, char **argv)
 	int rc;
 
 	(void)argc, (void)argv;
+	if (env->given & CLI_GIVEN_COLUMNS) {	/* -o is a table's columns in every command, never a file */
+		cmd_err(env, "-o chooses a table's columns, and metrics prints no table: to write a file, give "
+			"--output-file FILE");
+		return EXIT_USAGE;
+	}
 	if (ct_metrics_collect(env->ctx, &o, &r) || !(root = metrics_json(&r)) || !(text = render(env, root, &len))) {
 		cmd_err(env, "out of memory");
 		rc = EXIT_FAIL;
 	} else {
-		/* -o/--output: the file to write, not table columns */
-		rc = write_out(env, env->out.columns, text, len);
+		rc = write_out(env, a->output_file, text, len);
 	}
 	if (rc == EXIT_OK && r.failed)
 		rc = EXIT_PARTIAL;
@@ -86,6 +87,11 @@ static int run(struct cmd_env *env, void *args, int argc, char **argv)
 
 #define ARG(field) offsetof(struct metrics_args, field)
 static const struct cli_opt opts[] = {
+	{ .name = "output-file", .arg = "FILE", .store = CLI_STRING, .offset = ARG(output_file), .complete = CLI_C_FILE,
+	  .help = "write FILE atomically (a temporary file in its directory,\n"
+		  "then renamed) instead of stdout; node_exporter reads\n"
+		  "/var/lib/prometheus/node-exporter/*.prom. The directory:\n"
+		  "root's (or yours), no symbolic link on its path" },
 	{ .name = "store-path", .arg = "PATH", .store = CLI_STRING, .offset = ARG(store_path), .complete = CLI_C_FILE,
 	  .help = "the event store (default: [events] store = of the\nconfiguration, else " CT_EVENT_STORE_PATH ")" },
 	{ .name = "config", .arg = "FILE", .store = CLI_STRING, .offset = ARG(config), .complete = CLI_C_FILE,
@@ -96,18 +102,14 @@ static const struct cli_opt opts[] = {
 const struct cli_command command_metrics = {
 	.name = "metrics",
 	.summary = "CXL capacity, tiers, health and error counts as a node_exporter textfile",
-	.synopsis = "[-o FILE] [--store-path PATH] [--config FILE] [-j]",
+	.synopsis = "[--output-file FILE] [--store-path PATH] [--config FILE] [-j]",
 	.about = "The figures a fleet watches, as one node_exporter textfile (Prometheus text\n"
 		 "format; metric names cxltier_*): CXL capacity by memdev, region and node, by\n"
 		 "state and zone; each node's memory tier; device health (where the device\n"
 		 "answers); the PCIe AER errors the kernel counted on each memdev since boot,\n"
 		 "by severity and kind; the CXL event records the follower stored, by memdev,\n"
 		 "kind and severity (counters that only grow). Nothing is left behind in the kernel.",
-	.notes = "  -o, --output FILE   write FILE atomically (a temporary file in its directory,\n"
-		 "                      then renamed) instead of stdout; node_exporter reads\n"
-		 "                      /var/lib/prometheus/node-exporter/*.prom. The directory:\n"
-		 "                      root's (or yours), no symbolic link on its path\n"
-		 "  -j, --json          the same families as JSON\n"
+	.notes = "  -j, --json          the same families as JSON\n"
 		 "  -v, --verbose       say what was not collected, and why\n"
 		 "      --sysroot DIR   a captured tree: no health; the store read only when named",
 	.exit_help = "Exit: 0 written, 64 written but a collector failed (named on stderr and in\n"

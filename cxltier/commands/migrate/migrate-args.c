@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "migrate-args.h"
+#include "cli/option-values.h"
 #include "core/context.h"
 #include "mm/migrate-conf.h"
 #include "mm/numa.h"
@@ -18,20 +19,6 @@
 static bool in_range(double v, double max)
 {
 	return isfinite(v) && v > 0 && v <= max;
-}
-
-static uint64_t parse_size(const char *s)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	switch (*end) {
-	case 'k': case 'K': v *= 1024; end++; break;
-	case 'm': case 'M': v *= 1024 * 1024; end++; break;
-	case 'g': case 'G': v *= 1024.0 * 1024 * 1024; end++; break;
-	}
-	/* below 2^64 (the largest double under it is representable) */
-	return *end || !in_range(v, 18446744073709549568.0) || v < 1 ? 0 : (uint64_t)v;
 }
 
 static int bad(struct cmd_env *env, const char *what, const char *arg, const char *expected)
@@ -77,7 +64,9 @@ int migrate_parse_max_bytes(struct cmd_env *env, void *args, const char *arg)
 {
 	struct migrate_args *a = args;
 
-	return !(a->mo.max_bytes = parse_size(arg)) ? bad(env, "--max-bytes", arg, "a size such as 64M") : 0;
+	return value_size(arg, &a->mo.max_bytes)
+		       ? bad(env, "--max-bytes", arg, "a size such as 64M, 1.5G, 1GiB (powers of 1024) or 1GB (of 1000)")
+		       : 0;
 }
 
 int migrate_parse_rate(struct cmd_env *env, void *args, const char *arg)
@@ -92,12 +81,12 @@ int migrate_parse_rate(struct cmd_env *env, void *args, const char *arg)
 int migrate_parse_interval(struct cmd_env *env, void *args, const char *arg)
 {
 	struct migrate_args *a = args;
-	char *end;
-	/* checked as seconds, before the conversion: a large one would wrap */
-	double d = strtod(arg, &end);
+	uint64_t ms;
 
-	a->interval_ms = in_range(d, 3600) ? (unsigned)(d * 1000) : 0;
-	return *end || !a->interval_ms ? bad(env, "--interval", arg, "seconds up to 3600, e.g. 5 or 0.5") : 0;
+	if (value_span_ms(arg, 3600 * 1000, &ms))
+		return bad(env, "--interval", arg, "a span up to 1h in whole milliseconds: seconds (5, 0.5) or 500ms, 30s, 2min");
+	a->interval_ms = (unsigned)ms;
+	return 0;
 }
 
 int migrate_parse_jobs(struct cmd_env *env, void *args, const char *arg)

@@ -79,7 +79,7 @@ static const struct cli_opt create_opts[] = {
 	{ .name = "granularity", .key = 'g', .arg = "BYTES", .store = CLI_UINT, .offset = CREATE(granularity),
 	  .max = 1 << 20, .help = "interleave granularity (default: the root decoder's)" },
 	{ .name = "size", .key = 's', .arg = "SIZE", .store = CLI_SIZE, .offset = CREATE(size),
-	  .help = "total size (K/M/G/T suffix; default: all they share)" },
+	  .help = "total size: 512M, 1.5G, 1GiB, 1GB (10^9 bytes);\ndefault: all they share" },
 	{ .name = "dry-run", .store = CLI_FLAG, .offset = CREATE(dry_run), .help = "show the plan; change nothing" },
 	{ NULL },
 };
