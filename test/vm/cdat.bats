@@ -17,7 +17,7 @@ load helper
     assert_output "[\"$ep\",\"mem0\",true,true,[[\"read_latency\",150],[\"write_latency\",250],[\"read_bandwidth\",16000],[\"write_bandwidth\",16000]],[[0,0,$size]],[\"specific_purpose\"]]"
 }
 
-@test "--raw is byte for byte the kernel's CDAT attribute" {
+@test "--hex is byte for byte the kernel's CDAT attribute" {
     ep=$(vm_endpoint_of mem0)
     run cxltier cdat "$ep" --hex -j
     assert_success

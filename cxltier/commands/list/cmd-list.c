@@ -130,7 +130,7 @@ static int run(struct cmd_env *env, void *args, int argc, char **argv)
 	int rc;
 
 	if (argc) {	/* (before the context: a usage error first) */
-		cmd_err(env, "unexpected argument '%s' (filters take -m/-s/-r/-d/-N/-p/-e/--bus%s)", argv[0],
+		cmd_err(env, "unexpected argument '%s' (filters take -m/--serial/--region/-d/-N/-p/-e/--bus%s)", argv[0],
 			env->given & CLI_GIVEN_BYTES ? "; -b is --bytes here: a bus is --bus" : "");
 		return EXIT_USAGE;
 	}
