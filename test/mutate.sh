@@ -9,7 +9,7 @@
 #   test/mutate.sh [BUILDDIR] [ID...]    run the mutants (all, or the IDs)
 #   test/mutate.sh --check               test/mutants well-formed, run none
 #   test/mutate.sh --generate [--seed N] [--count N] [--changed-since REF]
-#                  [--vm [KERNEL]] [BUILDDIR] [FILE...]
+#                  [--all-tests] [--vm [KERNEL]] [BUILDDIR] [FILE...]
 #                                        operator mutants drawn over FILE...
 #                                        (default every .c of lib/)
 #
@@ -29,14 +29,45 @@
 # mutant's file is restored after it, and touched, and ninja is checked to
 # rebuild it: an object of an earlier mutant is never reused.
 #
+# A generated mutant runs only the tests that execute its line (per-test
+# coverage selection, as mutation tools do it), unless --all-tests: once per
+# run, the copy is built a second time (build-cov: the same options, plus
+# gcov's counters at -O0, where gcov ties each instruction to its own line,
+# and _exit wrapped to write the counters first, as the forked children of
+# the unit tests end by it), and each test of the unit and CLI suites is run
+# there alone, its .gcda cleared before; gcov (test/mutate-cov.py) records
+# the lines of the tree it executed, and how long it took. The map
+# (coverage.map in the private directory: FILE:LINE and the tests that
+# execute it) then says, per mutant:
+# - its line executed by tests: those run, fastest first, to the first
+#   failure. Sound, because a test that never executes the mutated line
+#   runs the same code with the mutant as without it, and passed without
+#   it: it cannot kill it (except by a race the test loses only sometimes,
+#   which the whole suites would not catch reliably either);
+# - its line executable but executed by no test: SURVIVED at once, "no test
+#   reaches FILE:LINE" (a finding in itself: that code is never run);
+# - its line not executable for gcov (a continuation of a multi-line
+#   expression, a declaration with an initializer, a table, a file no
+#   object compiles): what the mutant changes cannot be tied to the tests
+#   that run it, so the whole suites run, as with --all-tests.
+# A test that does not pass in the coverage build is run for every mutant
+# (what it executed there may be less than what it executes). What gcov
+# cannot see is a process killed by a signal (its counters are never
+# written): the lines only such a process runs look unreached; the unit
+# tests that kill a child on purpose (test-lock-queue, test-migrate-run)
+# kill one whose lines the children that end normally run too. The
+# tests that read the source rather than run it (test/check-layering.sh)
+# see no operator mutant: it changes no include, name or length.
+#
 # BUILDDIR (default build) is the caller's configured build: its source tree
 # is the one mutated, copied whole (tracked and untracked files, not ignored
 # ones) into a directory under a private mktemp -d, where it is configured
 # and built once; the caller's files are never written. Per mutant: the
 # mutation applied, ninja (a mutant that does not compile is "stillborn",
-# not counted), `meson test --suite unit --suite cli --maxfail 1` under a
-# timeout (MUTATE_TIMEOUT seconds, default 900), the file restored. Prints
-# "killed by TEST" or "SURVIVED" per mutant, then the tally; exit 0 when
+# not counted), `meson test --suite unit --suite cli --maxfail 1` (the
+# selected tests, or all) under a timeout (MUTATE_TIMEOUT seconds, default
+# 900), the file restored. Prints "killed by TEST" or "SURVIVED" per mutant
+# (and which tests ran), then the tally; exit 0 when
 # at least 95 % of the counted mutants were killed, 1 below, 2 on a usage or
 # setup error. Equivalent mutants (6th column) are not run and not counted.
 #
@@ -143,19 +174,20 @@ if [[ ${1:-} == --check ]]; then
 	exit
 fi
 if [[ ${1:-} == -h || ${1:-} == --help ]]; then
-	sed -n '3,50p' "$0" | sed -n '/^set -euo/q;p' | sed 's/^# \{0,1\}//'
+	sed -n '3,100p' "$0" | sed -n '/^set -euo/q;p' | sed 's/^# \{0,1\}//'
 	exit 0
 fi
 
-GEN= SEED= COUNT=20 SINCE= VM=
+GEN= SEED= COUNT=20 SINCE= VM= SELECT=
 if [[ ${1:-} == --generate ]]; then
-	GEN=1
+	GEN=1 SELECT=1
 	shift
 	while [[ $# -gt 0 ]]; do
 		case $1 in
 		--seed) SEED=${2:?--seed N}; shift 2 ;;
 		--count) COUNT=${2:?--count N}; shift 2 ;;
 		--changed-since) SINCE=${2:?--changed-since REF}; shift 2 ;;
+		--all-tests) SELECT=; shift ;;
 		--vm) VM=6.12; shift; [[ ${1:-} == 6.12 || ${1:-} == 7.x ]] && { VM=$1; shift; } ;;
 		*) break ;;
 		esac
@@ -181,6 +213,7 @@ for o in json.load(open("meson-info/meson-info.json"))["directories"].items():
 MUTANTS=${MUTANTS_ASKED:-$SRC/test/mutants}
 EQUIV=$SRC/test/mutants-equivalent
 GENPY=$SRC/test/mutate-gen.py
+COVPY=$SRC/test/mutate-cov.py
 
 if [[ -n $GEN ]]; then
 	# the files, and with --changed-since the lines changed
@@ -238,7 +271,8 @@ mkdir "$TREE"
 	while IFS= read -r -d '' f; do [[ -e $f || -L $f ]] && printf '%s\0' "$f"; done |
 	cpio -0 -pdm --quiet "$TREE")
 echo "mutate.sh: the tree copied to $TREE; building it once"
-if ! (cd "$TREE" && nice -n 10 meson setup build -Dwerror=false >"$WORK/setup.log" 2>&1 &&
+SETUP=(-Dwerror=false)	# the copy's options; the coverage build's are these too
+if ! (cd "$TREE" && nice -n 10 meson setup build "${SETUP[@]}" >"$WORK/setup.log" 2>&1 &&
       nice -n 10 ninja -C build >"$WORK/build.log" 2>&1); then
 	echo "mutate.sh: the unmutated copy does not build:" >&2
 	tail -n 30 "$WORK/setup.log" "$WORK/build.log" >&2 2>/dev/null || true
@@ -259,9 +293,77 @@ restore() {
 	fi
 }
 
-run_tests() { # log: 0 when every test passes
+run_tests() { # log [TEST...]: 0 when every test (the TESTs, in their order, or all) passes
 	(cd "$TREE" && CXLTIER_MUTANT=${MID:-} nice -n 10 timeout -k 30 "$TIMEOUT" \
-		meson test -C build --suite unit --suite cli --no-rebuild --maxfail 1 >"$1" 2>&1 </dev/null)
+		meson test -C build --suite unit --suite cli --no-rebuild --maxfail 1 "${@:2}" >"$1" 2>&1 </dev/null)
+}
+
+# the coverage map: each test of the unit and CLI suites run alone in a
+# build with gcov's counters, the lines it executed recorded (the header)
+coverage_map() {
+	local cov=$TREE/build-cov t0=$SECONDS t i=0 rc s e failed=0
+	mkdir "$WORK/cov"
+	cat > "$WORK/cov/flush.c" <<'FLUSH'
+/* a process ending by _exit (a forked child) writes its counters first */
+extern void __gcov_dump(void);
+extern void __real__exit(int status) __attribute__((noreturn));
+void __wrap__exit(int status) __attribute__((noreturn));
+void __wrap__exit(int status)
+{
+	__gcov_dump();
+	__real__exit(status);
+}
+FLUSH
+	echo "mutate.sh: the coverage map: the copy built with gcov's counters, each test run alone"
+	if ! (cd "$TREE" && gcc -c "$WORK/cov/flush.c" -o "$WORK/cov/flush.o" &&
+	      nice -n 10 meson setup build-cov "${SETUP[@]}" -Db_coverage=true -Doptimization=0 \
+		-Dc_link_args="--coverage -Wl,--wrap=_exit $WORK/cov/flush.o" >"$WORK/cov/setup.log" 2>&1 &&
+	      nice -n 10 ninja -C build-cov >"$WORK/cov/build.log" 2>&1); then
+		echo "mutate.sh: the coverage build failed:" >&2
+		tail -n 30 "$WORK/cov/setup.log" "$WORK/cov/build.log" >&2 2>/dev/null || true
+		exit 2
+	fi
+	python3 "$COVPY" lines "$cov" "$TREE" --all > "$WORK/cov/executable"
+	: > "$WORK/cov/tests"
+	# SUITE/NAME: a name can be in both suites (units, cdat, ...)
+	while read -r t; do
+		i=$((i + 1))
+		find "$cov" -name '*.gcda' -delete
+		s=$EPOCHREALTIME
+		rc=0
+		(cd "$TREE" && CXLTIER_MUTANT= nice -n 10 timeout -k 30 "$TIMEOUT" \
+			meson test -C build-cov --no-rebuild --suite "${t%%/*}" "${t#*/}" >"$WORK/cov/test-$i.log" 2>&1 </dev/null) || rc=$?
+		e=$EPOCHREALTIME
+		python3 "$COVPY" lines "$cov" "$TREE" > "$WORK/cov/lines-$i"
+		if ((rc)); then
+			failed=$((failed + 1))
+			echo "mutate.sh: $t fails in the coverage build (exit $rc): it runs for every mutant" >&2
+		fi
+		printf '%s\t%s\t%s\t%s\n' "$t" "$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.2f", e - s }')" \
+			"$WORK/cov/lines-$i" "$( ((rc)) && echo failed || echo ok)" >> "$WORK/cov/tests"
+	done < <(cd "$TREE" && meson test -C build-cov --no-rebuild --suite unit --suite cli --list 2>/dev/null |
+		sed -n -E 's|^([^:]*:)?([a-z]+) / (.*)$|\2/\3|p')
+	((i > 0)) || { echo "mutate.sh: no test in the unit and CLI suites of the coverage build" >&2; exit 2; }
+	python3 "$COVPY" map "$MAP" "$WORK/cov/executable" "$WORK/cov/tests"
+	echo "mutate.sh: coverage map of $i tests ($failed failing there), $(grep -c '^[^ ]*:[0-9]* ' "$MAP" || true)" \
+		"of $(grep -vc '^test ' "$MAP") executable lines reached, in $((SECONDS - t0)) s"
+}
+MAP=$WORK/coverage.map
+[[ -z $SELECT ]] || coverage_map
+
+# the tests a mutant runs: SEL (what mutate-cov.py select said) and TESTS
+# (the meson test names, fastest first; none: all)
+select_tests() { # file line
+	local t
+	SEL=fallback TESTS=()
+	[[ -n $SELECT ]] || return 0
+	SEL=$(python3 "$COVPY" select "$MAP" "$1" "$2")
+	if [[ $SEL == tests\ * ]]; then
+		# a name in both suites runs twice, in each; once a name
+		for t in ${SEL#tests }; do
+			[[ " ${TESTS[*]} " == *" ${t#*/} "* ]] || TESTS+=("${t#*/}")
+		done
+	fi
 }
 
 t0=$SECONDS
@@ -275,7 +377,7 @@ if [[ -z ${MUTATE_NO_BASELINE:-} ]]; then
 	echo "mutate.sh: baseline passed in $((SECONDS - t0)) s"
 fi
 
-n=0 killed=0 survived=0 stillborn=0 equivalent=0
+n=0 killed=0 survived=0 stillborn=0 equivalent=0 SEL=fallback TESTS=()
 survivors=() survivor_files=()
 while IFS=$'\t' read -r MID file equiv what; do
 	if [[ $equiv != - ]]; then
@@ -295,10 +397,23 @@ while IFS=$'\t' read -r MID file equiv what; do
 		echo "mutate.sh: $MID: $(cat "$WORK/apply.log")" >&2
 		exit 2
 	fi
+	ran=
+	[[ -n $GEN ]] && select_tests "$file" "$(cut -d: -f2 <<< "$MID")"
+	case $SEL in
+	tests\ *) ran="  [${#TESTS[@]} tests reach it]" ;;
+	fallback) [[ -n $SELECT ]] && ran="  [all tests: not an executable line for gcov]" ;;
+	esac
 	if ! nice -n 10 ninja -C "$TREE/build" >"$WORK/ninja.log" 2>&1 </dev/null; then
 		verdict="stillborn ($(grep -m1 -E 'error:' "$WORK/ninja.log" | sed 's/^.*error: //' | cut -c1-60))"
 		stillborn=$((stillborn + 1))
-	elif run_tests "$WORK/test.log"; then
+		ran=
+	elif [[ $SEL == unreached ]]; then
+		verdict="SURVIVED (no test reaches $file:$(cut -d: -f2 <<< "$MID"))"
+		survived=$((survived + 1))
+		survivors+=("$MID")
+		survivor_files+=("$file")
+		n=$((n + 1))
+	elif run_tests "$WORK/test.log" "${TESTS[@]}"; then
 		verdict=SURVIVED
 		survived=$((survived + 1))
 		survivors+=("$MID")
@@ -315,7 +430,7 @@ while IFS=$'\t' read -r MID file equiv what; do
 	fi
 	restore "$file"
 	CUR_FILE=
-	printf '%-10s %-36s %s  [%d s]  %s\n' "$MID" "$file" "$verdict" $((SECONDS - t)) "$what"
+	printf '%-10s %-36s %s  [%d s]%s  %s\n' "$MID" "$file" "$verdict" $((SECONDS - t)) "$ran" "$what"
 done <<<"$LIST"
 
 rate=$(awk -v k=$killed -v n=$n 'BEGIN { printf "%.1f", n ? 100 * k / n : 0 }')

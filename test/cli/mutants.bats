@@ -133,3 +133,83 @@ X
     assert_output --partial "$e:1: lib/core/nodeset.c:9999:logic:0:00000000: no such site now"
     assert_output --partial "$e:2: not \"ID :: WHY\""
 }
+
+COV=$CXLTIER_SRC/test/mutate-cov.py
+
+@test "coverage map: gcov's lines by file of the tree; a line's tests fastest first, or unreached, or every test" {
+    local d=$BATS_TEST_TMPDIR
+    # gcov's JSON as gcc 12 writes it, run from the build directory
+    printf '%s\n' \
+        '{"current_working_directory": "'"$d"'/tree/build", "files": [{"file": "../lib/x/a.c", "lines": [{"line_number": 3, "count": 2}, {"line_number": 4, "count": 0}, {"line_number": 7, "count": 1}]}, {"file": "/usr/include/stdio.h", "lines": [{"line_number": 9, "count": 1}]}]}' \
+        > "$d/slow.json"
+    printf '%s\n' \
+        '{"current_working_directory": "'"$d"'/tree/build", "files": [{"file": "../lib/x/a.c", "lines": [{"line_number": 3, "count": 1}, {"line_number": 4, "count": 0}, {"line_number": 7, "count": 0}]}]}' \
+        > "$d/fast.json"
+    mkdir -p "$d/tree/build"
+    run python3 "$COV" parse "$d/tree" < "$d/slow.json"
+    assert_success
+    assert_output $'lib/x/a.c:3\nlib/x/a.c:7'
+    python3 "$COV" parse "$d/tree" < "$d/slow.json" > "$d/slow.lines"
+    python3 "$COV" parse "$d/tree" < "$d/fast.json" > "$d/fast.lines"
+    run python3 "$COV" parse "$d/tree" --all < "$d/fast.json"
+    assert_output $'lib/x/a.c:3\nlib/x/a.c:4\nlib/x/a.c:7'
+    printf 'lib/x/a.c:3\nlib/x/a.c:4\nlib/x/a.c:7\n' > "$d/executable"
+    printf 'cli/slow\t30.5\t%s\tok\nunit/fast\t0.25\t%s\tok\n' "$d/slow.lines" "$d/fast.lines" > "$d/tests"
+    python3 "$COV" map "$d/map" "$d/executable" "$d/tests"
+    run python3 "$COV" select "$d/map" lib/x/a.c 3
+    assert_output "tests unit/fast cli/slow"
+    run python3 "$COV" select "$d/map" lib/x/a.c 7
+    assert_output "tests cli/slow"
+    run python3 "$COV" select "$d/map" lib/x/a.c 4
+    assert_output "unreached"
+    # a continuation line, a line of a file no object compiles
+    run python3 "$COV" select "$d/map" lib/x/a.c 5
+    assert_output "fallback"
+    run python3 "$COV" select "$d/map" lib/x/b.c 3
+    assert_output "fallback"
+    # a test that failed in the coverage build runs for every executable line
+    printf 'cli/slow\t30.5\t%s\tfailed\nunit/fast\t0.25\t%s\tok\n' "$d/slow.lines" "$d/fast.lines" > "$d/tests"
+    python3 "$COV" map "$d/map" "$d/executable" "$d/tests"
+    run python3 "$COV" select "$d/map" lib/x/a.c 4
+    assert_output "tests cli/slow"
+    run python3 "$COV" select "$d/map" lib/x/a.c 5
+    assert_output "fallback"
+}
+
+@test "coverage map: gcov's own output of a program, a continuation line not executable, _exit's counters kept" {
+    local d=$BATS_TEST_TMPDIR/tree
+    mkdir -p "$d/lib/x" "$d/build"
+    cat > "$d/lib/x/a.c" <<'C'
+#include <unistd.h>
+static int f(int x)
+{
+	int y = x
+		+ 1;
+	if (y > 10)
+		return 1;
+	return 0;
+}
+int main(int argc, char **argv)
+{
+	(void)argv;
+	if (argc > 1)
+		_exit(f(argc));
+	return f(argc);
+}
+C
+    # the writer of the counters at _exit, as mutate.sh links it into the coverage build
+    sed -n '/^\/\* a process ending by _exit/,/^}$/p' "$CXLTIER_SRC/test/mutate.sh" > "$d/flush.c"
+    (cd "$d/build" && gcc -O0 --coverage -c ../lib/x/a.c -o a.o && gcc -c "$d/flush.c" -o flush.o &&
+        gcc --coverage -Wl,--wrap=_exit a.o flush.o -o a)
+    run python3 "$COV" lines "$d/build" "$d" --all
+    assert_success
+    assert_line "lib/x/a.c:4"
+    refute_line "lib/x/a.c:5"
+    assert_line "lib/x/a.c:7"
+    "$d/build/a" two
+    run python3 "$COV" lines "$d/build" "$d"
+    assert_line "lib/x/a.c:14"
+    assert_line "lib/x/a.c:8"
+    refute_line "lib/x/a.c:7"
+    refute_line "lib/x/a.c:16"
+}
