@@ -11,6 +11,11 @@
 load helper
 
 TERM_GOLDEN=$CXLTIER_SRC/test/fixtures/golden/terminal
+# the goldens are libsmartcols 2.38's (Debian 12); smartcols-X.Y/ holds
+# another version's screens where they differ
+SMARTCOLS_BASE=2.38
+SMARTCOLS=$(pkg-config --modversion smartcols 2>/dev/null | cut -d. -f1,2)
+SMARTCOLS=${SMARTCOLS:-$SMARTCOLS_BASE}
 FIXTURE_NAMES="host-nocxl k7-region-offline k7-region-online lab-region-offline lab-region-online
 lab-two-devices lab-two-devices-idle lab-two-devices-interleaved lab-two-socket lab-usage
 elc-region famfs-devdax famfs-second-region two-level-switch"
@@ -68,10 +73,18 @@ check_screen() {
     if ((n != rows)); then
         echo "$name at $w columns: $n table lines for $rows objects:"; echo "$text"; return 1
     fi
+    # libsmartcols cuts columns its own way, version by version: a screen
+    # that differs on another version has its golden in smartcols-X.Y/
     g=$TERM_GOLDEN/$name-$w.txt
+    [[ -f $TERM_GOLDEN/smartcols-$SMARTCOLS/$name-$w.txt ]] && g=$TERM_GOLDEN/smartcols-$SMARTCOLS/$name-$w.txt
     if [[ -n ${CXLTIER_TERMINAL_UPDATE:-} ]]; then
-        mkdir -p "$TERM_GOLDEN"
+        g=$TERM_GOLDEN/$name-$w.txt
+        [[ $SMARTCOLS == "$SMARTCOLS_BASE" ]] || g=$TERM_GOLDEN/smartcols-$SMARTCOLS/$name-$w.txt
+        mkdir -p "${g%/*}"
         sed 's/[[:space:]]*$//' <<<"$text" > "$g"
+        # a version's golden only where it differs from the base one
+        [[ $g == "$TERM_GOLDEN/$name-$w.txt" ]] || ! cmp -s "$g" "$TERM_GOLDEN/$name-$w.txt" || rm "$g"
+        [[ -f $g ]] || g=$TERM_GOLDEN/$name-$w.txt
     fi
     diff -u "$g" <(sed 's/[[:space:]]*$//' <<<"$text") || { echo "$name at $w columns differs from $g"; return 1; }
 }
@@ -143,20 +156,21 @@ terminal_case() {
 }
 
 @test "the tree on NAME wherever -o puts it; -l without it; UTF-8 lines in a UTF-8 locale, ASCII in C" {
+    # (libsmartcols 2.38 pads SIZE to its heading's width under -n, 2.41 does not)
     local root
     root=$(fixture lab-two-devices-interleaved)
     run screen 80 list --sysroot "$root" -n -o SIZE,NAME
-    assert_line --index 1 --regexp '^ +1G ├─mem0$'
-    assert_line --index 3 --regexp '^ +2G └─dax0.0$'
+    assert_line --index 1 --regexp '^ *1G ├─mem0$'
+    assert_line --index 3 --regexp '^ *2G └─dax0.0$'
     run cxltier list --sysroot "$root" -n -o SIZE,NAME
     assert_success
-    assert_line --index 1 --regexp '^ +1G \|-mem0$'
+    assert_line --index 1 --regexp '^ *1G \|-mem0$'
     run cxltier list --sysroot "$root" -n -l -o SIZE,NAME
     assert_success
-    assert_line --index 1 --regexp '^ +1G mem0$'
+    assert_line --index 1 --regexp '^ *1G mem0$'
     run cxltier list --sysroot "$root" -n -o SIZE,TYPE
     assert_success
-    assert_line --index 1 --regexp '^ +1G memdev$'
+    assert_line --index 1 --regexp '^ *1G memdev$'
 }
 
 @test "tiers -n -o prints the node rows alone; the settings only with the full table" {
