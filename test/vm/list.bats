@@ -64,7 +64,7 @@ setup_file() {
     assert_success
     run jq -c '.regions[0].dax_devices[0] | [.memory_blocks.online, .memory_blocks.movable, .memory_tier]' <<<"$output"
     assert_output "[8,8,$tier]"
-    run cxltier list -N "$node"
+    run cxltier list -N "$node" -o NAME,MODE,NODE,TIER,BLOCKS,ONLINE,MOVABLE
     assert_success
     assert_output --regexp "dax.*system-ram +$node +$tier +8 +8 +8"
 }

@@ -66,7 +66,7 @@ setup_file() {
 }
 
 @test "the table shows the CXL node below node 0" {
-    run cxltier tiers
+    run cxltier tiers -o NODE,CPUS,SIZE,ZONES,TIER,SLIT,FIGS,RD-LAT,RD-BW,CXL,CDAT-LAT,CDAT-BW
     assert_success
     assert_output --regexp 'none +1G +movable:1G +[0-9]+ +0:20 .* mem0,region0 +150 +16000'
 }
