@@ -269,6 +269,27 @@ static void nul(void)
 	ok(strstr(err.msg, "t.conf:2:12: a NUL byte") != NULL, "names line and column: %s", err.msg);
 }
 
+/* the parser reads len bytes and not one more: a text handed over as a
+ * slice of a larger buffer ends at its length, whatever follows it there
+ * (a blank, or text: the last line's value or header is not run on into it) */
+static void slice(void)
+{
+	static const char value[] = "[defaults]\nonline = no  zone";
+	static const char header[] = "[defaults]\nonline = no\n[device any]   x";
+	struct ct_policy p;
+
+	ct_error_clear(&err);
+	is_int(ct_policy_parse(value, sizeof("[defaults]\nonline = no") - 1, "t.conf", &p, &err), 0,
+	       "a value that ends the text ends at its length: %s", err.msg);
+	is_int(p.defaults.online, 0, "... and is read");
+	ct_policy_free(&p);
+	ct_error_clear(&err);
+	is_int(ct_policy_parse(header, sizeof("[defaults]\nonline = no\n[device any]") - 1, "t.conf", &p, &err), 0,
+	       "a section header that ends the text ends at its length: %s", err.msg);
+	is_int((int)p.n, 1, "... and is read");
+	ct_policy_free(&p);
+}
+
 /* the size limit, through the file reader */
 static void limit(void)
 {
@@ -325,6 +346,7 @@ int main(void)
 	retire();
 	retire_merged();
 	nul();
+	slice();
 	limit();
 	conf_limit();
 	return tap_done();
