@@ -64,6 +64,7 @@ built_with_crash_points() { grep -qx '#define CXLTIER_CRASH_POINTS 1' "$CXLTIER_
     assert_equal "$(weights_of "$t")" "3 1 false"
     [[ ! -e $t/run/cxltier/memory-blocks.lock ]] || fail "a dry run took the lock"
     run cxltier weights --sysroot "$t" --set --dry-run -j
+    assert_success
     assert_equal "$(jq -c '[.set.dry_run, .set.writes, [.nodes[].after]]' <<<"$output")" '[true,0,[17,14]]'
     run --separate-stderr cxltier weights --sysroot "$t" --dry-run
     assert_failure 2
