@@ -134,7 +134,9 @@ static int undo(struct ct_context *ctx, struct ct_weights_set_report *r)
 	return rc;
 }
 
-/* the nodes whose weight changes, recorded first, then written one by one */
+/* the nodes whose weight changes, recorded first, then written one by one;
+ * in auto mode every node, so that the set holds (written weights turn the
+ * kernel's auto mode off: it would recompute them when a node comes or goes) */
 static enum ct_job_end write_set(struct ct_context *ctx, struct ct_weights_set_report *r)
 {
 	struct ct_weights_record *rec = calloc(1, sizeof(*rec));
@@ -147,14 +149,14 @@ static enum ct_job_end write_set(struct ct_context *ctx, struct ct_weights_set_r
 	rec->auto_old = r->auto_old;
 	rec->auto_new = r->auto_new;
 	for (unsigned i = 0; i < r->n; i++)
-		if (r->v[i].new != r->v[i].old)
+		if (r->v[i].new != r->v[i].old || r->auto_old)
 			rec->v[rec->n++] = (struct ct_weights_change){ r->v[i].node, r->v[i].old, r->v[i].new };
 	if (ct_weights_record_begin(ctx, rec)) {
 		free(rec);
 		return said(ctx, CT_JOB_FAILED);
 	}
 	for (unsigned i = 0; i < r->n && !rc; i++) {
-		if (r->v[i].new == r->v[i].old)
+		if (r->v[i].new == r->v[i].old && !r->auto_old)
 			continue;
 		if (!(rc = write_weight(ctx, r->v[i].node, r->v[i].new))) {
 			r->v[i].written = true;
@@ -202,7 +204,7 @@ static enum ct_job_end set_auto(struct ct_context *ctx, const struct ct_weights_
 static enum ct_job_end begin(struct ct_context *ctx, const struct ct_weights_set_opts *o, int *lockfd,
 			     struct ct_wi_state *st, struct ct_weights_set_report *r)
 {
-	if (ct_lock_acquire(&ctx->sys, o->timeout_s * 1000, o->stop, lockfd))
+	if (!o->lock_held && ct_lock_acquire(&ctx->sys, o->timeout_s * 1000, o->stop, lockfd))
 		return said(ctx, CT_JOB_FAILED);
 	if (recover(ctx, r))
 		return said(ctx, CT_JOB_FAILED);
@@ -234,7 +236,7 @@ static enum ct_job_end run(struct ct_context *ctx, const struct ct_weights_set_o
 	}
 	for (unsigned i = 0; i < r->n; i++)
 		changes += r->v[i].new != r->v[i].old;
-	if (!changes)
+	if (!changes && !r->auto_old)
 		return CT_JOB_DONE;
 	r->auto_turned_off = r->auto_old;
 	r->auto_new = false;

@@ -34,6 +34,7 @@ struct ct_weights_set_opts {
 	unsigned ngiven;
 	bool dry_run;
 	unsigned timeout_s;		/* for the lock */
+	bool lock_held;			/* the caller holds it (the hotplug chain, policy-online.c) */
 	volatile sig_atomic_t *stop;
 };
 

@@ -115,6 +115,12 @@ built_with_crash_points() { grep -qx '#define CXLTIER_CRASH_POINTS 1' "$CXLTIER_
     assert_success
     assert_equal "$(jq -c '[.set.mode_before, .set.mode_after, .set.auto_turned_off]' <<<"$output")" '["auto","manual",true]'
     [[ $stderr == *"turned the kernel's auto mode off"* ]] || fail "$stderr"
+    # the kernel's auto weights already the computed ones: written all the
+    # same, so that they hold (auto mode would recompute them)
+    echo true > "$t/$WI/auto"
+    run --separate-stderr cxltier weights --sysroot "$t" --set -j
+    assert_success
+    assert_equal "$(jq -c '[.set.writes, .set.auto_turned_off]' <<<"$output")" '[2,true]'
 }
 
 @test "weights --auto: auto written where the kernel has it; 77 naming 6.16 where it has not" {
@@ -187,4 +193,28 @@ record() {
     assert_success
     [[ $stderr == *"its old set put back"* ]] || fail "$stderr"
     assert_equal "$(weights_of "$t")" "3 1 false"
+}
+
+@test "online --policy with interleave-weights = yes: the weights set from bandwidth once the memory is online; said on a kernel without them" {
+    local t conf=$BATS_TEST_TMPDIR/cxltier.conf
+    t=$(tree)
+    printf '[defaults]\ninterleave-weights = yes\n' > "$conf"
+    run --separate-stderr cxltier online --policy --config "$conf" --sysroot "$t" --dry-run
+    assert_success
+    [[ $stderr == *"the policy would set the interleave weights from bandwidth"* ]] || fail "$stderr"
+    assert_equal "$(weights_of "$t")" "3 1 false"
+    run --separate-stderr cxltier online --policy --config "$conf" --sysroot "$t"
+    assert_success
+    [[ $stderr == *"interleave weights from bandwidth (the policy): node0 17, node1 14"* ]] || fail "$stderr"
+    assert_equal "$(weights_of "$t")" "17 14 false"
+    # without the key: left alone
+    echo 3 > "$t/$WI/node0"
+    printf '[defaults]\nonline = yes\n' > "$conf"
+    run --separate-stderr cxltier online --policy --config "$conf" --sysroot "$t"
+    assert_success
+    assert_equal "$(weights_of "$t")" "3 14 false"
+    printf '[defaults]\ninterleave-weights = yes\n' > "$conf"
+    run --separate-stderr cxltier online --policy --config "$conf" --sysroot "$(fixture k7-region-online)"
+    assert_success
+    [[ $stderr == *"this kernel has no weighted interleave (Linux 6.9 or later): no weights set"* ]] || fail "$stderr"
 }
