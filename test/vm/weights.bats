@@ -79,7 +79,7 @@ kernel_has_auto() { [[ $(uname -r) != 6.12* ]]; }
 @test "weights --set --dry-run writes nothing; --set writes the computed weights (auto off on 7.x); --set N=W the given ones" {
     local before out c0 cn
     before=$(state)
-    run cxltier weights --set --dry-run -j
+    run --separate-stderr cxltier weights --set --dry-run -j
     assert_success
     assert_equal "$(state)" "$before"
     assert_equal "$(jq -r .set.dry_run <<<"$output")" true
@@ -87,13 +87,18 @@ kernel_has_auto() { [[ $(uname -r) != 6.12* ]]; }
     cn=$(jq -r ".nodes[] | select(.node == $N) | .computed_weight" <<<"$output")
     # 32 x 20480 / 38912 = 16, 32 x 18432 / 38912 = 15: GCD 1
     assert_equal "$c0 $cn" "16 15"
-    run cxltier weights --set -j
+    run --separate-stderr cxltier weights --set -j
     assert_success
     # (in auto mode, weights equal to the computed ones are written all the
-    # same: the set then holds, auto off)
-    if kernel_has_auto; then assert_equal "$(state)" "16 15 false"; else assert_equal "$(state)" "16 15 -"; fi
+    # same: the set then holds, auto off, and said)
+    if kernel_has_auto; then
+        assert_equal "$(state)" "16 15 false"
+        [[ $stderr == *"turned the kernel's auto mode off"* ]] || fail "$stderr"
+    else
+        assert_equal "$(state)" "16 15 -"
+    fi
     [[ -z $(compgen -G "/run/cxltier/weights-change.*") ]] || fail "a record left"
-    run cxltier weights --set "0=3,$N=1" -j
+    run --separate-stderr cxltier weights --set "0=3,$N=1" -j
     assert_success
     assert_equal "$(state | cut -d' ' -f1,2)" "3 1"
     assert_equal "$(jq -c '[.set.how, .set.writes]' <<<"$output")" '["given",2]'
@@ -114,7 +119,7 @@ kernel_has_auto() { [[ $(uname -r) != 6.12* ]]; }
     run --separate-stderr cxltier weights --auto --dry-run
     assert_success
     assert_equal "$(cat $WI/auto)" false
-    run cxltier weights --auto -j
+    run --separate-stderr cxltier weights --auto -j
     assert_success
     assert_equal "$(cat $WI/auto)" true
     assert_equal "$(jq -c '[.set.mode_before, .set.mode_after]' <<<"$output")" '["manual","auto"]'
