@@ -37,6 +37,26 @@ built_with_crash_points() { grep -qx '#define CXLTIER_CRASH_POINTS 1' "$CXLTIER_
         '[[0,17,3,"node"],[1,14,1,"region"]]'
 }
 
+@test "tiers: WEIGHT a default column and the mode in the settings where the kernel has weighted interleave; neither where not" {
+    local t
+    t=$(tree)
+    run --separate-stderr cxltier tiers --sysroot "$t"
+    assert_success
+    assert_line --index 0 --regexp '^NODE +CPUS +SIZE +TIER +FIGS +RD-LAT +RD-BW +CXL +DEMOTES-TO +RANK +WEIGHT$'
+    assert_line --index 1 --regexp ' 1 +3$'
+    assert_line --regexp '^DEMOTION .* WEIGHTS$'
+    assert_line --regexp ' manual$'
+    run --separate-stderr cxltier tiers --sysroot "$t" -o NODE,WEIGHT,CALC-WEIGHT,WEIGHT-BW
+    assert_success
+    assert_line --index 2 --regexp '^ +1 +1 +14 +16000$'
+    run --separate-stderr cxltier tiers --sysroot "$(fixture k7-region-online)"
+    assert_success
+    refute_line --partial WEIGHT
+    run cxltier tiers --sysroot "$t" -j
+    assert_success
+    assert_equal "$(jq -c '.settings.weighted_interleave' <<<"$output")" '{"mode":"manual","has_auto":true}'
+}
+
 @test "weights -v: the arithmetic, step by step (32 x BW / SUM, GCD)" {
     local t
     t=$(tree)
