@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "change/weights-record.h"
 #include "core/ending-signals.h"
 #include "core/rundir.h"
@@ -257,4 +258,24 @@ int ct_weights_record_remove(struct ct_context *ctx, const char *file)
 	if (rc)
 		return ct_fail(&ctx->err, -rc, "cannot remove %s" CT_RUNDIR "/%s: %s", ctx->sys.root, file, strerror(-rc));
 	return 0;
+}
+
+int ct_weights_record_pending(struct ct_context *ctx)
+{
+	struct ct_weights_found *v;
+	struct stat st;
+	char dir[sizeof(ctx->sys.root) + sizeof(CT_RUNDIR)];
+	size_t n;
+	int pid = 0;
+
+	snprintf(dir, sizeof(dir), "%s" CT_RUNDIR, ctx->sys.root);
+	if (stat(dir, &st) || ct_weights_record_list(ctx, &v, &n)) {
+		ct_error_clear(&ctx->err);
+		return 0;
+	}
+	for (size_t i = 0; i < n && !pid; i++)
+		if (v[i].state != CT_OWNER_RUNS)
+			pid = v[i].rec.owner.pid;
+	free(v);
+	return pid;
 }

@@ -65,5 +65,8 @@ struct ct_weights_found {
 };
 int ct_weights_record_list(struct ct_context *ctx, struct ct_weights_found **out, size_t *n);
 int ct_weights_record_remove(struct ct_context *ctx, const char *file);
+/* for a run that changes nothing: the pid of a dead run's record, 0 when
+ * there is none (or the run directory is not there: it is not created) */
+int ct_weights_record_pending(struct ct_context *ctx);
 
 #endif

@@ -70,6 +70,7 @@ built_with_crash_points() { grep -qx '#define CXLTIER_CRASH_POINTS 1' "$CXLTIER_
 @test "weights on a kernel without weighted interleave: 77, the version that has it; --set too" {
     run --separate-stderr cxltier weights --sysroot "$(fixture k7-region-online)"
     assert_failure 77
+    [[ ! -e $(fixture k7-region-online)/run ]] || fail "a run that changes nothing made the run directory"
     [[ $stderr == *"no weighted interleave (Linux 6.9 or later has it)"* ]] || fail "$stderr"
     run --separate-stderr cxltier weights --set --sysroot "$(fixture k7-region-online)"
     assert_failure 77
@@ -175,12 +176,20 @@ record() {
     # killed after node0's write: 17 written, node1 still 1
     echo 17 > "$t/$WI/node0"
     record "$t" 3 17 1 14
+    # a run that changes nothing says it, and leaves it
+    run --separate-stderr cxltier weights --sysroot "$t"
+    assert_success
+    [[ $stderr == *"a weights change was killed between two writes (pid 999999)"* ]] || fail "$stderr"
+    assert_equal "$(weights_of "$t")" "17 1 false"
     run --separate-stderr cxltier weights --sysroot "$t" --set 1=1 -j
     assert_success
     [[ $stderr == *"killed between two writes (pid 999999): its old set put back"* ]] || fail "$stderr"
     assert_equal "$(weights_of "$t")" "3 1 false"
     assert_equal "$(jq -c .set.recovered <<<"$output")" '{"pid":999999,"outcome":"old-set-put-back"}'
     [[ -z $(compgen -G "$t/run/cxltier/weights-change.*") ]] || fail "the record is left"
+    run --separate-stderr cxltier weights --sysroot "$t"
+    assert_success
+    [[ $stderr != *"killed"* ]] || fail "$stderr"
     # killed after its last write: the new set whole
     echo 17 > "$t/$WI/node0"; echo 14 > "$t/$WI/node1"
     record "$t" 3 17 1 14

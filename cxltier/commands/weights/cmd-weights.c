@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/job-exit.h"
 #include "cli/run-signals.h"
+#include "change/weights-record.h"
 #include "core/context.h"
 #include "weights-view.h"
 
@@ -105,12 +106,15 @@ static int show(struct cmd_env *env, const struct ct_weights_set_report *r, cons
 	struct ct_tier_model m;
 	json_object *root;
 	char err[256];
-	int rc = ct_tier_model_load(env->ctx, -1, &m);
+	int pid, rc = ct_tier_model_load(env->ctx, -1, &m);
 
 	if (rc)
 		return cmd_fail(env, rc == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_FAIL);
 	if (!r && !m.weights.have)
 		cmd_err(env, "%s", m.weights.error);
+	if (!r && m.weights.have && (pid = ct_weights_record_pending(env->ctx)))
+		cmd_warn(env, "a weights change was killed between two writes (pid %d): the kernel may hold a mix of "
+			 "two sets; the next 'cxltier weights --set' or '--auto' puts the old set back", pid);
 	root = weights_json(&m, r, r ? how_name(o->how) : NULL, o->dry_run);
 	rc = EXIT_OK;
 	if (weights_print(env, root, r != NULL, err, sizeof(err))) {
