@@ -26,6 +26,7 @@ extern const struct cli_command command_region;
 extern const struct cli_command command_online;
 extern const struct cli_command command_offline;
 extern const struct cli_command command_hotplug;
+extern const struct cli_command command_weights;
 
 /* the commands, in the order `cxltier --help` lists them */
 static const struct cli_command *const commands[] = {
@@ -33,6 +34,7 @@ static const struct cli_command *const commands[] = {
 	&command_region,
 	&command_cdat,
 	&command_tiers,
+	&command_weights,
 	&command_health,
 	&command_poison,
 	&command_events,

@@ -125,7 +125,7 @@ static struct ct_policy_rule other_section;
 static int section(const struct cursor *c, const char *p, const char *end, struct ct_policy *pol,
 		   struct ct_policy_rule **cur)
 {
-	struct ct_policy_rule r = { .online = -1, .movable = -1, .create_region = -1, .reonline = -1,
+	struct ct_policy_rule r = { .online = -1, .movable = -1, .create_region = -1, .reonline = -1, .weights = -1,
 				    .retire = { -1, -1, -1, -1 }, .line = c->lineno };
 	const char *close = memchr(p, ']', (size_t)(end - p)), *h, *after;
 	size_t hlen;
@@ -170,7 +170,7 @@ static int section(const struct cursor *c, const char *p, const char *end, struc
 
 /* the keys of a section; seen[] holds the line each was set on */
 enum { KEY_ONLINE, KEY_ZONE, KEY_CREATE_REGION, KEY_REONLINE, KEY_RETIRE_PAGES, KEY_RETIRE_THRESHOLD,
-       KEY_RETIRE_WINDOW, KEY_RETIRE_LIMIT, NKEYS };
+       KEY_RETIRE_WINDOW, KEY_RETIRE_LIMIT, KEY_WEIGHTS, NKEYS };
 
 /* retire-* in a [device ...] section (core/conf.h checks the value, as for
  * [events]): *key and the value into cur->retire; 1 when k is no retire key */
@@ -233,9 +233,12 @@ static int setting(const struct cursor *c, const char *k, const char *end, struc
 	if (p != end)
 		return bad(c, p, "unexpected text after '%.*s = %.*s' (comments go on lines of their own)",
 			   (int)klen, k, (int)vlen, v);
-	if (is(k, klen, "online") || is(k, klen, "create-region") || is(k, klen, "reonline")) {
-		int key = is(k, klen, "online") ? KEY_ONLINE : is(k, klen, "reonline") ? KEY_REONLINE : KEY_CREATE_REGION;
-		field = key == KEY_ONLINE ? &cur->online : key == KEY_REONLINE ? &cur->reonline : &cur->create_region;
+	if (is(k, klen, "online") || is(k, klen, "create-region") || is(k, klen, "reonline") ||
+	    is(k, klen, "interleave-weights")) {
+		int key = is(k, klen, "online") ? KEY_ONLINE : is(k, klen, "reonline") ? KEY_REONLINE :
+			  is(k, klen, "interleave-weights") ? KEY_WEIGHTS : KEY_CREATE_REGION;
+		field = key == KEY_ONLINE ? &cur->online : key == KEY_REONLINE ? &cur->reonline :
+			key == KEY_WEIGHTS ? &cur->weights : &cur->create_region;
 		seen = &seen_line[key];
 		if ((val = ct_conf_boolean(v, vlen)) < 0)
 			return bad(c, v, "%.*s = %.*s: expected yes or no", (int)klen, k, (int)vlen, v);
@@ -255,7 +258,8 @@ static int setting(const struct cursor *c, const char *k, const char *end, struc
 	} else if (rc < 0) {
 		return rc;
 	} else {
-		return bad(c, k, "unknown key '%.*s' (online, zone, create-region, reonline, " CT_CONF_RETIRE_KEYS ")",
+		return bad(c, k, "unknown key '%.*s' (online, zone, create-region, reonline, interleave-weights, "
+			   CT_CONF_RETIRE_KEYS ")",
 			   (int)klen, k);
 	}
 	if (*seen)
@@ -276,6 +280,7 @@ int ct_policy_parse(const char *text, size_t len, const char *name, struct ct_po
 
 	memset(p, 0, sizeof(*p));
 	p->defaults.online = p->defaults.movable = p->defaults.create_region = p->defaults.reonline = -1;
+	p->defaults.weights = -1;
 	if (len > CT_POLICY_MAX)
 		return ct_fail(err, EFBIG, "%s: %zu bytes, more than the limit of %u", name, len, CT_POLICY_MAX);
 	for (const char *l = text; l < end && !rc; ) {
@@ -316,6 +321,7 @@ int ct_policy_load(const char *path, struct ct_policy *p, struct ct_error *err)
 
 	memset(p, 0, sizeof(*p));
 	p->defaults.online = p->defaults.movable = p->defaults.create_region = p->defaults.reonline = -1;
+	p->defaults.weights = -1;
 	if (fd < 0)
 		return ct_fail(err, errno, "cannot read the policy %s: %s", path, strerror(errno));
 	/* one byte past the limit tells a file that is too large */
@@ -383,6 +389,7 @@ void ct_policy_decide(const struct ct_policy *p, const struct ct_policy_subject 
 	d->movable = true;
 	d->create_region = false;
 	d->reonline = false;
+	d->weights = false;
 	d->retire = hit ? hit->retire : (struct ct_policy_retire){ -1, -1, -1, -1 };
 	d->line = 0;
 	for (const struct ct_policy_rule *r = &p->defaults; r; r = r == hit ? NULL : hit) {
@@ -394,6 +401,8 @@ void ct_policy_decide(const struct ct_policy *p, const struct ct_policy_subject 
 			d->create_region = r->create_region;
 		if (r->reonline >= 0)
 			d->reonline = r->reonline;
+		if (r->weights >= 0)
+			d->weights = r->weights;
 		if (r == hit)
 			d->line = hit->line;
 	}

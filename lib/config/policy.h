@@ -3,7 +3,8 @@
  * policy.h - /etc/cxltier.conf: what to do with CXL memory that appears.
  *
  *   [defaults]              online = yes|no, zone = movable|normal,
- *                           create-region = yes|no, reonline = yes|no
+ *                           create-region = yes|no, reonline = yes|no,
+ *                           interleave-weights = yes|no
  *   [device serial=0x1234]  matched by memdev serial
  *   [device host=0000:0d:00.0]   by memdev PCI device
  *   [device region=region0]      by region
@@ -42,6 +43,8 @@ struct ct_policy_rule {
 	int movable;		/* -1 unset, 0 normal, 1 movable */
 	int create_region;	/* -1 unset, 0 no, 1 yes: a RAM region for a memdev without one */
 	int reonline;		/* -1 unset, 0 no, 1 yes: blocks online in another zone moved to the wanted one */
+	int weights;		/* -1 unset, 0 no, 1 yes: once the memory is online, the weighted-interleave
+				 * weights computed from bandwidth and set (jobs/weights-set.h) */
 	struct ct_policy_retire retire;
 	unsigned line;
 };
@@ -60,7 +63,7 @@ struct ct_policy_subject {	/* what a dax device is made of */
 };
 
 struct ct_policy_decision {
-	bool online, movable, create_region, reonline;
+	bool online, movable, create_region, reonline, weights;
 	struct ct_policy_retire retire;	/* the deciding section's, -1 where it sets none */
 	unsigned line;		/* the deciding section's line, 0 for the built-in default */
 };

@@ -2,9 +2,11 @@
 /* policy-online.c - `online --policy`: lock, load, regions made, load
  * again, plan, run (policy-online.h) */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "jobs/policy-online.h"
 #include "jobs/blocks-run.h"
+#include "jobs/weights-set.h"
 #include "jobs/job-session.h"
 #include "change/policy-plan.h"
 #include "change/policy-region.h"
@@ -79,7 +81,7 @@ static enum ct_job_end make_regions(struct ct_context *ctx, struct job_session *
  * run is partial or failed */
 static enum ct_job_end plan_blocks(struct ct_context *ctx, const struct ct_topology *t, const struct ct_policy *pol,
 				      const struct ct_policy_online_opts *o, struct ct_blocks_change_report *r,
-				      struct blocks_before *b)
+				      struct blocks_before *b, bool *weights)
 {
 	struct ct_policy_outcome *out;
 	size_t nout;
@@ -87,6 +89,7 @@ static enum ct_job_end plan_blocks(struct ct_context *ctx, const struct ct_topol
 	int rc = ct_policy_plan(&ctx->sys, t, pol, o->targets, o->ntargets, &r->plan, &movable, &out, &nout);
 
 	for (size_t i = 0; i < nout; i++) {
+		*weights |= out[i].decision.online && out[i].decision.weights && !out[i].err;
 		if (!out[i].decision.online)
 			ct_say(&ctx->say, 0, "%s: the policy%s says leave it offline", out[i].dax,
 			       out[i].decision.line ? " (a [device] section)" : "");
@@ -107,6 +110,45 @@ static enum ct_job_end plan_blocks(struct ct_context *ctx, const struct ct_topol
 	return CT_JOB_DONE;
 }
 
+/* interleave-weights = yes: once the blocks are online, the weights computed
+ * from every node's bandwidth and set, under the lock this run holds; what
+ * it did is said, a kernel without weighted interleave too (not a failure) */
+static void set_weights(struct ct_context *ctx, const struct ct_policy_online_opts *o, struct ct_blocks_change_report *r)
+{
+	struct ct_weights_set_report w;
+	struct ct_wi_state st;
+	enum ct_job_end end;
+	int rc = ct_wi_read(&ctx->sys, &st);
+
+	ct_wi_free(&st);
+	if (rc == -EOPNOTSUPP) {
+		ct_error_clear(&ctx->err);
+		ct_say(&ctx->say, 0, "the policy's interleave-weights: this kernel has no weighted interleave "
+		       "(Linux 6.9 or later): no weights set");
+		return;
+	}
+	ct_error_clear(&ctx->err);	/* (any other failure: the job says it) */
+	if (o->dry_run) {
+		ct_say(&ctx->say, 0, "the policy would set the interleave weights from bandwidth (cxltier weights --set)");
+		return;
+	}
+	end = ct_weights_set(ctx, &(struct ct_weights_set_opts){ .how = CT_WEIGHTS_COMPUTED, .lock_held = true,
+								  .timeout_s = o->timeout_s }, &w);
+	if (end == CT_JOB_DONE) {
+		char buf[256] = "";
+		size_t off = 0;
+
+		for (unsigned i = 0; i < w.n && off < sizeof(buf); i++)
+			off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%snode%d %u", off ? ", " : "", w.v[i].node,
+						w.v[i].new);
+		ct_say(&ctx->say, 0, "interleave weights from bandwidth (the policy): %s%s", buf,
+		       w.writes ? "" : " (unchanged)");
+	} else if (end != CT_JOB_UNSUPPORTED && r->end == CT_JOB_DONE) {
+		r->end = CT_JOB_PARTIAL;	/* the memory is online; the weights were not set (said) */
+	}
+	ct_weights_set_report_free(&w);
+}
+
 enum ct_job_end ct_policy_online(struct ct_context *ctx, const struct ct_policy_online_opts *o,
 				    struct ct_blocks_change_report *r)
 {
@@ -115,6 +157,7 @@ enum ct_job_end ct_policy_online(struct ct_context *ctx, const struct ct_policy_
 	struct ct_policy pol = { 0 };
 	struct blocks_before b = { 0 };
 	enum ct_job_end st;
+	bool weights = false;
 
 	*r = (struct ct_blocks_change_report){ .dry_run = o->dry_run, .want = CT_WANT_MOVABLE };
 	r->plan.all_zones = o->dry_run;	/* a dry run shows every block's zones */
@@ -126,11 +169,13 @@ enum ct_job_end ct_policy_online(struct ct_context *ctx, const struct ct_policy_
 	}
 	if (!st && !(st = make_regions(ctx, &js, &r->topology, &pol, o, r, &b))) {
 		job_session_phase(&js, "policy and regions (created, topology read again)");
-		st = plan_blocks(ctx, &r->topology, &pol, o, r, &b);
+		st = plan_blocks(ctx, &r->topology, &pol, o, r, &b, &weights);
 	}
 	if (!st)
 		blocks_run_finish(&js, &r->topology, o->targets, o->ntargets, o->reonline, &b, r);
-	else
+	if (!st && weights && (r->end == CT_JOB_DONE || r->end == CT_JOB_PARTIAL))
+		set_weights(ctx, o, r);
+	else if (st)
 		r->end = st;
 	job_session_end(&js);
 	ct_policy_free(&pol);

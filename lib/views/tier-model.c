@@ -189,6 +189,8 @@ int ct_tier_model_load(struct ct_context *ctx, int from, struct ct_tier_model *m
 	rc = load_nodes(ctx, m);
 	if (!rc && ct_tier_rank(m))
 		rc = ct_fail(&ctx->err, ENOMEM, "out of memory");
+	if (!rc)
+		rc = ct_tier_weights_load(ctx, m);
 	if (rc)
 		goto fail;
 	ct_tiering_settings_read(&ctx->sys, &m->settings);
@@ -206,6 +208,7 @@ void ct_tier_model_free(struct ct_tier_model *m)
 		names_free(&m->nodes[i].daxes);
 		names_free(&m->nodes[i].no_cdat);
 	}
+	ct_tier_weights_free(&m->weights);
 	free(m->nodes);
 	free(m->dis);
 	if (m->have_topo)

@@ -12,6 +12,8 @@
 
 #include <stdbool.h>
 #include "mm/access.h"
+#include "mm/interleave-compute.h"
+#include "mm/interleave-weights.h"
 #include "core/kernel.h"
 #include "core/nodeset.h"
 #include "mm/numa.h"
@@ -66,6 +68,19 @@ struct ct_tier_node {
 	int via;			/* figures that speak only for the CPU nodes nearest
 					 * the memory, ranked from another node: the one of
 					 * them it reaches first (its SLIT hop added); -1 none */
+	/* weighted interleave: the weight computed from access[1] as the
+	 * kernel's auto mode would, and the kernel's (0: it shows none) */
+	const struct ct_wi_step *wi;
+	unsigned wi_kernel;
+};
+
+/* the weighted-interleave weights of the memory nodes */
+struct ct_tier_weights {
+	bool have;			/* the kernel has weighted interleave */
+	char error[256];		/* why not, when have is false */
+	struct ct_wi_state kernel;	/* its weights and mode */
+	struct ct_wi_step *steps;	/* computed: one per ct_tier_model.nodes, in their order */
+	struct ct_wi_result calc;	/* the arithmetic */
 };
 
 enum ct_disagreement_kind {
@@ -92,6 +107,7 @@ struct ct_tier_model {
 	struct ct_disagreement *dis;
 	size_t ndis;
 	struct ct_tiering_settings settings;
+	struct ct_tier_weights weights;
 };
 
 /*
@@ -105,5 +121,11 @@ void ct_tier_model_free(struct ct_tier_model *m);
 /* rank m->nodes from m->from and list the disagreements (tier-rank.c;
  * called by ct_tier_model_load) */
 int ct_tier_rank(struct ct_tier_model *m);
+/* the kernel's weights and those computed from each node's access1 figures
+ * (tier-weights.c; called by ct_tier_model_load). 0, or -ENOMEM; a kernel
+ * without weighted interleave, or weights that cannot be read, is said in
+ * m->weights (have false, error). */
+int ct_tier_weights_load(struct ct_context *ctx, struct ct_tier_model *m);
+void ct_tier_weights_free(struct ct_tier_weights *w);
 
 #endif

@@ -92,6 +92,17 @@ static void decisions(void)
 	ct_policy_decide(&p, &s1, &d);
 	ok(!d.create_region && !d.reonline, "without a policy: no region created, nothing re-onlined");
 	ct_policy_free(&p);
+	is_int(parse("[defaults]\ninterleave-weights = yes\n[device serial=0x1234]\ninterleave-weights = no\n", &p), 0,
+	       "interleave-weights: %s", err.msg);
+	ct_policy_decide(&p, &s1, &d);
+	ok(!d.weights, "a [device] section's interleave-weights = no wins");
+	ct_policy_decide(&p, &s2, &d);
+	ok(d.weights, "[defaults] interleave-weights = yes");
+	ct_policy_free(&p);
+	is_int(parse("", &p), 0, "no file");
+	ct_policy_decide(&p, &s1, &d);
+	ok(!d.weights, "without a policy: the weights left alone");
+	ct_policy_free(&p);
 
 	is_int(parse("[defaults]\r\nonline = no\r\n", &p), 0, "CR LF line ends");
 	ct_policy_decide(&p, &s1, &d);

@@ -277,6 +277,31 @@ rewritten_since() {
 
 # last in the file: a block the kernel onlined into ZONE_NORMAL can take
 # unmovable pages at once (seen on 7.3), and then never leaves
+# the kernel's weight of every node cxltier weights shows equals the one it computed
+weights_as_computed() {
+    jq -e '[.nodes[] | .kernel_weight == .computed_weight] | all' <<<"$(cxltier weights -j)" >/dev/null
+}
+
+@test "interleave-weights = yes: a hot-added card's node gets its weight from bandwidth in the same run" {
+    local conf=/etc/cxltier.conf saved=$BATS_TEST_TMPDIR/conf node wi=/sys/kernel/mm/mempolicy/weighted_interleave
+    cp "$conf" "$saved"
+    printf '%s\n' '[defaults]' 'create-region = yes' 'interleave-weights = yes' > "$conf"
+    m=$(vm_hot_add_type3 cxl-mem-hp6 0x9ac0 $SIZE)
+    run --separate-stderr $(policy_run "$m") -j
+    cp "$saved" "$conf"
+    echo "$stderr" >&3
+    assert_success
+    r=$(jq -r '.new_regions[0].region' <<<"$output")
+    node=$(cat /sys/bus/dax/devices/$(vm_dax_of "$r")/target_node)
+    [[ $stderr == *"interleave weights from bandwidth (the policy): "*"node$node "* ]] || fail "$stderr"
+    [[ -e $wi/node$node ]] || fail "no $wi/node$node"
+    weights_as_computed || fail "$(cxltier weights -v)"
+    cxltier weights -v | sed 's/^/# /' >&3
+    run --separate-stderr cxltier offline "$m" --remove -j
+    assert_success
+    unplug "$m" cxl-mem-hp6
+}
+
 @test "the kernel onlining a new device into ZONE_NORMAL itself: each block named (exit 1: nothing changed); --reonline moves it or names what stays" {
     # what 7.x builds with CONFIG_MHP_DEFAULT_ONLINE_TYPE_ONLINE_AUTO do by
     # default (the lab's 7.x kernel boots with offline): set here, restored

@@ -70,7 +70,7 @@ static int run(struct cmd_env *env, void *args, int argc, char **argv)
 	}
 	root = tiers_json(&m);
 	rc = EXIT_OK;
-	if (out_print(&env->out, &tiers_nodes_table, root, err, sizeof(err))) {
+	if (out_print(&env->out, m.weights.have ? &tiers_nodes_wi_table : &tiers_nodes_table, root, err, sizeof(err))) {
 		cmd_err(env, "%s", err);
 		rc = EXIT_USAGE;
 	} else if (!env->out.json) {

@@ -125,6 +125,24 @@ static void tiering_json(json_object *o, const struct ct_tier_model *m, const st
 	}
 }
 
+/* the weight computed from the access1 figures as the kernel's auto mode
+ * would, the bandwidth it came from, and the kernel's weight */
+static void weight_json(json_object *o, const struct ct_tier_node *x)
+{
+	json_object *w;
+
+	if (!x->wi)
+		return;
+	w = jb_obj(o, "weighted_interleave");
+	if (x->wi_kernel)
+		jb_int(w, "kernel_weight", (int)x->wi_kernel);
+	jb_int(w, "computed_weight", (int)x->wi->weight);
+	jb_u64(w, "bandwidth_mbps", x->wi->bandwidth);
+	if (x->access[1].source != CT_FIGURES_NONE)
+		jb_str(w, "bandwidth_source", ct_access_figure_source_name(x->access[1].source));
+	jb_str(w, "why", ct_wi_why_name(x->wi->why));
+}
+
 static json_object *node_json(const struct ct_tier_model *m, const struct ct_tier_node *x)
 {
 	const struct ct_node *n = x->node;
@@ -144,6 +162,7 @@ static json_object *node_json(const struct ct_tier_model *m, const struct ct_tie
 	access_json(o, "access0", &x->access[0]);
 	access_json(o, "access1", &x->access[1]);
 	tiering_json(o, m, x);
+	weight_json(o, x);
 	return o;
 }
 
@@ -192,6 +211,11 @@ json_object *tiers_json(const struct ct_tier_model *m)
 	if (set->promote_rate_limit_mbps >= 0)
 		jb_int(st, "promote_rate_limit_mbps", set->promote_rate_limit_mbps);
 	jb_int(st, "ranked_from_node", m->from);
+	if (m->weights.have) {
+		json_object *w = jb_obj(st, "weighted_interleave");
+		jb_str(w, "mode", m->weights.kernel.auto_on ? "auto" : "manual");
+		jb_bool(w, "has_auto", m->weights.kernel.has_auto);
+	}
 	return root;
 }
 

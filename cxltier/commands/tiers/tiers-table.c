@@ -38,10 +38,21 @@ static const struct out_column columns[] = {
 	{ "EFFECTIVE", "ranking.effective_distance", OUT_NUM, 0.1, 0, "effective distance (SLIT scale, 10 = local)", NULL },
 	{ "BY", "ranking.source", OUT_STR, 0.1, OUT_TRUNC,
 	  "what decided it: hmat, region, cdat+local, slit; +hop:nodeN: figures for node N, its SLIT hop added", fmt_by },
+	{ "WEIGHT", "weighted_interleave.kernel_weight", OUT_NUM, 0.1, 0,
+	  "the kernel's weighted-interleave weight (a default column where the kernel has them)", NULL },
+	{ "CALC-WEIGHT", "weighted_interleave.computed_weight", OUT_NUM, 0.1, 0,
+	  "the weight the kernel's auto mode gives this bandwidth (cxltier weights -v: the arithmetic)", NULL },
+	{ "WEIGHT-BW", "weighted_interleave.bandwidth_mbps", OUT_NUM, 0.1, 0,
+	  "the bandwidth the weight comes from: min of access1 read and write (MB/s)", NULL },
 };
 const struct out_table tiers_nodes_table = {
 	levels, NULL, columns, sizeof(columns) / sizeof(columns[0]),
 	"NODE,CPUS,SIZE,TIER,FIGS,RD-LAT,RD-BW,CXL,DEMOTES-TO,RANK",
+};
+/* where the kernel has weighted interleave: its weights too */
+const struct out_table tiers_nodes_wi_table = {
+	levels, NULL, columns, sizeof(columns) / sizeof(columns[0]),
+	"NODE,CPUS,SIZE,TIER,FIGS,RD-LAT,RD-BW,CXL,DEMOTES-TO,RANK,WEIGHT",
 };
 
 static const char *const slevels[] = { "settings", NULL };
@@ -50,8 +61,12 @@ static const struct out_column scolumns[] = {
 	{ "NUMA-BALANCING", "numa_balancing_mode", OUT_STR, 0.1, 0, "NUMA balancing mode", NULL },
 	{ "PROMOTE-LIMIT-MB/S", "promote_rate_limit_mbps", OUT_NUM, 0.1, 0, "promotion rate limit", NULL },
 	{ "RANKED-FROM", "ranked_from_node", OUT_NUM, 0.1, 0, "initiator node of the ranking", NULL },
+	{ "WEIGHTS", "weighted_interleave.mode", OUT_STR, 0.1, 0, "weighted-interleave weights: auto or manual", NULL },
 };
-static const struct out_table settings_table = { slevels, NULL, scolumns, 4, "DEMOTION,NUMA-BALANCING,PROMOTE-LIMIT-MB/S,RANKED-FROM" };
+static const struct out_table settings_table = { slevels, NULL, scolumns, 5, "DEMOTION,NUMA-BALANCING,PROMOTE-LIMIT-MB/S,RANKED-FROM" };
+static const struct out_table settings_wi_table = {
+	slevels, NULL, scolumns, 5, "DEMOTION,NUMA-BALANCING,PROMOTE-LIMIT-MB/S,RANKED-FROM,WEIGHTS"
+};
 
 static void fmt_lines(json_object *rec, char *buf, size_t len);
 static const char *const dlevels[] = { "disagreements", NULL };
@@ -178,7 +193,8 @@ void tiers_print_more(struct cmd_env *env, json_object *root, size_t ntiers)
 		printf("* Linux 6.12 counts the link latency in ps as ns: ranked without its latency\n");
 	o.all = false;
 	printf("\n");
-	out_print(&o, &settings_table, root, err, sizeof(err));
+	out_print(&o, out_lookup(root, "settings.weighted_interleave") ? &settings_wi_table : &settings_table,
+		  root, err, sizeof(err));
 	if (json_object_array_length(out_lookup(root, "disagreements"))) {
 		printf("\n");
 		out_print(&o, &disagreements_table, root, err, sizeof(err));

@@ -8,6 +8,7 @@
 
 /* the nodes' table (-o picks from its columns) */
 extern const struct out_table tiers_nodes_table;
+extern const struct out_table tiers_nodes_wi_table;	/* with WEIGHT */
 /* after the nodes, in the full table only: the footnote, the settings, the
  * disagreements; a missing tiering said on stderr */
 void tiers_print_more(struct cmd_env *env, json_object *root, size_t ntiers);
