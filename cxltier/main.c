@@ -19,6 +19,7 @@ extern const struct cli_command command_cdat;
 extern const struct cli_command command_health;
 extern const struct cli_command command_usage;
 extern const struct cli_command command_migrate;
+extern const struct cli_command command_run;
 extern const struct cli_command command_events;
 extern const struct cli_command command_metrics;
 extern const struct cli_command command_doctor;
@@ -37,6 +38,7 @@ static const struct cli_command *const commands[] = {
 	&command_poison,
 	&command_events,
 	&command_migrate,
+	&command_run,
 	&command_usage,
 	&command_online,
 	&command_offline,
