@@ -28,15 +28,15 @@ struct run_args {
 
 #define ARG(f) offsetof(struct run_args, f)
 
-/* "0-2,5" */
-static void node_list(const struct ct_nodeset *set, char *buf, size_t len)
+/* "0-2,5" (ranges false: "0,1,2,5") */
+static void node_list(const struct ct_nodeset *set, bool ranges, char *buf, size_t len)
 {
 	size_t off = 0;
 	int n, first = -1, last = -2;
 
 	buf[0] = '\0';
 	for (n = ct_nodeset_next(set, 0);; n = ct_nodeset_next(set, n + 1)) {
-		if (n >= 0 && n == last + 1) {
+		if (n >= 0 && n == last + 1 && ranges) {
 			last = n;
 			continue;
 		}
@@ -65,11 +65,12 @@ static void say_placement(const struct cmd_env *env, bool dry_run, const struct 
 	unsigned sum = 0, w;
 	int n;
 
-	node_list(&p->nodes, nodes, sizeof(nodes));
-	node_list(&p->tiers, tiers, sizeof(tiers));
+	node_list(&p->nodes, true, nodes, sizeof(nodes));
+	node_list(&p->tiers, false, tiers, sizeof(tiers));	/* tiers are no range */
 	snprintf(line, sizeof(line), "%s%s under %s on node%s %s%s%s%s", dry_run ? "would run " : "running ", cmd,
 		 ct_mpol_name(p->mode), ct_nodeset_count(&p->nodes) > 1 ? "s" : "", nodes,
-		 tiers[0] ? " (memory tier " : "", tiers, tiers[0] ? ")" : "");
+		 tiers[0] ? ct_nodeset_count(&p->tiers) > 1 ? " (memory tiers " : " (memory tier " : "", tiers,
+		 tiers[0] ? ")" : "");
 	tell(env, dry_run, line);
 	if (!p->has_weights)
 		return;
