@@ -66,6 +66,7 @@ hog_mapping() {
     n0=$(grep -o ' N0=[0-9]*' <<<"$m" | cut -d= -f2) nc=$(grep -o " N$c=[0-9]*" <<<"$m" | cut -d= -f2)
     # 4096 pages: 3072 and 1024 at 3:1; within 5 % of 3
     (( n0 + nc >= 4096 ))
+    echo "# weighted 3:1 over nodes 0 and $c: N0=$n0 N$c=$nc" >&3
     (( n0 * 100 >= nc * 285 && n0 * 100 <= nc * 315 ))
 }
 
