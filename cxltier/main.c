@@ -99,14 +99,16 @@ int main(int argc, char **argv)
 	const struct cli_command *c;
 	int i, rc;
 
-	/* the terminal's character set (a table's tree lines in UTF-8 where it
-	 * is, ASCII otherwise); numbers read and written as C writes them */
-	setlocale(LC_ALL, "");
-	setlocale(LC_NUMERIC, "C");
 	if ((i = global_options(argc, argv, &env, &rc)) < 0)
 		goto out;
 	if (!(c = cli_find(commands, ncommands, argv[i])))
 		return cli_unknown_command(commands, ncommands, argv[i]);
+	/* the terminal's character set (a table's tree lines in UTF-8 where it
+	 * is, ASCII otherwise); numbers read and written as C writes them */
+	if (!(c->flags & CLI_NO_LOCALE)) {
+		setlocale(LC_ALL, "");
+		setlocale(LC_NUMERIC, "C");
+	}
 	rc = cli_run(c, argc - i, argv + i, &env);
 out:
 	ct_context_free(env.ctx);

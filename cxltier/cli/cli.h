@@ -118,6 +118,7 @@ struct cli_opt {
 #define CLI_CHECK_COLUMNS 0x4	/* -o checked against tables[0] before run() (it acts before it prints) */
 #define CLI_NO_OUTPUT	0x8	/* prints no table or JSON: -j, -o, -n, -r, -P, -l, -b refused */
 #define CLI_OPERANDS_END 0x10	/* options end at the first operand (a command line to run, as env(1)) */
+#define CLI_NO_LOCALE	0x20	/* the locale not loaded: no table to draw (run: its start-up is its command's) */
 
 struct cli_command {
 	const char *name;

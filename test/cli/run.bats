@@ -58,12 +58,15 @@ WI=sys/kernel/mm/mempolicy/weighted_interleave
     assert_success
     assert_line --partial " bind:0 "
     run cxltier run --node 0 --interleave -- cat /proc/self/numa_maps
+    assert_success
     assert_line --partial " interleave:0 "
     # the default: preferred
     run cxltier run --node 0 -- cat /proc/self/numa_maps
+    assert_success
     assert_line --partial " prefer:0 "
     [[ -d /$WI ]] || skip "this kernel has no weighted interleave (6.9+)"
     run cxltier run --node 0 --weighted -- cat /proc/self/numa_maps
+    assert_success
     assert_line --partial " weighted interleave:0 "
 }
 
@@ -108,6 +111,7 @@ EOF2
     assert_failure 125
     assert_equal "$stderr" "cxltier run: error: which command? give it after the options: cxltier run --node 0 -- COMMAND [ARG]..."
     run --separate-stderr cxltier run --node 0 --bind --interleave true
+    assert_failure 125
     assert_equal "$stderr" "cxltier run: error: give one mode: --bind, --preferred, --interleave or --weighted"
     run --separate-stderr cxltier run --sysroot "$(fixture lab-two-socket)" --node 0 true
     assert_failure 125
@@ -135,6 +139,7 @@ fastest:3|preferred-many on nodes 0-3 (memory tiers 4,5,1000)
 fastest,slowest|preferred-many on nodes 0-1,3 (memory tiers 4,1000)
 EOF2
     run --separate-stderr cxltier --sysroot "$root" run --tier 5 --bind --dry-run app
+    assert_success
     assert_output "would run app under bind on node 2 (memory tier 5)"
     run --separate-stderr cxltier --sysroot "$root" run --tier 7 --dry-run app
     assert_failure 125
@@ -172,8 +177,10 @@ node 1: weight 1 of 4, 25.0 % of the pages"
     echo false > "$root/$WI/auto"
     echo 2 > "$root/$WI/node1"
     run --separate-stderr cxltier --sysroot "$root" run --node 0-1 --weighted --dry-run app
+    assert_success
     assert_line "node 1: weight 2 of 5, 40.0 % of the pages (manual)"
     # weights are shown only for --weighted
     run --separate-stderr cxltier --sysroot "$root" run --node 0-1 --interleave --dry-run app
+    assert_success
     assert_output "would run app under interleave on nodes 0-1"
 }

@@ -183,7 +183,7 @@ const struct cli_command command_run = {
 	.min_operands = 1,
 	.max_operands = -1,
 	.missing = "which command? give it after the options: cxltier run --node 0 -- COMMAND [ARG]...",
-	.flags = CLI_NO_OUTPUT | CLI_OPERANDS_END,
+	.flags = CLI_NO_OUTPUT | CLI_OPERANDS_END | CLI_NO_LOCALE,
 	.failure = RUN_FAILED,
 	.run = run,
 };
