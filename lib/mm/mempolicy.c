@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* mempolicy.c - set_mempolicy(2) by raw syscall */
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "mm/mempolicy.h"
 #include "mm/numa.h"
-
-#define MPOL_DEFAULT 0
 
 const char *ct_mpol_name(int mode)
 {
@@ -55,6 +54,21 @@ static long set_policy(int mode, const struct ct_nodeset *nodes)
 	return syscall(SYS_set_mempolicy, mode, nodes && maxnode ? nodes->bits : NULL, maxnode);
 }
 
+/* does the kernel take an interleave over these nodes? The policy the
+ * process had is set again after the try */
+static bool nodes_allowed(const struct ct_nodeset *nodes)
+{
+	struct ct_nodeset old = { 0 };
+	int old_mode;
+
+	if (syscall(SYS_get_mempolicy, &old_mode, old.bits, (unsigned long)CT_MAX_NODES, NULL, 0UL))
+		return false;
+	if (set_policy(CT_MPOL_INTERLEAVE, nodes))
+		return false;
+	set_policy(old_mode, &old);
+	return true;
+}
+
 int ct_mpol_set(int mode, const struct ct_nodeset *nodes, struct ct_error *err)
 {
 	int e;
@@ -68,11 +82,9 @@ int ct_mpol_set(int mode, const struct ct_nodeset *nodes, struct ct_error *err)
 		return ct_fail(err, e, "set_mempolicy %s: %s", ct_mpol_name(mode), strerror(e));
 	/* EINVAL: the mode unknown to this kernel, or the nodes not allowed
 	 * here. Interleave (2.6.7) over the same nodes tells which. */
-	if (ct_mpol_since(mode) && !set_policy(CT_MPOL_INTERLEAVE, nodes)) {
-		set_policy(MPOL_DEFAULT, NULL);
+	if (ct_mpol_since(mode) && nodes_allowed(nodes))
 		return ct_fail(err, EOPNOTSUPP, "set_mempolicy %s: this kernel does not have it (Linux %s added it)",
 			       ct_mpol_name(mode), ct_mpol_since(mode));
-	}
 	return ct_fail(err, EINVAL, "set_mempolicy %s: the kernel refused the nodes: are they in this "
 		       "process's cpuset (cpuset.mems.effective)?", ct_mpol_name(mode));
 }

@@ -95,6 +95,10 @@ static void policy_set(void)
 	ct_nodeset_parse(&got, "1023");
 	ok(ct_mpol_set(CT_MPOL_BIND, &got, &err) < 0, "a node this machine has not: refused");
 	ok(strstr(err.msg, "cpuset") != NULL, "... the message says where to look: %s", err.msg);
+	/* a newer mode refused: the nodes, not the mode (the interleave tried
+	 * over them fails too), and the policy as it was after the try */
+	is_int(ct_mpol_set(CT_MPOL_PREFERRED_MANY, &got, &err), -EINVAL, "preferred-many over node 1023: the nodes'");
+	is_int(policy(&none), CT_MPOL_PREFERRED, "... the policy is what it was");
 	is_str(ct_mpol_name(CT_MPOL_WEIGHTED_INTERLEAVE), "weighted-interleave", "the names");
 	is_str(ct_mpol_since(CT_MPOL_PREFERRED_MANY), "5.15", "preferred-many came with 5.15");
 	is_str(ct_mpol_since(CT_MPOL_WEIGHTED_INTERLEAVE), "6.9", "weighted interleave with 6.9");
