@@ -6,7 +6,10 @@
 # policy over DRAM (node 0) and the CXL node, as its numa_maps shows it; the
 # weighted interleave's split at the kernel's weights, set 3:1 here. The CXL
 # memory is QEMU's MMIO emulation (an access costs microseconds): the
-# processes touch 16 MiB at most, a quarter of it on the CXL node.
+# processes touch 4 MiB at most, a quarter of it on the CXL node. A task
+# policy places the process's page tables too; TCG walking page tables in
+# CXL memory ended QEMU (SIGSEGV) twice in our runs, both with most of a
+# process's pages there: no process here is bound to the CXL node.
 load helper
 
 WI=/sys/kernel/mm/mempolicy/weighted_interleave
@@ -59,20 +62,19 @@ hog_mapping() {
     assert_line --regexp "^would run hog under weighted-interleave on nodes $nodes \\(memory tiers [0-9]+,[0-9]+\\)$"
     assert_line "node 0: weight 3 of 4, 75.0 % of the pages$( [[ -e $WI/auto ]] && echo ' (manual)')"
     assert_line "node $c: weight 1 of 4, 25.0 % of the pages$( [[ -e $WI/auto ]] && echo ' (manual)')"
-    start_hog 16 --tier fastest:2 --weighted
+    start_hog 4 --tier fastest:2 --weighted
     m=$(hog_mapping)
     echo "$m"
     [[ $m == *" weighted interleave:0,$c "* || $m == *" weighted interleave:0-$c "* ]]
     n0=$(grep -o ' N0=[0-9]*' <<<"$m" | cut -d= -f2) nc=$(grep -o " N$c=[0-9]*" <<<"$m" | cut -d= -f2)
-    # 4096 pages: 3072 and 1024 at 3:1; within 5 % of 3
-    (( n0 + nc >= 4096 ))
+    # 1024 pages: 768 and 256 at 3:1; within 5 % of 3
+    (( n0 + nc >= 1024 ))
     echo "# weighted 3:1 over nodes 0 and $c: N0=$n0 N$c=$nc" >&3
     (( n0 * 100 >= nc * 285 && n0 * 100 <= nc * 315 ))
 }
 
 @test "run --bind, --preferred, --interleave: the policy numa_maps shows" {
-    # (the whole process on the CXL node, its page tables too, is what
-    # events.bash runs; here DRAM, and the CXL node for half the pages)
+    # (DRAM, and the CXL node for half the pages: see above)
     c=$(cxl_node)
     for mode in "--bind:bind:0" "--preferred:prefer:0" "--interleave:interleave:0,$c"; do
         IFS=: read -r opt want nodes <<<"$mode"
