@@ -19,6 +19,7 @@ extern const struct cli_command command_cdat;
 extern const struct cli_command command_health;
 extern const struct cli_command command_usage;
 extern const struct cli_command command_migrate;
+extern const struct cli_command command_run;
 extern const struct cli_command command_events;
 extern const struct cli_command command_metrics;
 extern const struct cli_command command_doctor;
@@ -39,6 +40,7 @@ static const struct cli_command *const commands[] = {
 	&command_poison,
 	&command_events,
 	&command_migrate,
+	&command_run,
 	&command_usage,
 	&command_online,
 	&command_offline,
@@ -99,14 +101,16 @@ int main(int argc, char **argv)
 	const struct cli_command *c;
 	int i, rc;
 
-	/* the terminal's character set (a table's tree lines in UTF-8 where it
-	 * is, ASCII otherwise); numbers read and written as C writes them */
-	setlocale(LC_ALL, "");
-	setlocale(LC_NUMERIC, "C");
 	if ((i = global_options(argc, argv, &env, &rc)) < 0)
 		goto out;
 	if (!(c = cli_find(commands, ncommands, argv[i])))
 		return cli_unknown_command(commands, ncommands, argv[i]);
+	/* the terminal's character set (a table's tree lines in UTF-8 where it
+	 * is, ASCII otherwise); numbers read and written as C writes them */
+	if (!(c->flags & CLI_NO_LOCALE)) {
+		setlocale(LC_ALL, "");
+		setlocale(LC_NUMERIC, "C");
+	}
 	rc = cli_run(c, argc - i, argv + i, &env);
 out:
 	ct_context_free(env.ctx);

@@ -12,8 +12,11 @@ installed header by the compiler, `gcc -aux-info`, and checked against it
 when the stubs are compiled), and on its first call resolves the real
 function with dlopen/dlsym (cxltier/cli/lazy-libs.c), then calls it.
 
-usage: gen-lazy-stubs.py OUT.c NM CC LIBRARY.a PREFIX=SONAME=HEADER...
-The functions stubbed are those LIBRARY.a leaves undefined with a PREFIX.
+usage: gen-lazy-stubs.py OUT.c NM CC LIBRARY.a SPEC...
+SPEC is PREFIX=SONAME=HEADER: the functions stubbed are those LIBRARY.a
+leaves undefined with a PREFIX; or +FUNCTION=SONAME=HEADER: that function,
+called from cxltier/ rather than LIBRARY.a (libsystemd's journal writer,
+whose library brings libgcrypt, libzstd, liblzma and liblz4 to every start).
 """
 import os
 import re
@@ -50,10 +53,13 @@ def main():
     libs = [spec.split('=') for spec in sys.argv[5:]]  # prefix, soname, header
     undefined = subprocess.run([nm, '-u', archive], capture_output=True, text=True, check=True).stdout
     wanted = {}
+    for i, (prefix, _, _) in enumerate(libs):
+        if prefix.startswith('+'):
+            wanted[prefix[1:]] = i
     for line in undefined.split():
         sym = line.split('@')[0]
         for i, (prefix, _, _) in enumerate(libs):
-            if sym.startswith(prefix):
+            if not prefix.startswith('+') and sym.startswith(prefix):
                 wanted[sym] = i
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, 'protos.c')

@@ -75,6 +75,8 @@ static void build(struct parse *p)
 	const struct cli_opt *o = p->c->opts;
 	size_t k = 0, s = 0;
 
+	if (p->c->flags & CLI_OPERANDS_END)
+		p->shortopts[s++] = '+';	/* the first operand ends the options */
 	p->shortopts[s++] = ':';	/* a missing argument is ':', not '?' */
 	for (size_t i = 0; i < p->nopts; i++) {
 		p->longopts[k++] = (struct option){ o[i].name, o[i].arg ? required_argument : no_argument, NULL,
@@ -482,6 +484,8 @@ static int run_table(const struct cli_command *c, const char *parent, int argc, 
 		rc = cmd_context(env);
 	if (!rc)
 		rc = c->run(env, p.args, argc - optind, argv + optind);
+	else if (c->failure && cmd_exit_code(rc) != EXIT_OK)
+		rc = c->failure;
 	free_values(&p);
 	env->opts = NULL;
 	return cmd_exit_code(rc);

@@ -117,6 +117,8 @@ struct cli_opt {
 #define CLI_LIVE_ONLY	0x2	/* the running system only: refused with --sysroot */
 #define CLI_CHECK_COLUMNS 0x4	/* -o checked against tables[0] before run() (it acts before it prints) */
 #define CLI_NO_OUTPUT	0x8	/* prints no table or JSON: -j, -o, -n, -r, -P, -l, -b refused */
+#define CLI_OPERANDS_END 0x10	/* options end at the first operand (a command line to run, as env(1)) */
+#define CLI_NO_LOCALE	0x20	/* the locale not loaded: no table to draw (run: its start-up is its command's) */
 
 struct cli_command {
 	const char *name;
@@ -136,6 +138,9 @@ struct cli_command {
 	const char *surplus;		/* said of the first operand past max_operands (a
 					 * format with one %s); NULL: "unexpected argument '%s'" */
 	unsigned flags;
+	/* nonzero: the exit code of every failure before run() (a command that
+	 * passes on another's status: `run`'s 125, as env(1)) */
+	int failure;
 	/* the command itself: args filled, operands after the options; an exit code */
 	int (*run)(struct cmd_env *env, void *args, int argc, char **argv);
 	/* region create|destroy; NULL-ended. With run too, the command runs

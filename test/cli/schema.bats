@@ -9,8 +9,9 @@ load helper
 SCHEMAS=$CXLTIER_SRC/docs/schema
 # commands that print no JSON of their own: help shows a manual or usage;
 # hotplug runs `online --policy` for udev's devices, whose output goes to
-# the journal (-j refused: test/cli/hotplug.bats)
-NO_JSON="help hotplug"
+# the journal (-j refused: test/cli/hotplug.bats); run becomes its command
+# (-j refused: test/cli/run.bats)
+NO_JSON="help hotplug run"
 
 @test "every schema is valid draft 2020-12, named by its file, of one version; every \$ref resolves" {
     run "$VALIDATE_JSON" --check-schemas

@@ -1,0 +1,108 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# vm-topology: default
+# vm-boot-group: inspect
+# `cxltier run` against the real kernel: a process started under each
+# policy over DRAM (node 0) and the CXL node, as its numa_maps shows it; the
+# weighted interleave's split at the kernel's weights, set 3:1 here. The CXL
+# memory is QEMU's MMIO emulation (an access costs microseconds): the
+# processes touch 4 MiB at most, a quarter of it on the CXL node. A task
+# policy places the process's page tables too; TCG walking page tables in
+# CXL memory ended QEMU (SIGSEGV) twice in our runs, both with most of a
+# process's pages there: no process here is bound to the CXL node.
+load helper
+
+WI=/sys/kernel/mm/mempolicy/weighted_interleave
+
+cxl_node() { cat /sys/bus/dax/devices/$(vm_dax_of "$(ensure_region)")/target_node; }
+
+setup_file() {
+    r=$(ensure_region)
+    vm_online_movable "$(vm_dax_of "$r")"
+}
+
+teardown() {
+    [[ -n ${HOG:-} ]] && { kill "$HOG" 2>/dev/null; wait "$HOG" 2>/dev/null; }
+    # the weights as they were (writing a nodeN turns auto off: auto last)
+    if [[ -n ${SAVED_WEIGHTS:-} ]]; then
+        local nw
+        for nw in $SAVED_WEIGHTS; do echo "${nw#*=}" > "$WI/node${nw%=*}"; done
+        [[ ${SAVED_AUTO:-} == true ]] && echo true > "$WI/auto"
+    fi
+    true
+}
+
+# hog under `cxltier run ARGS --`: its pid in HOG once it has written its memory
+start_hog() { # MiB ARGS...
+    local mib=$1 out=$BATS_TEST_TMPDIR/hog
+    shift
+    cxltier run "$@" -- hog --small "$mib" > "$out" 3>&- &
+    HOG=$!
+    wait_for 120 "hog to write $mib MiB" grep -q ready "$out"
+}
+
+# the policy and the pages per node of hog's buffer (its largest anonymous
+# mapping) in numa_maps: "POLICY N0=.. N1=.."
+hog_mapping() {
+    awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^anon=/) { n = substr($i, 6) + 0; if (n > best) { best = n; line = $0 } } }
+         END { print line }' /proc/$HOG/numa_maps
+}
+
+@test "run --weighted over DRAM and CXL at weights 3:1: the pages split 3:1 (within 5 %)" {
+    [[ -d $WI ]] || skip "no weighted interleave on this kernel"
+    c=$(cxl_node)
+    SAVED_AUTO=$(cat "$WI/auto" 2>/dev/null || true)
+    SAVED_WEIGHTS="0=$(cat $WI/node0) $c=$(cat $WI/node$c)"
+    echo 3 > $WI/node0
+    echo 1 > $WI/node$c
+    # the two fastest tiers are DRAM's and the CXL node's
+    run cxltier run --tier fastest:2 --weighted --dry-run hog
+    assert_success
+    nodes="0,$c"; (( c == 1 )) && nodes=0-1   # as the kernel writes a list
+    assert_line --regexp "^would run hog under weighted-interleave on nodes $nodes \\(memory tiers [0-9]+,[0-9]+\\)$"
+    assert_line "node 0: weight 3 of 4, 75.0 % of the pages$( [[ -e $WI/auto ]] && echo ' (manual)')"
+    assert_line "node $c: weight 1 of 4, 25.0 % of the pages$( [[ -e $WI/auto ]] && echo ' (manual)')"
+    start_hog 4 --tier fastest:2 --weighted
+    m=$(hog_mapping)
+    echo "$m"
+    [[ $m == *" weighted interleave:0,$c "* || $m == *" weighted interleave:0-$c "* ]]
+    n0=$(grep -o ' N0=[0-9]*' <<<"$m" | cut -d= -f2) nc=$(grep -o " N$c=[0-9]*" <<<"$m" | cut -d= -f2)
+    # 1024 pages: 768 and 256 at 3:1; within 5 % of 3
+    (( n0 + nc >= 1024 ))
+    echo "# weighted 3:1 over nodes 0 and $c: N0=$n0 N$c=$nc" >&3
+    (( n0 * 100 >= nc * 285 && n0 * 100 <= nc * 315 ))
+}
+
+@test "run --bind, --preferred, --interleave: the policy numa_maps shows" {
+    # (DRAM, and the CXL node for half the pages: see above)
+    c=$(cxl_node)
+    for mode in "--bind:bind:0" "--preferred:prefer:0" "--interleave:interleave:0,$c"; do
+        IFS=: read -r opt want nodes <<<"$mode"
+        start_hog 1 --node "$nodes" "$opt"
+        m=$(hog_mapping)
+        echo "# $opt over $nodes: $m" >&3
+        [[ $m == *" $want:${nodes/,/-} "* || $m == *" $want:$nodes "* ]]
+        [[ $opt != --bind ]] || [[ $m == *" N0=256 "* ]]
+        if [[ $opt == --interleave ]]; then   # 256 pages, half each (within 5 %)
+            n0=$(grep -o ' N0=[0-9]*' <<<"$m" | cut -d= -f2) nc=$(grep -o " N$c=[0-9]*" <<<"$m" | cut -d= -f2)
+            (( n0 + nc == 256 && n0 >= 122 && n0 <= 134 ))
+        fi
+        kill "$HOG"; wait "$HOG" 2>/dev/null || true; HOG=
+    done
+}
+
+@test "run --preferred over two nodes: preferred-many (5.15+)" {
+    c=$(cxl_node)
+    start_hog 1 --node "0,$c"
+    m=$(hog_mapping)
+    echo "# --node 0,$c: $m" >&3
+    [[ $m == *" prefer (many):0,$c "* || $m == *" prefer (many):0-$c "* ]]
+}
+
+@test "run: a node without memory or absent is refused before the command runs (125)" {
+    run cxltier run --node 0,63 -- true
+    assert_failure 125
+    assert_output --partial "node 63 does not exist"
+    run cxltier run --node 0 --weighted -- sh -c 'exit 3'
+    assert_failure 3
+}
