@@ -17,17 +17,27 @@ static const char *const lacks[CT_TIERING_NSWITCHES] = {
 	"no promotion rate limit (Linux 6.0 and later, with CONFIG_NUMA_BALANCING)",
 };
 
-/* every switch asked for has its file; else said, CT_JOB_UNSUPPORTED */
-static enum ct_job_end check_files(struct ct_context *ctx, const struct ct_tiering_set_opts *o)
+/* every switch asked for has its file (else said, CT_JOB_UNSUPPORTED),
+ * and its value was read (else said, CT_JOB_FAILED: without it a half-done
+ * change could not be set back) */
+static enum ct_job_end check_files(struct ct_context *ctx, const struct ct_tiering_set_opts *o,
+				   const struct ct_tiering_settings *now)
 {
 	enum ct_job_end st = CT_JOB_DONE;
 
-	for (int w = 0; w < CT_TIERING_NSWITCHES; w++)
-		if (o->want[w] >= 0 && !ct_sysfs_exists(&ctx->sys, ct_tiering_path(w))) {
+	for (int w = 0; w < CT_TIERING_NSWITCHES; w++) {
+		if (o->want[w] < 0)
+			continue;
+		if (!ct_sysfs_exists(&ctx->sys, ct_tiering_path(w))) {
 			ct_say(&ctx->say, CT_SAY_ERROR, "--%s: %s%s is not there: this kernel has %s", ct_tiering_name(w),
 			       ctx->sys.root, ct_tiering_path(w), lacks[w]);
 			st = CT_JOB_UNSUPPORTED;
+		} else if (ct_tiering_value(now, w) < 0 && st == CT_JOB_DONE) {
+			ct_say(&ctx->say, CT_SAY_ERROR, "--%s: %s%s cannot be read as the kernel writes it: nothing was "
+			       "changed", ct_tiering_name(w), ctx->sys.root, ct_tiering_path(w));
+			st = CT_JOB_FAILED;
 		}
+	}
 	return st;
 }
 
@@ -129,7 +139,7 @@ enum ct_job_end ct_tiering_set(struct ct_context *ctx, const struct ct_tiering_s
 	ct_tiering_settings_read(&ctx->sys, &r->before);
 	r->after = r->before;
 	plan(o, r);
-	if ((r->end = check_files(ctx, o)))
+	if ((r->end = check_files(ctx, o, &r->before)))
 		return r->end;
 	if (o->dry_run) {
 		say_planned(ctx, r);
@@ -144,7 +154,8 @@ enum ct_job_end ct_tiering_set(struct ct_context *ctx, const struct ct_tiering_s
 		return r->end;
 	/* read again: a killed run's half-done change was set back meanwhile */
 	ct_tiering_settings_read(&ctx->sys, &r->before);
-	r->end = plan(o, r) ? write_steps(ctx, r) : CT_JOB_DONE;
+	if (!(r->end = check_files(ctx, o, &r->before)))
+		r->end = plan(o, r) ? write_steps(ctx, r) : CT_JOB_DONE;
 	ct_tiering_settings_read(&ctx->sys, &r->after);
 	job_session_end(&js);
 	return r->end;
