@@ -6,7 +6,6 @@
 #include <unistd.h>
 #include "jobs/tiering-set.h"
 #include "jobs/job-session.h"
-#include "change/change-record.h"
 #include "core/context.h"
 #include "core/say.h"
 
@@ -60,60 +59,13 @@ static size_t plan(const struct ct_tiering_set_opts *o, struct ct_tiering_set_re
 	return changing;
 }
 
-/* the steps written before step k (which failed) set back, the last
- * first; 0, or -errno with a message (the record is then kept) */
-static int roll_back(struct ct_context *ctx, struct ct_tiering_set_report *r, size_t k)
-{
-	int rc;
-
-	for (size_t i = k; i-- > 0;) {
-		struct ct_tiering_step *s = &r->steps[i];
-		if (strcmp(s->result, "changed"))
-			continue;
-		if ((rc = ct_tiering_write(&ctx->sys, s->sw, s->from)))
-			return rc;
-		s->result = "rolled back";
-	}
-	return 0;
-}
-
-/* the changing steps written in order, recorded meanwhile; the end */
+/* the changing steps written as one change; the end */
 static enum ct_job_end write_steps(struct ct_context *ctx, struct ct_tiering_set_report *r)
 {
-	struct ct_change_record rec;
-	char why[CT_SAY_MAX];
-	int rc;
-
-	ct_change_record_init_tiering(&rec);
-	for (size_t i = 0; i < r->nsteps; i++)
-		if (r->steps[i].from != r->steps[i].to)
-			ct_change_record_add_switch(&rec, r->steps[i].sw, r->steps[i].from, r->steps[i].to);
-	if ((rc = ct_change_record_begin(ctx, &rec))) {
-		ct_say(&ctx->say, CT_SAY_ERROR, "%s: nothing was changed", ct_context_message(ctx));
+	if (ct_tiering_change_apply(ctx, r->steps, r->nsteps)) {
+		ct_say(&ctx->say, CT_SAY_ERROR, "%s", ct_context_message(ctx));
 		return CT_JOB_FAILED;
 	}
-	for (size_t i = 0; i < r->nsteps; i++) {
-		struct ct_tiering_step *s = &r->steps[i];
-		if (s->from == s->to)
-			continue;
-		if (!(rc = ct_tiering_write(&ctx->sys, s->sw, s->to))) {
-			s->result = "changed";
-			continue;
-		}
-		s->result = "failed";
-		ct_strlcpy(why, ct_context_message(ctx), sizeof(why));
-		ct_error_clear(&ctx->err);
-		if ((rc = roll_back(ctx, r, i))) {
-			ct_say(&ctx->say, CT_SAY_ERROR, "%s; setting back what was written failed too: %s; the next "
-			       "cxltier tiering (or online, offline, region) run sets it back", why, ct_context_message(ctx));
-			ct_change_record_end(&rec, true);
-			return CT_JOB_FAILED;
-		}
-		ct_say(&ctx->say, CT_SAY_ERROR, "%s%s", why, i ? "; what was written before it was set back" : "");
-		ct_change_record_end(&rec, false);
-		return CT_JOB_FAILED;
-	}
-	ct_change_record_end(&rec, false);
 	return CT_JOB_DONE;
 }
 

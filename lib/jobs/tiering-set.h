@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "mm/numa.h"
+#include "change/tiering-change.h"
 #include "jobs/job-change.h"
 #include "jobs/job-end.h"
 
@@ -30,15 +31,6 @@ struct ct_tiering_set_opts {
 	bool dry_run;
 	unsigned timeout_s;			/* the wait for the lock */
 	struct ct_job_signals signals;
-};
-
-/* one switch asked for */
-struct ct_tiering_step {
-	enum ct_tiering_switch sw;
-	int64_t from, to;
-	/* "planned" (a dry run), "unchanged", "changed", "failed", "rolled back",
-	 * "not reached" */
-	const char *result;
 };
 
 struct ct_tiering_set_report {
