@@ -113,6 +113,7 @@ tiering_findings() {
     assert_output "demotion node1 cxltier tiering --demotion on
 promotion node1 cxltier tiering --balancing tiering"
     run --separate-stderr cxltier --sysroot "$t" doctor -j
+    assert_success
     [[ $(jq -r '.findings[] | select(.check == "demotion") | .finding' <<<"$output") == \
        "CXL or lower-tier memory is online on node1, but demotion is off"* ]]
     # normal balancing on: the fix keeps it
@@ -147,6 +148,7 @@ promotion node1 cxltier tiering --balancing tiering"
     run tiering_findings "$t"
     assert_output "weights /sys/kernel/mm/mempolicy/weighted_interleave cxltier weights --set"
     run --separate-stderr cxltier --sysroot "$t" doctor -j
+    assert_success
     [[ $(jq -r '.findings[] | select(.check == "weights") | .finding' <<<"$output") == \
        "the weighted-interleave weights are all 1, the kernel's default, while node0 reads and writes at 40960 MB/s and node1 at 32000 MB/s: a process under weighted interleave puts as much on node1 as on node0" ]]
     echo 4 > "$w/node0"; echo 3 > "$w/node1"

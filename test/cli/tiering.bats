@@ -143,6 +143,7 @@ switches() { echo "$(cat "$t/$DEM") $(cat "$t/$BAL") $(cat "$t/$RATE")"; }
     printf 'pid 999999\nstart 0\ncommand tiering\ndemotion 0 1\nbalancing 0 2\n' > "$t/run/cxltier/region-change.999999"
     echo 1 > "$t/$DEM"
     run --separate-stderr cxltier --sysroot "$t" doctor -j
+    assert_failure 1
     assert_equal "$(jq -r '[.findings[] | select(.check == "tiering-change") | .object] | join(",")' <<<"$output")" tiering
     run --separate-stderr cxltier --sysroot "$t" tiering --promote-rate 100 -j
     assert_success
@@ -151,6 +152,7 @@ switches() { echo "$(cat "$t/$DEM") $(cat "$t/$BAL") $(cat "$t/$RATE")"; }
     assert_equal "$(switches)" "0 0 100"
     [[ ! -e $t/run/cxltier/region-change.999999 ]]
     run --separate-stderr cxltier --sysroot "$t" doctor -j
+    assert_success
     assert_equal "$(jq '[.findings[] | select(.check == "tiering-change")] | length' <<<"$output")" 0
 }
 
@@ -160,6 +162,7 @@ switches() { echo "$(cat "$t/$DEM") $(cat "$t/$BAL") $(cat "$t/$RATE")"; }
     printf 'pid 999999\nstart 0\ncommand tiering\ndemotion 0 1\nbalancing 0 2\n' > "$t/run/cxltier/region-change.999999"
     echo 1 > "$t/$DEM"; echo 3 > "$t/$BAL"
     run --separate-stderr cxltier --sysroot "$t" online all
+    assert_success
     [[ $stderr == *"undone: balancing is 3, set since: left as it is, demotion set back to 0"* ]] || fail "$stderr"
     assert_equal "$(switches)" "0 3 65536"
 }
