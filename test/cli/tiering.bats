@@ -87,6 +87,10 @@ switches() { echo "$(cat "$t/$DEM") $(cat "$t/$BAL") $(cat "$t/$RATE")"; }
     run --separate-stderr cxltier --sysroot "$t" tiering --promote-rate 2147483647 --dry-run -j
     assert_success
     assert_equal "$(jq -r '.switches[0].asked' <<<"$output")" "2147483647 MB/s"
+    # an unknown column: refused before anything is written
+    run --separate-stderr cxltier --sysroot "$t" tiering --demotion on -o SWITCH,FOO
+    assert_failure 2
+    assert_equal "$(switches)" "$before"
     run --separate-stderr cxltier --sysroot "$t" tiering --promote-rate 1GB
     assert_failure 2
     [[ $stderr == *"--promote-rate 1GB: not a rate"*"whole MiB"* ]] || fail "$stderr"

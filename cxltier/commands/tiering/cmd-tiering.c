@@ -65,8 +65,13 @@ static int set(struct cmd_env *env, const struct tiering_args *a)
 	};
 	struct ct_tiering_set_report r;
 	json_object *root, *rec;
+	char err[256];
 	int rc;
 
+	if (out_check_columns(&env->out, &tiering_set_table, err, sizeof(err))) {
+		cmd_err(env, "%s", err);	/* before anything changes */
+		return EXIT_USAGE;
+	}
 	run_signals_begin(&o.signals, !a->dry_run);
 	rc = cmd_job_exit(ct_tiering_set(env->ctx, &o, &r));
 	run_signals_end();
