@@ -45,8 +45,8 @@ static void say_regions(struct ct_context *ctx, const struct ct_blocks_session *
 		if (r->failed)
 			continue;
 		if (!strcmp(r->command, "tiering")) {
-			ct_say(&ctx->say, CT_SAY_WARNING, "a change of the tiering switches (pid %d) was killed between "
-			       "its writes: %s: %s", r->pid, r->outcome, r->done);
+			ct_say(&ctx->say, CT_SAY_WARNING, "a change of the tiering switches (pid %d) was killed midway: "
+			       "%s: %s", r->pid, r->outcome, r->done);
 			continue;
 		}
 		if (r->block[0]) {

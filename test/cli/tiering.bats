@@ -151,7 +151,7 @@ switches() { echo "$(cat "$t/$DEM") $(cat "$t/$BAL") $(cat "$t/$RATE")"; }
     assert_equal "$(jq -r '[.findings[] | select(.check == "tiering-change") | .object] | join(",")' <<<"$output")" tiering
     run --separate-stderr cxltier --sysroot "$t" tiering --promote-rate 100 -j
     assert_success
-    [[ $stderr == *"a change of the tiering switches (pid 999999) was killed between its writes: undone: balancing was still 0, demotion set back to 0"* ]] || fail "$stderr"
+    [[ $stderr == *"a change of the tiering switches (pid 999999) was killed midway: undone: balancing was still 0, demotion set back to 0"* ]] || fail "$stderr"
     assert_equal "$(jq -c '.recovered[0] | [.pid, .command, .outcome]' <<<"$output")" '[999999,"tiering","undone"]'
     assert_equal "$(switches)" "0 0 100"
     [[ ! -e $t/run/cxltier/region-change.999999 ]]

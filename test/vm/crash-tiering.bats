@@ -8,7 +8,7 @@
 # with the old settings; then that run's own change is made.
 load crash
 
-@test "tiering killed before, between and after its writes: the record stays, doctor says it, the next run sets the switches back to the old settings" {
+@test "tiering killed before its first write and between its writes: the record stays, doctor says it, the next run sets the switches back to the old settings" {
     local dem=/sys/kernel/mm/numa/demotion_enabled bal=/proc/sys/kernel/numa_balancing
     local rate=/proc/sys/kernel/numa_balancing_promote_rate_limit_MBps n log saved
     saved="$(cat $dem) $(cat $bal) $(cat $rate)"
@@ -29,7 +29,7 @@ load crash
         # then its own
         run --separate-stderr cxltier tiering --promote-rate 2000
         assert_success
-        [[ $stderr == *"a change of the tiering switches (pid "*") was killed between its writes: undone: "* ]] || fail "N=$n: $stderr"
+        [[ $stderr == *"a change of the tiering switches (pid "*") was killed midway: undone: "* ]] || fail "N=$n: $stderr"
         assert_equal "$(cat $dem) $(cat $bal) $(cat $rate)" "false 0 2000"
         ! ls /run/cxltier/region-change.* 2>/dev/null
         echo "# N=$n ($(killed_at "$log")): $(one_line "$stderr")" >&3
