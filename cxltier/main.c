@@ -11,6 +11,7 @@
 
 /* the commands (each in cxltier/commands/NAME/) */
 extern const struct cli_command command_tiers;
+extern const struct cli_command command_tiering;
 extern const struct cli_command command_help;
 extern const struct cli_command command_version;
 extern const struct cli_command command_poison;
@@ -36,6 +37,7 @@ static const struct cli_command *const commands[] = {
 	&command_cdat,
 	&command_tiers,
 	&command_weights,
+	&command_tiering,
 	&command_health,
 	&command_poison,
 	&command_events,

@@ -53,6 +53,35 @@ int value_size(const char *arg, uint64_t *out)
 	return 0;
 }
 
+int value_rate_mbps(const char *arg, uint64_t max, uint64_t *out)
+{
+	char num[64];
+	size_t len = strlen(arg);
+	uint64_t v;
+	char *end;
+
+	if (len > 2 && !strcmp(arg + len - 2, "/s"))
+		len -= 2;
+	if (!len || len >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, arg, len);
+	num[len] = '\0';
+	if (num[0] >= '0' && num[0] <= '9' && strspn(num, "0123456789") == len) {
+		errno = 0;
+		v = strtoull(num, &end, 10);
+		if (errno)
+			return -EINVAL;
+	} else {
+		if (ct_parse_size(num, &v) || v % (1ULL << 20))
+			return -EINVAL;
+		v >>= 20;
+	}
+	if (v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
 int value_choice(const char *arg, const char *words)
 {
 	size_t len = strlen(arg);

@@ -17,6 +17,10 @@ int value_span_ms(const char *arg, uint64_t max_ms, uint64_t *out);
  * "1GiB" (powers of 1024), "1GB" (powers of 1000), "0x..." bytes; 0 is
  * refused */
 int value_size(const char *arg, uint64_t *out);
+/* a rate in MB/s as the kernel counts them (MiB/s) from 0 to max: a bare
+ * number is MB/s; a size as value_size reads it, "/s" after it or not
+ * ("512M", "1G/s", "1GiB/s"), is a whole number of MiB a second */
+int value_rate_mbps(const char *arg, uint64_t max, uint64_t *out);
 /* the index of arg among the words (separated by spaces), or -EINVAL */
 int value_choice(const char *arg, const char *words);
 

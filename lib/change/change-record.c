@@ -11,10 +11,12 @@
 #include "change/change-record.h"
 #include "core/rundir.h"
 #include "core/ending-signals.h"
+#include "mm/numa.h"
 
 const char *ct_change_record_command(enum ct_change_kind k)
 {
-	return k == CT_CHANGE_DESTROY ? "destroy" : k == CT_CHANGE_REONLINE ? "reonline" : "create";
+	return k == CT_CHANGE_DESTROY ? "destroy" : k == CT_CHANGE_REONLINE ? "reonline" :
+	       k == CT_CHANGE_TIERING ? "tiering" : "create";
 }
 
 void ct_change_record_format(const struct ct_change_record *r, char *buf, size_t len)
@@ -27,6 +29,13 @@ void ct_change_record_format(const struct ct_change_record *r, char *buf, size_t
 		snprintf(buf + off, len - off, "block %s\n", r->block);
 		return;
 	}
+	if (r->kind == CT_CHANGE_TIERING) {
+		for (unsigned i = 0; i < r->nswitches && off < len; i++)
+			off += (size_t)snprintf(buf + off, len - off, "%s %lld %lld\n",
+						ct_tiering_name(r->switches[i].sw), (long long)r->switches[i].from,
+						(long long)r->switches[i].to);
+		return;
+	}
 	if (off < len)
 		off += (size_t)snprintf(buf + off, len - off, "root %s\n", r->root);
 	if (off < len && r->region[0])
@@ -34,6 +43,28 @@ void ct_change_record_format(const struct ct_change_record *r, char *buf, size_t
 	for (unsigned i = 0; i < r->ndecoders && off < len; i++)
 		off += (size_t)snprintf(buf + off, len - off, "decoder %s%s%s\n", r->decoders[i],
 					r->memdevs[i][0] ? " " : "", r->memdevs[i]);
+}
+
+/* a tiering switch's line: "demotion 0 1"; false when it is none */
+static bool switch_line(struct ct_change_record *r, const char *key, const char *a, const char *b, int got)
+{
+	char *e1, *e2;
+	long long from, to;
+
+	for (int w = 0; w < CT_TIERING_NSWITCHES; w++) {
+		if (strcmp(key, ct_tiering_name(w)))
+			continue;
+		from = strtoll(a, &e1, 10);
+		to = strtoll(b, &e2, 10);
+		if (got != 3 || *e1 || *e2 || from < 0 || to < 0 || r->nswitches >= CT_CHANGE_MAX_SWITCHES)
+			return false;
+		for (unsigned i = 0; i < r->nswitches; i++)
+			if (r->switches[i].sw == w)
+				return false;	/* a switch once */
+		r->switches[r->nswitches++] = (struct ct_change_switch){ .sw = w, .from = from, .to = to };
+		return true;
+	}
+	return false;
 }
 
 /* a device name as sysfs has them: "decoder2.0", "region3", "mem0" */
@@ -92,6 +123,8 @@ int ct_change_record_parse(const char *text, struct ct_change_record *r)
 				r->kind = CT_CHANGE_DESTROY;
 			else if (!strcmp(a, "reonline"))
 				r->kind = CT_CHANGE_REONLINE;
+			else if (!strcmp(a, "tiering"))
+				r->kind = CT_CHANGE_TIERING;
 			else
 				return -EINVAL;
 			cmd = true;
@@ -106,11 +139,16 @@ int ct_change_record_parse(const char *text, struct ct_change_record *r)
 			ct_strlcpy(r->decoders[r->ndecoders], a, CT_NAME);
 			ct_strlcpy(r->memdevs[r->ndecoders], got == 3 ? b : "", CT_NAME);
 			r->ndecoders++;
-		} else {
+		} else if (!switch_line(r, key, a, b, got)) {
 			return -EINVAL;
 		}
 	}
 	if (!pid || !st || !cmd)
+		return -EINVAL;
+	/* a tiering change names its switches and nothing else; the others none */
+	if (r->kind == CT_CHANGE_TIERING)
+		return r->nswitches && !r->block[0] && !r->root[0] && !r->region[0] && !r->ndecoders ? 0 : -EINVAL;
+	if (r->nswitches)
 		return -EINVAL;
 	/* a reonline names its block and nothing of a region; a region change
 	 * its root and no block */
@@ -133,6 +171,20 @@ void ct_change_record_init_reonline(struct ct_change_record *r, uint64_t id)
 	r->dirfd = -1;
 	r->kind = CT_CHANGE_REONLINE;
 	snprintf(r->block, sizeof(r->block), "memory%llu", (unsigned long long)id);
+}
+
+void ct_change_record_init_tiering(struct ct_change_record *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->dirfd = -1;
+	r->kind = CT_CHANGE_TIERING;
+}
+
+void ct_change_record_add_switch(struct ct_change_record *r, int sw, int64_t from, int64_t to)
+{
+	if (r->nswitches >= CT_CHANGE_MAX_SWITCHES)
+		return;
+	r->switches[r->nswitches++] = (struct ct_change_switch){ .sw = sw, .from = from, .to = to };
 }
 
 void ct_change_record_add(struct ct_change_record *r, const char *decoder, const char *memdev)

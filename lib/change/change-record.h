@@ -28,6 +28,14 @@
  *
  *   command reonline
  *   block memory34               the block, offline in between
+ *
+ * A change of the kernel's tiering switches (mm/numa.h) records each switch
+ * it is about to write, with the value it had and the one it is given, so
+ * that the next run can set back what a killed one left half done:
+ *
+ *   command tiering
+ *   demotion 0 1                 a switch, its old value, its new one
+ *   balancing 1 2
  */
 #ifndef CXLTIER_CHANGE_RECORD_H
 #define CXLTIER_CHANGE_RECORD_H
@@ -41,7 +49,14 @@
 
 #define CT_CHANGE_RECORD_PREFIX "region-change."
 
-enum ct_change_kind { CT_CHANGE_CREATE, CT_CHANGE_DESTROY, CT_CHANGE_REONLINE };
+enum ct_change_kind { CT_CHANGE_CREATE, CT_CHANGE_DESTROY, CT_CHANGE_REONLINE, CT_CHANGE_TIERING };
+
+#define CT_CHANGE_MAX_SWITCHES 3
+
+struct ct_change_switch {
+	int sw;				/* enum ct_tiering_switch (mm/numa.h) */
+	int64_t from, to;
+};
 
 struct ct_change_record {
 	struct ct_owner owner;
@@ -52,6 +67,8 @@ struct ct_change_record {
 	char decoders[CT_MAX_TARGETS][CT_NAME];
 	char memdevs[CT_MAX_TARGETS][CT_NAME];	/* "" not known */
 	char block[CT_NAME];		/* reonline: "memory34" */
+	unsigned nswitches;		/* tiering: the switches written, in order */
+	struct ct_change_switch switches[CT_CHANGE_MAX_SWITCHES];
 	/* while written by this run */
 	int dirfd;			/* /run/cxltier; -1 when not open */
 	char file[64];			/* its name in it */
@@ -60,7 +77,7 @@ struct ct_change_record {
 	bool signals_held;		/* and the ending signals held meanwhile */
 };
 
-/* "create", "destroy" or "reonline" */
+/* "create", "destroy", "reonline" or "tiering" */
 const char *ct_change_record_command(enum ct_change_kind k);
 
 /* the text, and back (pure). parse: -EINVAL for anything but a whole record
@@ -73,6 +90,10 @@ void ct_change_record_init(struct ct_change_record *r, enum ct_change_kind k, co
 /* a --reonline's record of block id (no file yet; begin writes it without
  * holding the signals) */
 void ct_change_record_init_reonline(struct ct_change_record *r, uint64_t id);
+/* a tiering change's record (no file yet): its switches added with
+ * ct_change_record_add_switch */
+void ct_change_record_init_tiering(struct ct_change_record *r);
+void ct_change_record_add_switch(struct ct_change_record *r, int sw, int64_t from, int64_t to);
 /* add an endpoint decoder (and its memdev, may be NULL or "") */
 void ct_change_record_add(struct ct_change_record *r, const char *decoder, const char *memdev);
 

@@ -13,6 +13,7 @@
 #include "change/region.h"
 #include "change/region-ops.h"
 #include "mm/memblock.h"
+#include "mm/numa.h"
 
 static void add(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void add(char *buf, size_t len, const char *fmt, ...)
@@ -200,6 +201,37 @@ static int recover_reonline(struct ct_context *ctx, const struct ct_change_recor
 		       strerror(-rc), rec->block);
 }
 
+/* a tiering change killed between its writes: each recorded switch set
+ * back to its old value, the last written first, so that the kernel ends
+ * with the settings it had before that run (one set since to neither the
+ * old nor the new value is the administrator's: left as it is) */
+static int recover_tiering(struct ct_context *ctx, const struct ct_change_record *rec, struct ct_region_recovery *res)
+{
+	struct ct_tiering_settings now;
+	int rc;
+
+	res->outcome = "undone";
+	ct_tiering_settings_read(&ctx->sys, &now);
+	for (unsigned i = rec->nswitches; i-- > 0;) {
+		const struct ct_change_switch *w = &rec->switches[i];
+		int64_t v = ct_tiering_value(&now, w->sw);
+
+		if (v == w->from) {
+			add(res->done, sizeof(res->done), "%s was still %lld", ct_tiering_name(w->sw), (long long)v);
+			continue;
+		}
+		if (v != w->to) {
+			add(res->done, sizeof(res->done), "%s is %lld, set since: left as it is", ct_tiering_name(w->sw),
+			    (long long)v);
+			continue;
+		}
+		if ((rc = ct_tiering_write(&ctx->sys, w->sw, w->from)))
+			return rc;
+		add(res->done, sizeof(res->done), "%s set back to %lld", ct_tiering_name(w->sw), (long long)w->from);
+	}
+	return 0;
+}
+
 static int recover_one(struct ct_context *ctx, const struct ct_change_record *rec, struct ct_region_recovery *res)
 {
 	const char *cmd = ct_change_record_command(rec->kind);
@@ -209,6 +241,8 @@ static int recover_one(struct ct_context *ctx, const struct ct_change_record *re
 
 	if (rec->kind == CT_CHANGE_REONLINE)
 		return recover_reonline(ctx, rec, res);
+	if (rec->kind == CT_CHANGE_TIERING)
+		return recover_tiering(ctx, rec, res);
 	if ((rc = ct_topology_load(ctx, &t)))
 		return rc;
 	r = recorded_region(&t, rec);

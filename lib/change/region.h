@@ -128,7 +128,7 @@ int ct_region_destroy(struct ct_context *ctx, const struct ct_topology *t, struc
  */
 struct ct_region_recovery {
 	int pid;			/* the killed run */
-	const char *command;		/* "create", "destroy" or "reonline" */
+	const char *command;		/* "create", "destroy", "reonline" or "tiering" */
 	char region[CT_NAME];		/* "" not known */
 	char block[CT_NAME];		/* reonline: the block ("memory34") */
 	char decoders[256];		/* the recorded endpoint decoders, "decoder2.0, decoder3.0" */

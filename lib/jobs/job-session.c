@@ -44,6 +44,11 @@ static void say_regions(struct ct_context *ctx, const struct ct_blocks_session *
 		const struct ct_region_recovery *r = &s->regions[i];
 		if (r->failed)
 			continue;
+		if (!strcmp(r->command, "tiering")) {
+			ct_say(&ctx->say, CT_SAY_WARNING, "a change of the tiering switches (pid %d) was killed midway: "
+			       "%s: %s", r->pid, r->outcome, r->done);
+			continue;
+		}
 		if (r->block[0]) {
 			ct_say(&ctx->say, CT_SAY_WARNING, "a --reonline (pid %d, %s) was killed midway: %s: %s", r->pid,
 			       r->block, r->outcome, r->done);

@@ -236,3 +236,53 @@ const char *ct_numa_balancing_name(int mode)
 	default: return "unknown";
 	}
 }
+
+static const char *const tiering_paths[CT_TIERING_NSWITCHES] = {
+	"/sys/kernel/mm/numa/demotion_enabled",
+	"/proc/sys/kernel/numa_balancing",
+	"/proc/sys/kernel/numa_balancing_promote_rate_limit_MBps",
+};
+static const char *const tiering_names[CT_TIERING_NSWITCHES] = { "demotion", "balancing", "promote-rate" };
+
+const char *ct_tiering_path(enum ct_tiering_switch w)
+{
+	return w < CT_TIERING_NSWITCHES ? tiering_paths[w] : "";
+}
+
+const char *ct_tiering_name(enum ct_tiering_switch w)
+{
+	return w < CT_TIERING_NSWITCHES ? tiering_names[w] : "";
+}
+
+int64_t ct_tiering_value(const struct ct_tiering_settings *t, enum ct_tiering_switch w)
+{
+	switch (w) {
+	case CT_TIERING_DEMOTION: return t->demotion_enabled;
+	case CT_TIERING_BALANCING: return t->numa_balancing;
+	case CT_TIERING_PROMOTE_RATE: return t->promote_rate_limit_mbps;
+	default: return -1;
+	}
+}
+
+int ct_tiering_write(struct ct_sysfs *s, enum ct_tiering_switch w, int64_t value)
+{
+	static const int64_t max[CT_TIERING_NSWITCHES] = {
+		1, CT_NUMA_BALANCING_NORMAL | CT_NUMA_BALANCING_MEMORY_TIERING, CT_PROMOTE_RATE_MAX,
+	};
+	char buf[24];
+	int rc;
+
+	if (w >= CT_TIERING_NSWITCHES || value < 0 || value > max[w])
+		return ct_fail(s->err, EINVAL, "%lld is not a value of %s (0 to %lld)", (long long)value,
+			       ct_tiering_path(w), (long long)(w < CT_TIERING_NSWITCHES ? max[w] : 0));
+	snprintf(buf, sizeof(buf), "%lld", (long long)value);
+	rc = ct_sysfs_write_str(s, tiering_paths[w], buf);
+	if (rc == -EACCES || rc == -EPERM || rc == -EROFS) {
+		char why[512];
+		ct_strlcpy(why, s->err->msg, sizeof(why));
+		return ct_fail(s->err, -rc, "%s: permission denied: the kernel's tiering switches are root's (and "
+			       "numa_balancing needs CAP_SYS_ADMIN%s); run it as root", why,
+			       rc == -EROFS ? ", in a /proc/sys mounted writable" : "");
+	}
+	return rc;
+}

@@ -58,4 +58,27 @@ int ct_zoneinfo_parse(const char *text, struct ct_numa *n, uint64_t page_size);
 int ct_tiering_settings_read(struct ct_sysfs *s, struct ct_tiering_settings *t);
 const char *ct_numa_balancing_name(int mode);	/* "disabled", "normal", "memory_tiering", "normal+memory_tiering" */
 
+/* the kernel's tiering switches, each one file */
+enum ct_tiering_switch {
+	CT_TIERING_DEMOTION,		/* demotion_enabled: 0 off, 1 on */
+	CT_TIERING_BALANCING,		/* numa_balancing: the NUMA_BALANCING_* bits, 0-3 */
+	CT_TIERING_PROMOTE_RATE,	/* numa_balancing_promote_rate_limit_MBps: 0-INT_MAX */
+	CT_TIERING_NSWITCHES,
+};
+#define CT_NUMA_BALANCING_NORMAL 1		/* the kernel's NUMA_BALANCING_NORMAL */
+#define CT_NUMA_BALANCING_MEMORY_TIERING 2	/* NUMA_BALANCING_MEMORY_TIERING */
+#define CT_PROMOTE_RATE_MAX 2147483647		/* the sysctl is an int, 0 and up */
+
+/* the file of a switch ("/proc/sys/kernel/numa_balancing") and its short
+ * name ("demotion", "balancing", "promote-rate") */
+const char *ct_tiering_path(enum ct_tiering_switch w);
+const char *ct_tiering_name(enum ct_tiering_switch w);
+/* a switch's value in the settings read (-1 unknown) */
+int64_t ct_tiering_value(const struct ct_tiering_settings *t, enum ct_tiering_switch w);
+/* the one writer of the switches: value as the kernel takes it (demotion
+ * written 1/0, which every kernel's kstrtobool reads); out of range:
+ * -EINVAL, nothing written. 0, or -errno with a message naming the file,
+ * permission said as permission (root, CAP_SYS_ADMIN for the sysctls) */
+int ct_tiering_write(struct ct_sysfs *s, enum ct_tiering_switch w, int64_t value);
+
 #endif

@@ -51,6 +51,13 @@ static void killed_changes(struct ct_context *ctx, struct ct_findings *f)
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(v[i].command, "tiering")) {
+			ct_finding_add(f, "tiering-change", "tiering", CT_FINDING_PROBLEM,
+				       "the next 'cxltier tiering' (or online, offline, region) run sets them back",
+				       "a change of the kernel's tiering switches (pid %d) was killed midway: some "
+				       "switches may hold the new value, some the old", v[i].pid);
+			continue;
+		}
 		if (v[i].block[0]) {
 			ct_finding_add(f, "region-change", v[i].block, CT_FINDING_PROBLEM,
 				       "the next 'cxltier online' or 'offline' run onlines it movable",

@@ -177,5 +177,6 @@ int ct_doctor_run(struct ct_context *ctx, const struct ct_topology *t, struct ct
 	}
 	ct_doctor_policy(ctx, f);
 	ct_doctor_damon(ctx, f);
+	ct_doctor_tiering(ctx, f);
 	return f->oom ? ct_fail(&ctx->err, ENOMEM, "out of memory") : 0;
 }

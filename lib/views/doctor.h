@@ -24,6 +24,10 @@ void ct_doctor_capacity(struct ct_context *ctx, struct ct_findings *f);
 void ct_doctor_figures(struct ct_context *ctx, const struct ct_topology *t, struct ct_findings *f);
 void ct_doctor_policy(struct ct_context *ctx, struct ct_findings *f);
 void ct_doctor_damon(struct ct_context *ctx, struct ct_findings *f);
+/* the kernel's tiering switches against the memory it has (CXL or lower
+ * tiers online with demotion off, no promotion) and weighted-interleave
+ * weights all 1 over nodes of different bandwidth */
+void ct_doctor_tiering(struct ct_context *ctx, struct ct_findings *f);
 /* the event history (store_path NULL: the default store): a device whose
  * corrected errors are rising (at least CT_DOCTOR_RISING_MIN General Media
  * and DRAM records in the last 24 h, more than in the 24 h before), or

@@ -95,3 +95,72 @@ load helper
     assert_success
     refute_output --partial 'region create'
 }
+
+# --- the kernel's own tiering against the memory it has ---
+
+# tiering_findings TREE: the demotion, promotion and weights findings of
+# doctor -j, one "check object fix" a line
+tiering_findings() {
+    cxltier --sysroot "$1" doctor -j |
+        jq -r '.findings[] | select(.check == "demotion" or .check == "promotion" or .check == "weights") |
+               "\(.check) \(.object) \(.fix)"'
+}
+
+@test "tiering: CXL memory online with demotion off, no promotion: said with the tiering command that fixes each" {
+    cp -a "$(fixture lab-region-online)" "$BATS_TEST_TMPDIR/t"
+    t=$BATS_TEST_TMPDIR/t
+    run tiering_findings "$t"
+    assert_output "demotion node1 cxltier tiering --demotion on
+promotion node1 cxltier tiering --balancing tiering"
+    run --separate-stderr cxltier --sysroot "$t" doctor -j
+    assert_success
+    [[ $(jq -r '.findings[] | select(.check == "demotion") | .finding' <<<"$output") == \
+       "CXL or lower-tier memory is online on node1, but demotion is off"* ]]
+    # normal balancing on: the fix keeps it
+    echo 1 > "$t/proc/sys/kernel/numa_balancing"
+    run tiering_findings "$t"
+    assert_line "promotion node1 cxltier tiering --balancing normal+tiering"
+    # demotion on, tiering on: neither said
+    cxltier --sysroot "$t" tiering --demotion on --balancing normal+tiering >/dev/null
+    run tiering_findings "$t"
+    assert_output ""
+    # the rate limit at 0: promotion cannot happen all the same
+    echo 0 > "$t/proc/sys/kernel/numa_balancing_promote_rate_limit_MBps"
+    run tiering_findings "$t"
+    assert_output "promotion node1 cxltier tiering --promote-rate 65536"
+}
+
+@test "tiering: no CXL memory online and one tier: nothing said of demotion or promotion" {
+    run tiering_findings "$(fixture lab-region-offline)"
+    assert_output ""
+    run tiering_findings "$(fixture host-nocxl)"
+    assert_output ""
+}
+
+@test "tiering: weights all 1 over nodes of different bandwidth: said; weighted, auto, or no interface: not" {
+    cp -a "$(fixture lab-region-online)" "$BATS_TEST_TMPDIR/t"
+    t=$BATS_TEST_TMPDIR/t
+    echo 1 > "$t/sys/kernel/mm/numa/demotion_enabled"; echo 2 > "$t/proc/sys/kernel/numa_balancing"
+    run tiering_findings "$t"
+    assert_output ""        # a kernel without weighted interleave
+    w=$t/sys/kernel/mm/mempolicy/weighted_interleave
+    mkdir -p "$w"; echo 1 > "$w/node0"; echo 1 > "$w/node1"
+    run tiering_findings "$t"
+    assert_output "weights /sys/kernel/mm/mempolicy/weighted_interleave cxltier weights --set"
+    run --separate-stderr cxltier --sysroot "$t" doctor -j
+    assert_success
+    [[ $(jq -r '.findings[] | select(.check == "weights") | .finding' <<<"$output") == \
+       "the weighted-interleave weights are all 1, the kernel's default, while node0 reads and writes at 40960 MB/s and node1 at 32000 MB/s: a process under weighted interleave puts as much on node1 as on node0" ]]
+    echo 4 > "$w/node0"; echo 3 > "$w/node1"
+    run tiering_findings "$t"
+    assert_output ""
+    echo 1 > "$w/node0"; echo 1 > "$w/node1"; echo true > "$w/auto"
+    run tiering_findings "$t"
+    assert_output ""
+    # bandwidths within a quarter of each other: 1:1 is what the kernel
+    # would give (node0 down to 18000 a way, node1 at 16000)
+    echo false > "$w/auto"
+    for f in "$t"/sys/devices/system/node/node0/access*/initiators/*_bandwidth; do echo 18000 > "$f"; done
+    run tiering_findings "$t"
+    assert_output ""
+}

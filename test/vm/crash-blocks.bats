@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # vm-build: crash-points -- CXLTIER_CRASH_AT kills cxltier at its Nth kernel write (meson -Dcrash_points=true)
+# vm-boot-group: crash-blocks
 # vm-test-timeout: 900 -- every kill point of a command walked, each with its recovery, under TCG on a loaded host
 # Crash tests of the changes on memory blocks and dax devices (one memdev;
 # the region steps are walked in crash-region*.bats): `online --reonline`
@@ -77,3 +78,4 @@ region_of_mem0() {
     }
     crash_walk "offline mem0 --remove" '/memory[0-9]+/state = offline$'
 }
+

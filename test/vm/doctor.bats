@@ -102,3 +102,40 @@ setup() {
     assert_equal "$(jq -r '.findings[] | select(.check == "auto-online") | .status' <<<"$output")" problem
     echo offline > $MEMSYS/$b/state || echo "# $b stays online in ZONE_NORMAL (unmovable pages)" >&3
 }
+
+# tiering_findings: the demotion, promotion and weights findings, one
+# "check fix" a line
+tiering_findings() {
+    cxltier doctor -j | jq -r '.findings[] | select(.check == "demotion" or .check == "promotion" or .check == "weights") | "\(.check) \(.fix)"'
+}
+
+@test "tiering: CXL memory online with demotion off, no promotion, weights all 1: each said, and gone once the switch is set" {
+    local dem=/sys/kernel/mm/numa/demotion_enabled bal=/proc/sys/kernel/numa_balancing
+    local rate=/proc/sys/kernel/numa_balancing_promote_rate_limit_MBps wi=/sys/kernel/mm/mempolicy/weighted_interleave
+    local saved n w node
+    vm_online_movable "$D"
+    node=$(cat /sys/bus/dax/devices/$D/target_node)
+    saved="$(cat $dem) $(cat $bal) $(cat $rate)"
+    echo 0 > $dem; echo 1 > $bal; echo 65536 > $rate
+    # the weights as the kernel gave them (7.x: auto, derived from the
+    # figures), then all 1 by hand
+    for w in $wi/node*; do echo "$w $(cat "$w")"; done > "$BATS_TEST_TMPDIR/weights"
+    [[ ! -f $wi/auto ]] || echo "$wi/auto $(cat $wi/auto)" >> "$BATS_TEST_TMPDIR/weights"
+    for w in $wi/node*; do echo 1 > "$w"; done
+    run tiering_findings
+    assert_output "demotion cxltier tiering --demotion on
+promotion cxltier tiering --balancing normal+tiering
+weights cxltier weights --set"
+    run --separate-stderr cxltier doctor -j
+    assert_equal "$(jq -r '[.findings[] | select(.check == "demotion") | .object] | join(",")' <<<"$output")" "node$node"
+    cxltier tiering --demotion on --balancing normal+tiering > /dev/null
+    echo 3 > $wi/node0
+    run tiering_findings
+    assert_output ""
+    cxltier tiering --promote-rate 0 > /dev/null
+    run tiering_findings
+    assert_output "promotion cxltier tiering --promote-rate 65536"
+    read -r d b r <<<"$saved"
+    echo "$d" > $dem; echo "$b" > $bal; echo "$r" > $rate
+    while read -r w n; do echo "$n" > "$w"; done < "$BATS_TEST_TMPDIR/weights"
+}
