@@ -139,6 +139,10 @@ int main(void)
 		   "and they fill the deficits of nodes within tolerance (moves 100, not more)");
 		apply(&sp, have, end, &moved);
 		ok(end[0] == 750 && end[1] == 250 && end[2] == 0, "ends 750/250/0");
+		uint64_t few[N] = { 740, 250, 10 };
+		ct_migrate_spread_plan(&sp, few, w, 5);
+		ok(sp.give[2] == 10 && sp.take[0] == 10 && sp.moves == 10,
+		   "10 pages outside the spread (within 5 %% of 0) move all the same, to the node short of its target");
 		unsigned wz[N] = { 3, 0, 1 };
 		uint64_t hz[N] = { 500, 300, 200 };
 		ct_migrate_spread_plan(&sp, hz, wz, 5);
