@@ -3,7 +3,9 @@
  * migrate.h - one-shot page migration of processes to a node: a whole
  * process with migrate_pages(2), or its address ranges with move_pages(2) in
  * batches (a byte limit, a rate limit, a dry run, hot or cold pages only),
- * through libnuma. Several jobs may run at once: several processes, or one
+ * through libnuma; or spread over several nodes by weight, page by page
+ * (mm/migrate-spread.h: each batch's pages chosen from what each node gives,
+ * one move_pages call per target node). Several jobs may run at once: several processes, or one
  * process's ranges split between them (disjoint, cut at huge-page-aligned
  * boundaries); the byte limit stays per process, the rate is for the whole
  * run. Every page that cannot move is counted by errno; nothing here is fatal

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* cmd-migrate.c - `cxltier migrate`: move chosen processes' pages to a node
- * or tier, once, with a before/after report per process. Its options and
- * their checks: migrate-args.c; the moves: mm/migrate.h, with --hot or
+ * or tier, or spread them over nodes by weight (--spread weighted), once,
+ * with a before/after report per process. Its options and their checks:
+ * migrate-args.c, the spread's nodes and weights spread-nodes.c; the moves: mm/migrate.h, with --hot or
  * --cold jobs/migrate-sampled.h; the report: migrate-json.c */
 #include <errno.h>
 #include <signal.h>
