@@ -2,8 +2,9 @@
 /* cmd-migrate.c - `cxltier migrate`: move chosen processes' pages to a node
  * or tier, or spread them over nodes by weight (--spread weighted), once,
  * with a before/after report per process. Its options and their checks:
- * migrate-args.c, the spread's nodes and weights spread-nodes.c; the moves: mm/migrate.h, with --hot or
- * --cold jobs/migrate-sampled.h; the report: migrate-json.c */
+ * migrate-args.c, the spread's nodes and weights spread-nodes.c; the
+ * moves: mm/migrate.h, with --hot or --cold jobs/migrate-sampled.h; the
+ * report: migrate-json.c */
 #include <errno.h>
 #include <signal.h>
 #include <stddef.h>
