@@ -2,6 +2,7 @@
 /* migrate-spread.c - the target split of a weighted spread and the fewest
  * moves that reach it (migrate-spread.h) */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include "mm/migrate-spread.h"
 
@@ -115,4 +116,64 @@ int ct_migrate_spread_pick(struct ct_migrate_spread *sp, int from, uint64_t page
 	sp->give_left[from] = less(sp->give_left[from], pages);
 	sp->take_left[to] = less(sp->take_left[to], pages);
 	return to;
+}
+
+/* what a node gives, and a sixteenth and two huge pages more */
+static uint64_t margin(uint64_t give)
+{
+	return give ? give + give / 16 + 1024 : 0;
+}
+
+size_t ct_migrate_spread_maps_needed(const struct ct_migrate_spread *sp, const char *maps, const struct ct_numa_vma *vma,
+				     size_t nvma, uint64_t page_size)
+{
+	uint64_t want[N], seen[N] = { 0 };
+	const char *line = maps;
+	size_t j = 0;
+
+	for (int n = 0; n < N; n++)
+		want[n] = margin(sp->give[n]);
+	for (; *line; line += strcspn(line, "\n"), line += *line == '\n') {
+		unsigned long long a;
+		bool covered = true;
+		if (sscanf(line, "%llx-", &a) != 1)
+			continue;
+		while (j < nvma && vma[j].start < a)
+			j++;
+		for (int n = 0; j < nvma && vma[j].start == a && n < N; n++) {
+			uint64_t per = vma[j].page_kb ? vma[j].page_kb * 1024 / page_size : 1;
+			seen[n] += vma[j].pages[n] * (per ? per : 1);
+		}
+		for (int n = 0; n < N && covered; n++)
+			covered = seen[n] >= want[n];
+		if (covered)
+			return (size_t)(line - maps) + strcspn(line, "\n");
+	}
+	return (size_t)(line - maps);
+}
+
+void ct_migrate_spread_trim(const struct ct_migrate_spread *sp, int giver, struct ct_migrate_plan *p, uint64_t page_size)
+{
+	uint64_t want, seen = 0;
+
+	if (giver < 0 || giver >= N)
+		return;
+	want = margin(sp->give[giver]);
+	for (size_t i = 0; i < p->n; i++) {
+		struct ct_migrate_range *r = &p->r[i];
+		uint64_t pages = (r->end - r->start) / page_size, align, end;
+		if (!r->direct)
+			continue;
+		if (seen + pages < want) {
+			seen += pages;
+			continue;
+		}
+		align = r->step > (2u << 20) ? r->step : (2u << 20);
+		end = r->start + (want - seen) * page_size;
+		end = (end + align - 1) / align * align;
+		if (end < r->end)
+			r->end = end;
+		p->n = i + 1;
+		return;
+	}
 }

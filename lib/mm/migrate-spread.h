@@ -28,7 +28,10 @@
 #define CXLTIER_MIGRATE_SPREAD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include "mm/migrate-plan.h"
+#include "mm/numamaps.h"
 
 #define CT_SPREAD_MAX_NODES 64
 
@@ -58,5 +61,24 @@ bool ct_migrate_spread_gives(const struct ct_migrate_spread *sp, int node);
  * when at least half of it is still wanted, so the split lands within half
  * an entry of its target. */
 int ct_migrate_spread_pick(struct ct_migrate_spread *sp, int from, uint64_t pages);
+
+/* how much of a process's /proc/PID/maps text the spread needs: its
+ * mappings in address order (the order its pages are handed out in) up to
+ * the one where the pages of every giving node so far (vma[0..nvma), its
+ * numa_maps, page_size bytes a base page) cover what the node gives, with
+ * a margin of a sixteenth and two huge pages for pages gone meanwhile and
+ * huge pages that do not fit; the whole text when they never do. The
+ * mappings after it are never planned: their pages would not be chosen,
+ * and asking pagemap about them costs a page-table walk. */
+size_t ct_migrate_spread_maps_needed(const struct ct_migrate_spread *sp, const char *maps, const struct ct_numa_vma *vma,
+				     size_t nvma, uint64_t page_size);
+
+/* a plan of a spread whose one giving node is giver cut short, in place:
+ * its ranges wholly on that node (direct) in address order up to where
+ * they hold what it gives, with the same margin, the last of them ending
+ * at the next huge-page boundary (2 MiB, or the range's page size) past
+ * that point. A range asked page by page counts for nothing (how many of
+ * its pages are on the node is not known): it is kept. */
+void ct_migrate_spread_trim(const struct ct_migrate_spread *sp, int giver, struct ct_migrate_plan *p, uint64_t page_size);
 
 #endif

@@ -653,14 +653,23 @@ static int plan_ranges(struct worker *w, size_t task, const char *numa_maps)
 	rc = read_text(s, t->proc->pid, "maps", &maps);
 	if (rc || (rc = ct_process_check(s, t->proc)))	/* read first, then make sure they were its maps */
 		goto out;
-	if (ct_numa_maps_parse_all(numa_maps, &vma, &nvma) ||
-	    ct_migrate_plan_build(maps, vma, nvma, &t->sel, &from, to, run->page_size, &plan)) {
+	if (ct_numa_maps_parse_all(numa_maps, &vma, &nvma)) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	/* several nodes give: each page is asked where it is, to know whose share it is */
+	if (run->o->spread)	/* (the mappings whose pages the spread will not reach: not planned) */
+		maps[ct_migrate_spread_maps_needed(&run->ts[task].sp, maps, vma, nvma, run->page_size)] = '\0';
+	if (ct_migrate_plan_build(maps, vma, nvma, &t->sel, &from, to, run->page_size, &plan)) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	/* several nodes give: each page is asked where it is, to know whose
+	 * share it is; one: what is wholly on it is planned only as far as
+	 * its share reaches (pagemap is not asked about the rest) */
 	for (size_t i = 0; run->o->spread && run->ts[task].giver < 0 && i < plan.n; i++)
 		plan.r[i].direct = false;
+	if (run->o->spread)
+		ct_migrate_spread_trim(&run->ts[task].sp, run->ts[task].giver, &plan, run->page_size);
 	if ((rc = present_only(run, t->proc->pid, s, &plan)))
 		goto out;
 	rc = ct_migrate_plan_split(&plan, BATCH, &chunk, &nchunk);

@@ -6,7 +6,7 @@
 # node by the kernel's weighted-interleave weights (written in sysfs), so
 # that 64 MiB move to the RAM node, side by side in one boot in
 # alternating rounds:
-#   floor    test/bench/spread-floor: numa_maps and maps read, then the
+#   floor    test/bench/spread-floor: numa_maps (once) and maps read, then the
 #            move_pages(2) calls cxltier makes (the same batches of at most
 #            4096 pages in 16 MiB-aligned blocks, to the same node), nothing
 #            else: the least any tool does
@@ -20,7 +20,8 @@
 # shift=0,sleep=off: test/vm/run.sh), the work each side does whatever
 # the host's load. Prints median, min and max per side, the ratio of
 # medians and the median of per-round ratios. BENCH_RESULTS=FILE keeps the
-# raw samples.
+# raw samples; BENCH_PROFILE=1 also shows where cxltier's time goes (its
+# start, the scan and the moves of its -j report, strace -c of each side).
 set -euo pipefail
 BUILD=$(realpath "${1:-build}") ROUNDS=${2:-7}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -33,7 +34,7 @@ mkdir -p "$work/share"
 "$VM/mkinitramfs.sh" -o "$work/initrd.gz" -a "$BUILD/cxltier:/usr/bin/cxltier" -a "$BUILD/test/hog:/usr/bin/hog" \
     -a "$BUILD/test/spread-floor:/usr/bin/spread-floor" >/dev/null
 cat > "$work/share/run.sh" <<GUEST
-R=$ROUNDS
+R=$ROUNDS PROFILE=${BENCH_PROFILE:-0}
 GUEST
 cat >> "$work/share/run.sh" <<'GUEST'
 us() { local t=$EPOCHREALTIME; echo $(( 10#${t/./} )); }
@@ -51,9 +52,9 @@ time_it() {
     local name=$1 t0 t1 rc all on; shift
     on=$(pages $P $N)
     if [ "$on" -gt 0 ]; then echo "BENCHFAIL $name $on pages on node $N before the run"; back; return; fi
-    t0=$(us); "$@" > /dev/null; rc=$?; t1=$(us)
+    t0=$(us); "$@" > /dev/null 2> /tmp/err; rc=$?; t1=$(us)
     all=$(pages $P ""); on=$(pages $P $N)
-    if [ $rc -ne 0 ]; then echo "BENCHFAIL $name exit status $rc"
+    if [ $rc -ne 0 ]; then echo "BENCHFAIL $name exit status $rc: $(head -c 200 /tmp/err)"
     elif [ $(( on * 4 - all )) -gt 256 ] || [ $(( all - on * 4 )) -gt 256 ]; then
         echo "BENCHFAIL $name $on of $all pages on node $N, not a quarter"
     else echo "BENCH $name $((t1 - t0))"; fi
@@ -61,11 +62,23 @@ time_it() {
 }
 floor() { spread-floor $P 0 $N 3 1; }
 cx() { cxltier migrate --pid $P --spread weighted --nodes 0,$N; }
-floor > /dev/null; back; cx > /dev/null; back     # warm both paths once
+floor > /dev/null; back; cx > /dev/null 2>&1; back     # warm both paths once
 for ((r = 0; r < R; r++)); do
     if (( r % 2 )); then time_it floor floor; time_it cxltier cx
     else time_it cxltier cx; time_it floor floor; fi
 done
+if [ "$PROFILE" = 1 ]; then
+    # where cxltier's time goes: its start, its scan and moves (-j), the floor's start
+    for ((r = 0; r < R; r++)); do
+        t0=$(us); cxltier --version > /dev/null; t1=$(us); echo "PROFILE start $((t1 - t0))"
+        t0=$(us); spread-floor 1 0 0 1 1 > /dev/null 2>&1; t1=$(us); echo "PROFILE floor_start $((t1 - t0))"
+        t0=$(us); cxltier migrate --pid $P --spread weighted --nodes 0,$N -j > /tmp/j 2> /dev/null; t1=$(us)
+        echo "PROFILE run $((t1 - t0)) $(jq -r '.run[0] | [.seconds, .scan_seconds, .move_seconds] | @tsv' /tmp/j)"
+        back
+    done
+    strace -c -o /share/strace-cxltier.txt cxltier migrate --pid $P --spread weighted --nodes 0,$N > /dev/null 2>&1; back
+    strace -c -o /share/strace-floor.txt spread-floor $P 0 $N 3 1 > /dev/null 2>&1; back
+fi
 kill -USR1 $P; until grep -qE 'intact|corrupt' /tmp/h; do sleep 0.1; done
 echo "BENCH data $(grep -oE 'intact|corrupt' /tmp/h)"
 kill $P
@@ -74,6 +87,17 @@ GUEST
 "$VM/run.sh" -i "$work/initrd.gz" -S "$work/share" --ram-node 512M -m 2048M --timeout "${BENCH_TIMEOUT:-7200}" >/dev/null ||
     { tail -20 "$work/share/console.log"; exit 1; }
 grep -aE '^BENCH(FAIL)? ' "$work/share/console.log" | tr -d '\r' > "$work/results" || { tail -20 "$work/share/console.log"; exit 1; }
+if [[ ${BENCH_PROFILE:-0} == 1 ]]; then
+    grep -a '^PROFILE ' "$work/share/console.log" | tr -d '\r' | awk -f "$HERE/median.awk" -f /dev/fd/3 3<<'AWK'
+$2 == "start" { s = s " " $3 } $2 == "floor_start" { f = f " " $3 }
+$2 == "run" { r = r " " $3; a = a " " $4 * 1e6; sc = sc " " $5 * 1e6; mv = mv " " $6 * 1e6 }
+END {
+    printf "profile (ms, medians): cxltier --version %.1f, spread-floor's start %.1f; cxltier -j %.1f: its run %.1f, scan %.1f, move %.1f\n",
+        median(s) / 1e3, median(f) / 1e3, median(r) / 1e3, median(a) / 1e3, median(sc) / 1e3, median(mv) / 1e3
+}
+AWK
+    for f in "$work"/share/strace-*.txt; do echo "== ${f##*/}"; head -25 "$f"; done
+fi
 cp "$work/results" "${BENCH_RESULTS:-/dev/null}" 2>/dev/null || true
 awk -v rounds="$ROUNDS" -f "$HERE/median.awk" -f /dev/fd/3 "$work/results" 3<<'AWK'
 $1 == "BENCH" && $2 == "node" { node = $3; weights = $5 }
@@ -87,7 +111,7 @@ END {
     split("floor cxltier", names, " ")
     for (i = 1; i <= 2; i++) {
         m[names[i]] = median(v[names[i]])
-        if (v[names[i]] == "") printf "  %-8s no run verified\n", names[i]
+        if (v[names[i]] == "") { printf "  %-8s no run verified\n", names[i]; nfail++ }
         else printf "  %-8s %9.1f %9.1f %9.1f  (%d runs)\n", names[i], m[names[i]] / 1000, lo / 1000, hi / 1000, n[names[i]]
     }
     if (m["cxltier"] && m["floor"]) printf "  ratio of medians: cxltier / floor %.3fx\n", m["cxltier"] / m["floor"]

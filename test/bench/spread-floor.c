@@ -46,10 +46,13 @@ static unsigned long long all_nodes(const char *line)
 
 int main(int argc, char **argv)
 {
-	char path[64], line[4096];
+	static char text[1 << 22];
+	char path[64], *line, *next;
 	unsigned long long total = 0, have_to = 0, want, moved = 0;
 	int pid, from, to;
 	unsigned wfrom, wto;
+	size_t len = 0;
+	ssize_t got;
 	FILE *nm, *maps;
 
 	if (argc != 6)
@@ -59,26 +62,34 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof(path), "/proc/%d/numa_maps", pid);
 	if (!(nm = fopen(path, "r")))
 		return perror(path), 1;
-	while (fgets(line, sizeof(line), nm)) {
+	/* read once (each read of numa_maps walks the page tables) */
+	while (len < sizeof(text) - 1 && (got = read(fileno(nm), text + len, sizeof(text) - 1 - len)) > 0)
+		len += (size_t)got;
+	text[len] = '\0';
+	fclose(nm);
+	for (size_t i = 0; i < len; i++)
+		if (text[i] == '\n')
+			text[i] = '\0';	/* a string a line */
+	for (line = text; line < text + len; line += strlen(line) + 1) {
 		total += all_nodes(line);
 		have_to += on_node(line, to);
 	}
 	want = total * wto / (wfrom + wto);
 	want = want > have_to ? want - have_to : 0;
-	rewind(nm);
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
 	if (!(maps = fopen(path, "r")))
 		return perror(path), 1;
 	for (int i = 0; i < BATCH; i++)
 		nodes[i] = to;
 	/* numa_maps and maps list the same mappings in the same order */
-	while (moved < want && fgets(line, sizeof(line), nm)) {
+	for (line = text; moved < want && line < text + len; line = next) {
 		unsigned long long start = strtoull(line, NULL, 16), a, b, n, all;
 		char ml[4096];
 		do {
 			if (!fgets(ml, sizeof(ml), maps))
 				return 1;
 		} while (sscanf(ml, "%llx-%llx", &a, &b) == 2 && a < start);
+		next = line + strlen(line) + 1;
 		n = on_node(line, from), all = all_nodes(line);
 		if (a != start || !n || n != all || n * PAGE != b - a)
 			continue;	/* not wholly on FROM: cxltier asks those page by page */

@@ -2,6 +2,7 @@
 /* a weighted spread's targets and the fewest moves that reach them */
 #include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include "tap.h"
 #include "mm/migrate-spread.h"
 
@@ -190,6 +191,64 @@ int main(void)
 		is_int(ct_migrate_spread_pick(&sp, 1, 1), -1, "a node that gives nothing keeps its pages");
 		ok(ct_migrate_spread_gives(&sp, 0) && !ct_migrate_spread_gives(&sp, 1) && !ct_migrate_spread_gives(&sp, 99),
 		   "which nodes give");
+	}
+	{	/* the maps a spread needs: up to where the givers' pages cover what they give */
+		static const char maps[] =
+			"00400000-00432000 r-xp 00000000 08:01 1 /usr/bin/hog\n"		/* 50 pages on node 0 */
+			"7f0000000000-7f0000800000 rw-p 00000000 00:00 0 \n"		/* 2048 on node 0 */
+			"7f0001000000-7f0002000000 rw-p 00000000 00:00 0 \n"		/* 4096 on node 0 */
+			"7f0003000000-7f0003400000 rw-s 00000000 00:0f 9 /anon_hugepage\n"	/* 2 huge pages on node 2 */
+			"7ffc00000000-7ffc00021000 rw-p 00000000 00:00 0 [stack]\n";
+		static const char nm[] =
+			"00400000 default file=/usr/bin/hog mapped=50 N0=50 kernelpagesize_kB=4\n"
+			"7f0000000000 default anon=2048 dirty=2048 N0=2048 kernelpagesize_kB=4\n"
+			"7f0001000000 default anon=4096 dirty=4096 N0=4096 kernelpagesize_kB=4\n"
+			"7f0003000000 default file=/anon_hugepage huge dirty=2 N2=2 kernelpagesize_kB=2048\n";
+		struct ct_numa_vma *vma;
+		size_t nvma, cut;
+		uint64_t have[N] = { 6194, 0, 1024 };
+		unsigned w[N] = { 3, 1 };
+
+		ct_numa_maps_parse_all(nm, &vma, &nvma);
+		have[0] = 400, have[2] = 0;
+		ct_migrate_spread_plan(&sp, have, w, 0);	/* node 0 gives 100 (with the margin, 1130) */
+		cut = ct_migrate_spread_maps_needed(&sp, maps, vma, nvma, 4096);
+		is_int(cut, strchr(strstr(maps, "7f0000000000"), '\n') - maps, "node 0 gives 100: the binary's and the next mapping (2098 pages)");
+		have[0] = 6000;
+		ct_migrate_spread_plan(&sp, have, w, 0);	/* 1500 to give, 2617 with the margin */
+		cut = ct_migrate_spread_maps_needed(&sp, maps, vma, nvma, 4096);
+		is_int(cut, strchr(strstr(maps, "7f0001000000"), '\n') - maps, "1500: the margin takes the third mapping too");
+		have[0] = 0, have[2] = 1024;
+		ct_migrate_spread_plan(&sp, have, w, 0);	/* node 2, outside: 1024 pages */
+		cut = ct_migrate_spread_maps_needed(&sp, maps, vma, nvma, 4096);
+		is_int(cut, strlen(maps), "node 2's 1024 pages: huge pages counted at their size, short of the margin: every mapping");
+		have[0] = 20000, have[2] = 0;
+		ct_migrate_spread_plan(&sp, have, w, 0);
+		is_int(ct_migrate_spread_maps_needed(&sp, maps, vma, nvma, 4096), strlen(maps), "more than the mappings hold: every mapping");
+		free(vma);
+	}
+	{	/* a plan cut short where the one giver's share is reached */
+		struct ct_migrate_range r[] = {
+			{ 0x400000, 0x432000, 4096, false, false },		/* asked: counts nothing */
+			{ 0x7f0000000000, 0x7f0010000000, 4096, true, false },	/* 256 MiB wholly on node 0 */
+			{ 0x7f0020000000, 0x7f0020100000, 4096, true, false },
+		};
+		struct ct_migrate_plan p = { r, 3, 0, 0, 3 };
+		uint64_t have[N] = { 65536 + 256 };
+		unsigned w[N] = { 3, 1 };
+
+		ct_migrate_spread_plan(&sp, have, w, 0);	/* node 0 gives 16448: 18505 with the margin */
+		ct_migrate_spread_trim(&sp, 0, &p, 4096);
+		is_int(p.n, 2, "the ranges after the one that holds the share are dropped");
+		ok(r[0].end == 0x432000, "a range asked page by page is kept whole");
+		is_int(r[1].end, 0x7f0000000000 + (18505ULL * 4096 + (2 << 20) - 1) / (2 << 20) * (2 << 20),
+		       "the 256 MiB range ends at the 2 MiB boundary past 18505 pages");
+		struct ct_migrate_plan q = { r, 3, 0, 0, 3 };
+		r[1].end = 0x7f0000100000;
+		ct_migrate_spread_trim(&sp, 0, &q, 4096);
+		ok(q.n == 3 && r[2].end == 0x7f0020100000, "ranges too small to hold the share: all kept, whole");
+		ct_migrate_spread_trim(&sp, -1, &q, 4096);
+		is_int(q.n, 3, "no one giver (-1): nothing cut");
 	}
 	random_cases();
 	return tap_done();
