@@ -105,6 +105,16 @@ within() { local d=$(( $1 - $2 )); (( (d < 0 ? -d : d) * 100 <= $3 * $2 )); }
     run --separate-stderr cxltier migrate --pid "$HOG_PID" --spread weighted --nodes "0,$N" -j
     assert_success
     assert_equal "$(jq '.processes[0].bytes_moved' <<<"$output")" 0
+    # 72:28 is 3 points off 75:25: within the default 5 %, nothing moves;
+    # within 1 %, node 0 gives those 3 points
+    run --separate-stderr cxltier migrate --pid "$HOG_PID" --spread weighted --weights "0=72,$N=28" -j
+    assert_success
+    assert_equal "$(jq '[.processes[0].bytes_to_move, .processes[0].bytes_moved] | @tsv' -r <<<"$output")" $'0\t0'
+    run --separate-stderr cxltier migrate --pid "$HOG_PID" --spread weighted --weights "0=72,$N=28" --tolerance 1 --dry-run -j
+    assert_success
+    all=$(total_bytes "$HOG_PID"); onN=$(node_bytes "$HOG_PID" "$N")
+    echo "# --tolerance 1 at 72:28: $(jq '.processes[0].bytes_to_move' <<<"$output") to move, $(( all * 28 / 100 - onN )) needed" >&3
+    within "$(jq '.processes[0].bytes_to_move' <<<"$output")" $(( all * 28 / 100 - onN )) 50
 }
 
 @test "--weights 1:1 on a 3:1 spread: only node 0's surplus moves, to 50/50 within 5 %" {
