@@ -88,6 +88,9 @@ int ct_migrate_spread_plan(struct ct_migrate_spread *sp, const uint64_t *have, c
 	memcpy(sp->give_left, sp->give, sizeof(sp->give));
 	memcpy(sp->take_left, sp->take, sizeof(sp->take));
 	sp->left = sp->moves;
+	for (int n = 0; n < N; n++)
+		if (sp->take[n])
+			sp->taker[sp->ntakers++] = n;
 	return 0;
 }
 
@@ -107,9 +110,11 @@ int ct_migrate_spread_pick(struct ct_migrate_spread *sp, int from, uint64_t page
 
 	if (from < 0 || from >= N || !pages || sp->give_left[from] * 2 < pages)
 		return -1;
-	for (int n = 0; n < N; n++)
+	for (int i = 0; i < sp->ntakers; i++) {
+		int n = sp->taker[i];
 		if (n != from && sp->take_left[n] && (to < 0 || sp->take_left[n] > sp->take_left[to]))
 			to = n;
+	}
 	if (to < 0 || sp->take_left[to] * 2 < pages)
 		return -1;
 	sp->left -= sp->give_left[from] < pages ? sp->give_left[from] : pages;

@@ -44,6 +44,8 @@ struct ct_migrate_spread {
 	/* what is still to be handed out as the run goes (ct_migrate_spread_pick) */
 	uint64_t give_left[CT_SPREAD_MAX_NODES], take_left[CT_SPREAD_MAX_NODES];
 	uint64_t left;				/* the sum of give_left */
+	int taker[CT_SPREAD_MAX_NODES];		/* the nodes that take, in order (a pick looks at these) */
+	int ntakers;
 };
 
 /* have[n]: the process's base pages on node n; weight[n]: node n's weight
