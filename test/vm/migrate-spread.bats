@@ -3,6 +3,7 @@
 # vm-topology: default
 # vm-boot-group: ram-node
 # vm-args: --ram-node 512M
+# vm-test-timeout: 600 -- moving tens of MiB under TCG on a loaded host (a test took 101 s once)
 # `cxltier migrate --spread weighted` against the real kernel: a process
 # bound to node 0 spread over node 0 and the cpu-less RAM-only node by the
 # weighted-interleave weights this file writes in sysfs (and puts back
@@ -83,7 +84,9 @@ within() { local d=$(( $1 - $2 )); (( (d < 0 ? -d : d) * 100 <= $3 * $2 )); }
     N=$(cat "$BATS_FILE_TMPDIR/node")
     echo 3 > "$WI/node0"
     echo 1 > "$WI/node$N"
-    start_hog 64
+    # 128 MiB: its quarter is 8192 pages, and a transparent huge page (512)
+    # goes or stays on its half (migrate-spread.h): at most 256 pages, 3 %, off
+    start_hog 128
     all=$(total_bytes "$HOG_PID"); onN=$(node_bytes "$HOG_PID" "$N")
     # the least that reaches 1/4 on node N: what it lacks of its share
     need=$(( all / 4 - onN ))
@@ -119,7 +122,7 @@ within() { local d=$(( $1 - $2 )); (( (d < 0 ? -d : d) * 100 <= $3 * $2 )); }
 
 @test "--weights 1:1 on a 3:1 spread: only node 0's surplus moves, to 50/50 within 5 %" {
     N=$(cat "$BATS_FILE_TMPDIR/node")
-    start_hog 64
+    start_hog 128
     run --separate-stderr cxltier migrate --pid "$HOG_PID" --spread weighted --weights "0=3,$N=1" -j
     moved_but_shared
     all=$(total_bytes "$HOG_PID"); onN=$(node_bytes "$HOG_PID" "$N")
