@@ -450,6 +450,7 @@ vm_files_of() {
 	lib/events/event-source.c|lib/events/event-owner.c|lib/events/event-keep.c|lib/events/event-trace.c) echo "events.bats" ;;
 	lib/events/event-store*) echo "events-store-faults.bats" ;;
 	lib/events/poison*) echo "poison.bats" ;;
+	lib/mm/migrate-spread.c) echo "migrate-spread.bats" ;;
 	lib/mm/migrate*|lib/mm/damon*|lib/mm/pagemap.c) echo "migrate.bats" ;;
 	lib/mm/usage.c|lib/mm/numamaps.c) echo "usage.bats" ;;
 	lib/cxl/cdat*) echo "cdat.bats" ;;

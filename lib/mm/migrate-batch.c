@@ -42,6 +42,15 @@ void ct_migrate_batch_free(struct ct_migrate_batch *b)
 	b->sub_idx = b->rnd_idx = b->untried = NULL;
 }
 
+void ct_migrate_batch_target(struct ct_migrate_batch *b, int to)
+{
+	if (b->to == to)
+		return;
+	b->to = to;
+	for (size_t i = 0; i < b->cap; i++)
+		b->sub_nodes[i] = to;
+}
+
 /* one call with the status pre-filled, so that what stays UNSET was not written */
 static long call(struct ct_migrate_batch *b, unsigned long n, void **pages, const int *nodes, int *status, int flags)
 {

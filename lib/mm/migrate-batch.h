@@ -46,6 +46,9 @@ struct ct_migrate_batch {
 
 int ct_migrate_batch_init(struct ct_migrate_batch *b, ct_move_pages_fn fn, int pid, int to, size_t cap);
 void ct_migrate_batch_free(struct ct_migrate_batch *b);
+/* the node the next moves go to (a spread moves each batch's pages to
+ * several nodes, one call per node) */
+void ct_migrate_batch_target(struct ct_migrate_batch *b, int to);
 
 /* where pages[0..n) are: status[i] = node, -ENOENT, -EFAULT (or UNSET when
  * the kernel said nothing); 0, -ESRCH (the process is gone), -EPERM, -errno */

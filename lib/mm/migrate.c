@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "mm/migrate.h"
 #include "mm/migrate-batch.h"
+#include "mm/migrate-spread.h"
 #include "mm/migrate-tally.h"
 #include "mm/numa.h"
 #include "mm/numamaps.h"
@@ -84,6 +85,8 @@ struct task_state {
 	atomic_bool limit_hit;		/* an entry did not fit: nothing after it is handed over */
 	double first, last;		/* when its first batch began, its last ended */
 	double plan_seconds;
+	struct ct_migrate_spread sp;	/* a spread: what each node gives and takes (under lock) */
+	int giver;			/* ... the one node that gives, or -1: several */
 };
 
 struct run {
@@ -116,6 +119,9 @@ struct worker {
 	int *status;
 	void **sub;			/* the base pages of one huge page, or of a batch's cut */
 	int *sub_status;
+	int to;				/* where the batch in hand goes */
+	void **spread_pages;		/* a spread's batch, before it is cut by target */
+	int *spread_to;
 	pthread_t thread;
 };
 
@@ -294,7 +300,7 @@ static int64_t on_target(struct worker *w, uint64_t a, uint64_t len)
 	if (ct_migrate_batch_query(&w->b, w->sub, w->sub_status, (unsigned long)k))
 		return -1;
 	for (uint64_t i = 0; i < k; i++)
-		there += w->sub_status[i] == w->run->o->to;
+		there += w->sub_status[i] == w->to;
 	return there;
 }
 
@@ -309,7 +315,7 @@ static bool full_once(void *arg)
 	struct full_arg *f = arg;
 
 	if (f->known < 0)
-		f->known = node_nearly_full(&f->w->s, f->w->run->o->to);
+		f->known = node_nearly_full(&f->w->s, f->w->to);
 	return f->known;
 }
 
@@ -326,18 +332,18 @@ static void tally_thp(struct worker *w, const struct ct_migrate_range *rg, unsig
 	for (unsigned long i = 0; i < take; i++) {
 		int st = w->status[i], why;
 		int64_t there;
-		if (st == w->run->o->to && !full_once(full)) {
+		if (st == w->to && !full_once(full)) {
 			t->moved += per;
 			continue;
 		}
 		there = on_target(w, (uintptr_t)w->pages[i], rg->step);
 		if (there < 0)
-			there = st == w->run->o->to ? (int64_t)per : 0;
+			there = st == w->to ? (int64_t)per : 0;
 		t->moved += (uint64_t)there;
 		if ((uint64_t)there >= per)
 			continue;
-		why = st == w->run->o->to ? CT_STATUS_UNSET : st;	/* moved in part: no reason given */
-		ct_migrate_tally(t, &why, 1, w->run->o->to, per - (uint64_t)there, rg->direct, full_once, full);
+		why = st == w->to ? CT_STATUS_UNSET : st;	/* moved in part: no reason given */
+		ct_migrate_tally(t, &why, 1, w->to, per - (uint64_t)there, rg->direct, full_once, full);
 	}
 }
 
@@ -358,49 +364,27 @@ static uint64_t carried(struct worker *w, unsigned long take, unsigned long cnt)
 	if (!k || ct_migrate_batch_query(&w->b, w->sub, w->sub_status, (unsigned long)k))
 		return 0;
 	for (uint64_t i = 0; i < k; i++)
-		there += w->sub_status[i] == w->run->o->to;
+		there += w->sub_status[i] == w->to;
 	return there * page;
 }
 
-/* one batch: ask where the pages are (unless all are known to be on a source
- * node), move those on a source node, count each page's outcome */
-static void do_range(struct worker *w, struct task_state *ts, const struct ct_migrate_range *rg)
+/* entries w->pages[0..cnt) of a batch, to node to (cut by --max-bytes,
+ * paced by --rate), each page's outcome counted; scan: the time spent
+ * asking where they were, t0 when the batch began */
+static void move_to(struct worker *w, struct task_state *ts, const struct ct_migrate_range *rg, unsigned long cnt, int to,
+		    double t0, double scan)
 {
 	const struct ct_migrate_opts *o = w->run->o;
 	struct ct_migrate_result *r = &ts->t->r;
 	uint64_t page = w->run->page_size, per = rg->step / page, extra = 0;
 	struct ct_migrate_tally t = { 0 };
 	struct full_arg full = { w, -1 };
-	double t0 = now(), scan = 0, move = 0;
-	unsigned long cnt = 0, take;
+	double move = 0;
+	unsigned long take;
 	int rc;
 
-	if (o->max_bytes && (atomic_load(&ts->limit_hit) || atomic_load(&ts->reserved) + rg->step > o->max_bytes)) {
-		atomic_store(&ts->limit_hit, true);
-		return;		/* its limit is reached */
-	}
-	if (!still_same(w, ts))
-		return;
-	w->b.pid = ts->t->proc->pid;
-	for (uint64_t a = rg->start; a < rg->end && cnt < BATCH; a += rg->step)
-		w->pages[cnt++] = (void *)(uintptr_t)a;
-	if (!rg->direct) {
-		unsigned long keep = 0;
-		rc = ct_migrate_batch_query(&w->b, w->pages, w->status, cnt);
-		scan = now() - t0;
-		if (rc == -ESRCH) {
-			still_same(w, ts);
-			return;
-		}
-		if (rc == -EPERM) {
-			no_permission(w, ts);
-			return;
-		}
-		for (unsigned long i = 0; !rc && i < cnt; i++)
-			if (w->status[i] >= 0 && ct_migrate_plan_is_source(&o->from, o->to, w->status[i]))
-				w->pages[keep++] = w->pages[i];
-		cnt = rc ? 0 : keep;	/* a mapping that went away: nothing here */
-	}
+	w->to = to;
+	ct_migrate_batch_target(&w->b, to);
 	take = cnt ? reserve(ts, o->max_bytes, cnt, rg->step) : 0;
 	if (take && !o->dry_run && pace(w->run, take * rg->step)) {
 		double m0 = now();
@@ -413,7 +397,7 @@ static void do_range(struct worker *w, struct task_state *ts, const struct ct_mi
 		if (!rc && rg->thp) {
 			tally_thp(w, rg, take, &full, &t);
 		} else if (!rc) {
-			ct_migrate_tally(&t, w->status, take, o->to, per, rg->direct, full_once, &full);
+			ct_migrate_tally(&t, w->status, take, to, per, rg->direct, full_once, &full);
 			extra = carried(w, take, cnt);
 			atomic_fetch_add(&ts->reserved, extra);
 		}
@@ -428,6 +412,111 @@ static void do_range(struct worker *w, struct task_state *ts, const struct ct_mi
 	r->move_seconds += move;
 	task_span(ts, t0, now());
 	pthread_mutex_unlock(&ts->lock);
+}
+
+/* the batch's entries into w->pages[0..*cnt); unless all are known to be
+ * on a source node, asked where they are (w->status); false when the
+ * process is gone or refused (said) */
+static bool batch_pages(struct worker *w, struct task_state *ts, const struct ct_migrate_range *rg, unsigned long *cnt,
+			bool *asked)
+{
+	int rc;
+
+	*cnt = 0;
+	*asked = false;
+	if (!still_same(w, ts))
+		return false;
+	w->b.pid = ts->t->proc->pid;
+	for (uint64_t a = rg->start; a < rg->end && *cnt < BATCH; a += rg->step)
+		w->pages[(*cnt)++] = (void *)(uintptr_t)a;
+	if (rg->direct)
+		return true;
+	rc = ct_migrate_batch_query(&w->b, w->pages, w->status, *cnt);
+	if (rc == -ESRCH) {
+		still_same(w, ts);
+		return false;
+	}
+	if (rc == -EPERM) {
+		no_permission(w, ts);
+		return false;
+	}
+	*asked = !rc;
+	if (rc)
+		*cnt = 0;	/* a mapping that went away: nothing here */
+	return true;
+}
+
+/* has the task's --max-bytes been reached before this batch? */
+static bool limit_reached(struct task_state *ts, uint64_t max, uint64_t step)
+{
+	if (max && (atomic_load(&ts->limit_hit) || atomic_load(&ts->reserved) + step > max)) {
+		atomic_store(&ts->limit_hit, true);
+		return true;
+	}
+	return false;
+}
+
+/* one batch: ask where the pages are (unless all are known to be on a source
+ * node), move those on a source node, count each page's outcome */
+static void do_range(struct worker *w, struct task_state *ts, const struct ct_migrate_range *rg)
+{
+	const struct ct_migrate_opts *o = w->run->o;
+	double t0 = now();
+	unsigned long cnt, keep = 0;
+	bool asked;
+
+	if (limit_reached(ts, o->max_bytes, rg->step) || !batch_pages(w, ts, rg, &cnt, &asked))
+		return;
+	if (asked) {
+		for (unsigned long i = 0; i < cnt; i++)
+			if (w->status[i] >= 0 && ct_migrate_plan_is_source(&o->from, o->to, w->status[i]))
+				w->pages[keep++] = w->pages[i];
+		cnt = keep;
+	}
+	move_to(w, ts, rg, cnt, o->to, t0, asked ? now() - t0 : 0);
+}
+
+/* a spread's batch: where each page is (the one giving node for a direct
+ * range), then where it goes, chosen from what its node still gives
+ * (under the task's lock, as other jobs take from the same counts); then
+ * one move_pages a target node */
+static void do_spread(struct worker *w, struct task_state *ts, const struct ct_migrate_range *rg)
+{
+	uint64_t per = rg->step / w->run->page_size;
+	double t0 = now(), scan;
+	unsigned long cnt, n = 0;
+	bool asked, left;
+	uint64_t dest = 0;	/* the target nodes of this batch */
+
+	pthread_mutex_lock(&ts->lock);
+	left = ts->sp.left > 0;
+	pthread_mutex_unlock(&ts->lock);
+	if (!left || limit_reached(ts, w->run->o->max_bytes, rg->step) || !batch_pages(w, ts, rg, &cnt, &asked))
+		return;
+	scan = asked ? now() - t0 : 0;
+	pthread_mutex_lock(&ts->lock);
+	for (unsigned long i = 0; i < cnt; i++) {
+		int from = asked ? w->status[i] : ts->giver, to = ct_migrate_spread_pick(&ts->sp, from, per);
+		if (to < 0)
+			continue;
+		w->spread_pages[n] = w->pages[i];
+		w->spread_to[n++] = to;
+		dest |= 1ULL << to;
+	}
+	pthread_mutex_unlock(&ts->lock);
+	for (int to = 0; dest && to < CT_MIG_MAX_NODES; to++) {
+		unsigned long k = 0;
+		if (!(dest & (1ULL << to)))
+			continue;
+		dest &= ~(1ULL << to);
+		for (unsigned long i = 0; i < n; i++)
+			if (w->spread_to[i] == to)
+				w->pages[k++] = w->spread_pages[i];
+		if (atomic_load(&ts->stopped))
+			break;
+		move_to(w, ts, rg, k, to, t0, scan);
+		scan = 0;
+	}
 }
 
 /* a process's batches, for every job to take */
@@ -548,18 +637,39 @@ static int plan_ranges(struct worker *w, size_t task, const char *numa_maps)
 	struct ct_numa_vma *vma = NULL;
 	struct ct_migrate_range *chunk = NULL;
 	struct ct_migrate_plan plan;
+	struct ct_nodeset from = run->o->from;
+	int to = run->o->to;
 	size_t nvma = 0, nchunk = 0;
 	char *maps = NULL;
 	int rc;
 
+	if (run->o->spread) {	/* a spread's sources: the nodes that give */
+		memset(&from, 0, sizeof(from));
+		for (int n = 0; n < CT_MIG_MAX_NODES; n++)
+			if (ct_migrate_spread_gives(&run->ts[task].sp, n))
+				ct_nodeset_add(&from, n);
+		to = -1;
+	}
 	rc = read_text(s, t->proc->pid, "maps", &maps);
 	if (rc || (rc = ct_process_check(s, t->proc)))	/* read first, then make sure they were its maps */
 		goto out;
-	if (ct_numa_maps_parse_all(numa_maps, &vma, &nvma) ||
-	    ct_migrate_plan_build(maps, vma, nvma, &t->sel, &run->o->from, run->o->to, run->page_size, &plan)) {
+	if (ct_numa_maps_parse_all(numa_maps, &vma, &nvma)) {
 		rc = -ENOMEM;
 		goto out;
 	}
+	if (run->o->spread)	/* (the mappings whose pages the spread will not reach: not planned) */
+		maps[ct_migrate_spread_maps_needed(&run->ts[task].sp, maps, vma, nvma, run->page_size)] = '\0';
+	if (ct_migrate_plan_build(maps, vma, nvma, &t->sel, &from, to, run->page_size, &plan)) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	/* several nodes give: each page is asked where it is, to know whose
+	 * share it is; one: what is wholly on it is planned only as far as
+	 * its share reaches (pagemap is not asked about the rest) */
+	for (size_t i = 0; run->o->spread && run->ts[task].giver < 0 && i < plan.n; i++)
+		plan.r[i].direct = false;
+	if (run->o->spread)
+		ct_migrate_spread_trim(&run->ts[task].sp, run->ts[task].giver, &plan, run->page_size);
 	if ((rc = present_only(run, t->proc->pid, s, &plan)))
 		goto out;
 	rc = ct_migrate_plan_split(&plan, BATCH, &chunk, &nchunk);
@@ -571,6 +681,31 @@ out:
 	free(vma);
 	free(maps);
 	return rc;
+}
+
+/* a spread's plan for a process from its pages per node (numa_maps):
+ * what each node gives and takes, its target split; 0 or -EINVAL */
+static int spread_plan(struct run *run, struct ct_sysfs *s, struct task_state *ts)
+{
+	struct ct_migrate_result *r = &ts->t->r;
+	uint64_t have[CT_MIG_MAX_NODES];
+	int rc, givers = 0;
+
+	_Static_assert(CT_MIG_MAX_NODES == CT_SPREAD_MAX_NODES, "a spread's nodes are a result's");
+	for (int n = 0; n < CT_MIG_MAX_NODES; n++)
+		have[n] = r->before[n] / run->page_size;
+	if ((rc = ct_migrate_spread_plan(&ts->sp, have, run->o->spread, run->o->tolerance_pct)))
+		return ct_fail(s->err, -rc, "process %d: no node to spread its pages over (none has a weight)", r->pid);
+	r->spread = true;
+	ts->giver = -1;
+	for (int n = 0; n < CT_MIG_MAX_NODES; n++) {
+		r->target[n] = ts->sp.target[n] * run->page_size;
+		if (ts->sp.give[n]) {
+			ts->giver = givers ? -1 : n;
+			givers++;
+		}
+	}
+	return 0;
 }
 
 /* when its turn comes: who is it, where are its pages, what is to be done
@@ -592,7 +727,9 @@ static int prepare(struct worker *w, size_t task)
 	    (rc = ct_process_check(s, ts->t->proc)))	/* those were its numa_maps */
 		goto fail;
 	ct_numa_maps_bytes(text, r->before);
-	if (!whole)
+	if (run->o->spread)
+		rc = spread_plan(run, s, ts);
+	if (!rc && !whole && (!run->o->spread || ts->sp.moves))
 		rc = plan_ranges(w, task, text);
 	free(text);
 	text = NULL;
@@ -677,7 +814,11 @@ static void *work(void *arg)
 
 	for (enum next what; (what = next_work(run, &u, &i)) != DONE;) {
 		if (what == BATCH_OF) {
-			if (!atomic_load(&run->ts[u.task].stopped))
+			if (atomic_load(&run->ts[u.task].stopped))
+				continue;
+			if (run->o->spread)
+				do_spread(w, &run->ts[u.task], &u.range);
+			else
 				do_range(w, &run->ts[u.task], &u.range);
 			continue;
 		}
@@ -696,7 +837,7 @@ static bool target_full(void *arg)
 {
 	struct worker *w = arg;
 
-	return node_nearly_full(&w->s, w->run->o->to);
+	return node_nearly_full(&w->s, w->to);
 }
 
 static int start_workers(struct run *run, struct worker *w, unsigned n)
@@ -709,7 +850,10 @@ static int start_workers(struct run *run, struct worker *w, unsigned n)
 		w[i].status = malloc(BATCH * sizeof(*w[i].status));
 		w[i].sub = malloc((run->huge_size / run->page_size + 1) * sizeof(*w[i].sub));
 		w[i].sub_status = malloc((run->huge_size / run->page_size + 1) * sizeof(*w[i].sub_status));
-		if (!w[i].pages || !w[i].status || !w[i].sub || !w[i].sub_status ||
+		w[i].spread_pages = malloc(BATCH * sizeof(*w[i].spread_pages));
+		w[i].spread_to = malloc(BATCH * sizeof(*w[i].spread_to));
+		w[i].to = run->o->to;
+		if (!w[i].pages || !w[i].status || !w[i].sub || !w[i].sub_status || !w[i].spread_pages || !w[i].spread_to ||
 		    ct_migrate_batch_init(&w[i].b, move_pages, 0, run->o->to, BATCH))
 			return -ENOMEM;
 		w[i].b.target_full = target_full;
@@ -765,7 +909,8 @@ int ct_migrate_run(struct ct_sysfs *s, const struct ct_migrate_opts *o, struct c
 	}
 	/* whole processes when nothing limits them and there is a process per job;
 	 * otherwise batches, so that every job has work (one large process too) */
-	run.whole = !o->max_bytes && o->rate_mbps <= 0 && !o->dry_run && !selecting && (jobs == 1 || valid >= jobs);
+	run.whole = !o->max_bytes && o->rate_mbps <= 0 && !o->dry_run && !selecting && !o->spread &&
+		    (jobs == 1 || valid >= jobs);
 	run.ntasks = n;
 	tot->jobs = jobs;
 	w = calloc(jobs, sizeof(*w));
@@ -787,6 +932,8 @@ out:
 		free(w[i].status);
 		free(w[i].sub);
 		free(w[i].sub_status);
+		free(w[i].spread_pages);
+		free(w[i].spread_to);
 		ct_migrate_batch_free(&w[i].b);
 	}
 	free(w);

@@ -3,7 +3,9 @@
  * migrate.h - one-shot page migration of processes to a node: a whole
  * process with migrate_pages(2), or its address ranges with move_pages(2) in
  * batches (a byte limit, a rate limit, a dry run, hot or cold pages only),
- * through libnuma. Several jobs may run at once: several processes, or one
+ * through libnuma; or spread over several nodes by weight, page by page
+ * (mm/migrate-spread.h: each batch's pages chosen from what each node gives,
+ * one move_pages call per target node). Several jobs may run at once: several processes, or one
  * process's ranges split between them (disjoint, cut at huge-page-aligned
  * boundaries); the byte limit stays per process, the rate is for the whole
  * run. Every page that cannot move is counted by errno; nothing here is fatal
@@ -27,7 +29,14 @@
 enum ct_mig_err { CT_MIG_EFAULT, CT_MIG_ENOENT, CT_MIG_EACCES, CT_MIG_EBUSY, CT_MIG_ENOMEM, CT_MIG_OTHER, CT_MIG_NERR };
 
 struct ct_migrate_opts {
-	int to;				/* target node */
+	int to;				/* target node (-1 with spread) */
+	/* with spread, no target: each process's pages spread over the nodes
+	 * with a weight (CT_MIG_MAX_NODES of them, 0: not in the spread) in
+	 * proportion, moving the fewest pages that reach that split, page by
+	 * page; a node within tolerance_pct of all the process's pages of its
+	 * target is left alone (mm/migrate-spread.h says how) */
+	const unsigned *spread;
+	double tolerance_pct;
 	struct ct_nodeset from;		/* source nodes; empty: every node but the target */
 	uint64_t max_bytes;		/* per process; 0: no limit */
 	double rate_mbps;		/* all jobs together; 0: no limit */
@@ -47,6 +56,8 @@ struct ct_migrate_result {
 	char comm[32];
 	const char *mechanism;		/* "migrate_pages" or "move_pages" */
 	uint64_t before[CT_MIG_MAX_NODES], after[CT_MIG_MAX_NODES];	/* bytes, from numa_maps */
+	bool spread;			/* a spread: target holds the split it aimed at */
+	uint64_t target[CT_MIG_MAX_NODES];	/* bytes per node */
 	uint64_t pages_moved, pages_failed;	/* in base pages (a huge page counts its size) */
 	uint64_t failed_by[CT_MIG_NERR];
 	uint64_t bytes_moved, bytes_to_move;

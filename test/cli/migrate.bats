@@ -229,3 +229,65 @@ with_nofile() {
     ! grep -q $'\r' "$BATS_TEST_TMPDIR/err" && ! grep -q 'processes, ' "$BATS_TEST_TMPDIR/err" ||
         fail "a progress line with stderr a file: $(cat -A "$BATS_TEST_TMPDIR/err")"
 }
+
+@test "--spread weighted --weights: a dry run reports the target split and each node's share, moves nothing" {
+    start_sleeper; p=$SLEEPER
+    run --separate-stderr cxltier migrate --pid "$p" --spread weighted --weights 0=3 --dry-run -j
+    kill "$p"
+    assert_success
+    [[ $(jq -r '.spread | [.spread, .weights_from, .weights.node0, .tolerance_pct] | @tsv' <<<"$output") == $'weighted\toption\t3\t5' ]]
+    [[ $(jq -r '.processes[0] | [.mechanism, .dry_run, .bytes_to_move, .bytes_moved, .target_pct.node0, .before_pct.node0] | @tsv' <<<"$output") == $'move_pages\ttrue\t0\t0\t100\t100' ]]
+    [[ $(jq '.processes[0] | .target.node0 == .before.node0 and .target.node0 > 0' <<<"$output") == true ]]
+}
+
+@test "--spread weighted: the table shows before, after and target with each node's share" {
+    start_sleeper; p=$SLEEPER
+    run --separate-stderr cxltier migrate --pid "$p" --spread weighted --weights 0=1 --tolerance 0 --dry-run
+    kill "$p"
+    assert_success
+    [[ ${lines[0]} =~ ^\ *PID\ +COMM\ +BEFORE\ +AFTER\ +TARGET\ +MOVED\ +FAILED\ +NOTE$ ]]
+    [[ ${lines[1]} =~ \ 0:[0-9.]+[KM]\(100%\)\ +0:[0-9.]+[KM]\(100%\)\ +0:[0-9.]+[KM]\(100%\)\ +0\  ]]
+}
+
+@test "--spread weighted with the kernel's weights (where it has weighted interleave): its nodes and weights" {
+    [[ -d /sys/kernel/mm/mempolicy/weighted_interleave ]] || skip "this kernel has no weighted interleave (6.9+)"
+    start_sleeper; p=$SLEEPER
+    run --separate-stderr cxltier migrate --pid "$p" --spread weighted --nodes 0 --dry-run -j
+    kill "$p"
+    assert_success
+    [[ $(jq -r '.spread.weights_from' <<<"$output") == kernel ]]
+    [[ $(jq -r '.spread.weights.node0' <<<"$output") == "$(cat /sys/kernel/mm/mempolicy/weighted_interleave/node0)" ]]
+}
+
+@test "--spread: what does not go with it, and bad values, are usage errors (exit 2)" {
+    local args want
+    while IFS='|' read -r args want; do
+        run --separate-stderr cxltier migrate --pid 1 $args
+        assert_failure 2
+        [[ $stderr == *"$want"* ]] || fail "$args: $stderr (wanted: $want)"
+    done <<'EOF2'
+--spread weighted --to 0|--spread: not with --to
+--spread weighted --to-tier fastest|--spread: not with --to-tier
+--spread weighted --from 0|--spread: not with --from
+--spread weighted --hot|--spread: not with --hot
+--spread weighted --cold|--spread: not with --cold
+--spread weighted --nodes 0 --weights 0=1|--nodes: not with --weights
+--spread even|--spread even: the one spread is 'weighted'
+--to 0 --nodes 0|--nodes: only with --spread weighted
+--to 0 --weights 0=1|--weights: only with --spread weighted
+--to 0 --tolerance 3|--tolerance: only with --spread weighted
+--spread weighted --weights 0=256|--weights 0=256: each weight a whole number from 0 to 255
+--spread weighted --weights 0=|--weights 0=: each weight
+--spread weighted --weights 0=-1|--weights 0=-1: each weight
+--spread weighted --weights x|--weights x: NODE=WEIGHT pairs
+--spread weighted --weights 64=1|--weights 64=1: NODE=WEIGHT pairs
+--spread weighted --weights 0=0|--weights 0=0: no node has a weight above 0
+--spread weighted --weights 0=1 --tolerance 101|--tolerance 101: a percentage from 0 to 100
+--spread weighted --weights 0=1 --tolerance -1|--tolerance -1: a percentage
+--spread weighted --weights 0=1 --tolerance nan|--tolerance nan: a percentage
+--spread weighted --weights 0=1,63=1 --dry-run|--weights: node 63 does not exist
+--spread weighted --nodes 63 --dry-run|--nodes: node 63 does not exist
+--spread weighted --nodes zero --dry-run|--nodes zero: a node list such as 0,2
+--spread weighted --nodes tier99999 --dry-run|--nodes tier99999: no such tier
+EOF2
+}

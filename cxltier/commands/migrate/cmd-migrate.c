@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* cmd-migrate.c - `cxltier migrate`: move chosen processes' pages to a node
- * or tier, once, with a before/after report per process. Its options and
- * their checks: migrate-args.c; the moves: mm/migrate.h, with --hot or
- * --cold jobs/migrate-sampled.h; the report: migrate-json.c */
+ * or tier, or spread them over nodes by weight (--spread weighted), once,
+ * with a before/after report per process. Its options and their checks:
+ * migrate-args.c, the spread's nodes and weights spread-nodes.c; the
+ * moves: mm/migrate.h, with --hot or --cold jobs/migrate-sampled.h; the
+ * report: migrate-json.c */
 #include <errno.h>
 #include <signal.h>
 #include <stddef.h>
@@ -15,6 +17,7 @@
 #include "cli/json-build.h"
 #include "migrate-args.h"
 #include "migrate-json.h"
+#include "spread-nodes.h"
 #include "core/context.h"
 #include "core/process.h"
 #include "core/sysfs.h"
@@ -114,6 +117,10 @@ static int prepare(struct cmd_env *env, struct migrate_args *a, struct moves *m)
 
 	if ((rc = migrate_check(env, a)) || (rc = cmd_context(env)) || (rc = migrate_resolve(env, a)))
 		return rc;
+	if (a->spread && (rc = spread_nodes_resolve(env, a->nodes, a->weights, a->weight, &a->weights_from_kernel)))
+		return rc;
+	if (a->spread)
+		a->mo.spread = a->weight;
 	/* a pidfd per chosen process, held for the run: as many as allowed */
 	if ((nofile = ct_nofile_raise()))
 		cmd_info(env, 1, "the limit of open files stays as it was: %s", strerror(-nofile));
@@ -172,7 +179,9 @@ static int move(struct cmd_env *env, struct migrate_args *a, struct moves *m)
 	root = json_object_new_object();
 	report(env, a, m->tasks, m->set.count, m->samples, jb_arr(root, "processes"), &ok, &bad);
 	migrate_record_run(root, &m->sum, env);
-	if (out_print(&env->out, &migrate_table, root, err, sizeof(err))) {
+	if (a->spread)
+		migrate_record_spread(root, a->weight, a->weights_from_kernel, a->mo.tolerance_pct);
+	if (out_print(&env->out, a->spread ? &migrate_spread_table : &migrate_table, root, err, sizeof(err))) {
 		cmd_err(env, "%s", err);
 		json_object_put(root);
 		return EXIT_USAGE;
@@ -216,6 +225,18 @@ static const struct cli_opt opts[] = {
 	  .help = "the first node of a tier: fastest, slowest, or its id" },
 	{ .name = "from", .arg = "NODES", .store = CLI_STRING, .offset = ARG(from), .complete = CLI_C_NODE,
 	  .help = "only pages on these nodes (or tierN); default: all but the target" },
+	{ .name = "spread", .arg = "weighted", .store = CLI_PARSE, .parse = migrate_parse_spread, .words = "weighted",
+	  .complete = CLI_C_WORDS, .conflicts = "to,to-tier,from,hot,cold,interval",
+	  .help = "no target: spread the pages over nodes by their weighted-interleave\n"
+		  "weights, moving the fewest pages that reach that split" },
+	{ .name = "nodes", .arg = "NODES", .store = CLI_STRING, .offset = ARG(nodes), .complete = CLI_C_NODE,
+	  .conflicts = "weights",
+	  .help = "the spread's nodes (or tierN,...); default: the nodes with memory\n"
+		  "that the kernel has a weight for" },
+	{ .name = "weights", .arg = "N=W,...", .store = CLI_PARSE, .parse = migrate_parse_weights,
+	  .help = "the spread's nodes and weights (0-255), instead of the kernel's" },
+	{ .name = "tolerance", .arg = "PCT", .store = CLI_PARSE, .parse = migrate_parse_tolerance,
+	  .help = "a node off its target by at most PCT % of the pages stays (default 5)" },
 	{ .name = "max-bytes", .arg = "SIZE", .store = CLI_PARSE, .parse = migrate_parse_max_bytes,
 	  .help = "move at most this much per process (K, M, G suffixes)" },
 	{ .name = "rate", .arg = "MB/S", .store = CLI_PARSE, .parse = migrate_parse_rate,
@@ -236,18 +257,22 @@ static const struct cli_opt opts[] = {
 	{ NULL },
 };
 static const struct out_table *const tables[] = { &migrate_table, NULL };
-static const struct migrate_args defaults = { .mo = { .to = -1 }, .interval_ms = 5000 };
+static const struct migrate_args defaults = { .mo = { .to = -1, .tolerance_pct = 5 }, .interval_ms = 5000 };
 
 const struct cli_command command_migrate = {
 	.name = "migrate",
 	.summary = "move chosen processes' pages to a node or tier, once, with a report",
 	.synopsis = "(--pid LIST | --comm NAME | --cgroup PATH)... (--to NODE | --to-tier N|fastest|slowest)\n"
 		    "[--from NODES|tierN] [--hot|--cold [--interval SEC]] [--max-bytes SIZE] [--rate MB/s]\n"
+		    "[--jobs N] [--dry-run] [-j]\n"
+		    "(--pid LIST | --comm NAME | --cgroup PATH)... --spread weighted\n"
+		    "[--nodes NODES|tierN,... | --weights N=W,...] [--tolerance PCT] [--max-bytes SIZE] [--rate MB/s]\n"
 		    "[--jobs N] [--dry-run] [-j]",
 	.about = "Move the pages of the chosen processes to a node, once: promote to a faster\n"
 		 "tier or demote to a slower one. The whole process goes with migrate_pages(2);\n"
 		 "with a byte or rate limit (or --dry-run, --hot, --cold) page by page with\n"
-		 "move_pages(2) in batches, each page that cannot move counted by errno.",
+		 "move_pages(2) in batches, each page that cannot move counted by errno.\n"
+		 "With --spread weighted, spread them over nodes by weight instead.",
 	.exit_help = "Exit: 0 all moved, 64 some pages or processes failed (each named), 1 failure.",
 	.opts = opts,
 	.tables = tables,

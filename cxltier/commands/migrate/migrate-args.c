@@ -99,6 +99,53 @@ int migrate_parse_jobs(struct cmd_env *env, void *args, const char *arg)
 	return *end || l < 1 || l > CT_MIG_MAX_JOBS ? bad(env, "--jobs", arg, "a number from 1 to 64") : 0;
 }
 
+int migrate_parse_spread(struct cmd_env *env, void *args, const char *arg)
+{
+	struct migrate_args *a = args;
+
+	a->spread = !strcmp(arg, "weighted");
+	return a->spread ? 0 : bad(env, "--spread", arg, "the one spread is 'weighted'");
+}
+
+int migrate_parse_tolerance(struct cmd_env *env, void *args, const char *arg)
+{
+	struct migrate_args *a = args;
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (*end == '%')
+		end++;
+	if (*end || end == arg || !(v >= 0 && v <= 100))
+		return bad(env, "--tolerance", arg, "a percentage from 0 to 100 (5, 2.5%)");
+	a->mo.tolerance_pct = v;
+	a->tolerance_given = true;
+	return 0;
+}
+
+/* N=W,N=W: each node's weight, 0 to 255 (0: not in the spread) */
+int migrate_parse_weights(struct cmd_env *env, void *args, const char *arg)
+{
+	struct migrate_args *a = args;
+	const char *p = arg;
+	unsigned any = 0;
+
+	memset(a->weight, 0, sizeof(a->weight));
+	while (*p) {
+		char *end;
+		long node = strtol(p + (!strncmp(p, "node", 4) ? 4 : 0), &end, 10), w;
+		if (end == p || *end != '=' || node < 0 || node >= CT_MIG_MAX_NODES)
+			return bad(env, "--weights", arg, "NODE=WEIGHT pairs, comma-separated, such as 0=3,2=1");
+		w = strtol(end + 1, &end, 10);
+		if ((*end && *end != ',') || w < 0 || w > 255 || end[-1] == '=')
+			return bad(env, "--weights", arg, "each weight a whole number from 0 to 255, such as 0=3,2=1");
+		a->weight[node] = (unsigned)w;
+		any |= (unsigned)w;
+		p = *end ? end + 1 : end;
+	}
+	a->weights = arg;
+	return any ? 0 : bad(env, "--weights", arg, "no node has a weight above 0");
+}
+
 int migrate_check(struct cmd_env *env, const struct migrate_args *a)
 {
 	if (env->sysroot) {	/* the tree is captured; the processes would be live ones */
@@ -110,8 +157,12 @@ int migrate_check(struct cmd_env *env, const struct migrate_args *a)
 		cmd_err(env, "which processes? give --pid, --comm or --cgroup");
 		return EXIT_USAGE;
 	}
-	if ((a->mo.to < 0) == !a->to_tier) {
-		cmd_err(env, "give one target: --to NODE or --to-tier N|fastest|slowest");
+	if (!a->spread && (a->nodes || a->weights || a->tolerance_given)) {
+		cmd_err(env, "--%s: only with --spread weighted", a->nodes ? "nodes" : a->weights ? "weights" : "tolerance");
+		return EXIT_USAGE;
+	}
+	if (!a->spread && (a->mo.to < 0) == !a->to_tier) {
+		cmd_err(env, "give one target: --to NODE or --to-tier N|fastest|slowest (or spread: --spread weighted)");
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -195,6 +246,8 @@ int migrate_resolve(struct cmd_env *env, struct migrate_args *a)
 {
 	int rc;
 
+	if (a->spread)	/* its nodes: spread-nodes.h */
+		goto jobs;
 	if (a->to_tier && (a->mo.to = tier_node(env, a->to_tier)) < 0)
 		return EXIT_USAGE;
 	if (a->from && (rc = from_nodes(env, a->from, &a->mo.from)))
@@ -209,6 +262,7 @@ int migrate_resolve(struct cmd_env *env, struct migrate_args *a)
 			"another node", a->mo.to);
 		return EXIT_USAGE;
 	}
+jobs:
 	if ((rc = config_jobs(env, a)))
 		return rc;
 	if (!a->mo.jobs)

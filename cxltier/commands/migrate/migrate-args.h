@@ -18,6 +18,13 @@ struct migrate_args {
 	unsigned interval_ms;
 	const char *to_tier, *from, *config;
 	struct name_filter pids, comms, cgroups;	/* each argument whole */
+	/* --spread weighted: over --nodes (or the kernel's weighted nodes) with
+	 * the kernel's weights, or with --weights; --tolerance */
+	bool spread;
+	const char *nodes, *weights;
+	bool tolerance_given;
+	unsigned weight[CT_MIG_MAX_NODES];
+	bool weights_from_kernel;
 };
 
 /* the options' parse() (and --pid's check): 0, or EXIT_USAGE with the
@@ -28,6 +35,9 @@ int migrate_parse_max_bytes(struct cmd_env *env, void *args, const char *arg);
 int migrate_parse_rate(struct cmd_env *env, void *args, const char *arg);
 int migrate_parse_interval(struct cmd_env *env, void *args, const char *arg);
 int migrate_parse_jobs(struct cmd_env *env, void *args, const char *arg);
+int migrate_parse_spread(struct cmd_env *env, void *args, const char *arg);
+int migrate_parse_tolerance(struct cmd_env *env, void *args, const char *arg);
+int migrate_parse_weights(struct cmd_env *env, void *args, const char *arg);
 
 /* the options as a whole, before anything is read: the live system, some
  * processes, a target; 0 or EXIT_USAGE with the fault said */

@@ -8,6 +8,7 @@
 static void fmt_before(json_object *rec, char *buf, size_t len);
 static void fmt_after(json_object *rec, char *buf, size_t len);
 static void fmt_failed(json_object *rec, char *buf, size_t len);
+static void fmt_target(json_object *rec, char *buf, size_t len);
 static const char *const levels[] = { "processes", NULL };
 static const struct out_column columns[] = {
 	{ "PID", "pid", OUT_NUM, 0.1, 0, "process", NULL },
@@ -15,6 +16,7 @@ static const struct out_column columns[] = {
 	{ "HOW", "mechanism", OUT_STR, 0.1, 0, "migrate_pages (whole process) or move_pages (page by page)", NULL },
 	{ "BEFORE", "before", OUT_STR, 0.1, 0, "bytes per node before", fmt_before },
 	{ "AFTER", "after", OUT_STR, 0.1, 0, "bytes per node after", fmt_after },
+	{ "TARGET", "target", OUT_STR, 0.1, 0, "--spread: bytes per node aimed at", fmt_target },
 	{ "MOVED", "bytes_moved", OUT_SIZE, 0.1, 0, "bytes moved", NULL },
 	{ "TO-MOVE", "bytes_to_move", OUT_SIZE, 0.1, 0, "bytes selected (dry run: would move)", NULL },
 	{ "FAILED", "failed_by", OUT_STR, 0.1, 0, "pages that did not move, by errno", fmt_failed },
@@ -25,8 +27,12 @@ static const struct out_column columns[] = {
 const struct out_table migrate_table = {
 	levels, NULL, columns, sizeof(columns) / sizeof(columns[0]), "PID,COMM,HOW,BEFORE,AFTER,MOVED,FAILED,SECONDS,MB/S,NOTE",
 };
+const struct out_table migrate_spread_table = {
+	levels, NULL, columns, sizeof(columns) / sizeof(columns[0]), "PID,COMM,BEFORE,AFTER,TARGET,MOVED,FAILED,NOTE",
+};
 
-static void fmt_nodes(json_object *o, char *buf, size_t len)
+/* node:size, and for a spread each node's share of the whole: 0:192M(75%) */
+static void fmt_nodes(json_object *o, json_object *pct, char *buf, size_t len)
 {
 	size_t off = 0;
 	char hs[32];
@@ -36,19 +42,27 @@ static void fmt_nodes(json_object *o, char *buf, size_t len)
 		return;
 	json_object_object_foreach(o, k, v) {
 		uint64_t b = json_object_get_uint64(v);
+		json_object *p = pct ? json_object_object_get(pct, k) : NULL;
 		if (b && off < len)
 			off += snprintf(buf + off, len - off, "%s%s:%s", off ? "," : "", k + 4, out_human_size(b, hs, sizeof(hs)));
+		if (b && p && off < len)
+			off += snprintf(buf + off, len - off, "(%.0f%%)", json_object_get_double(p));
 	}
 }
 
 static void fmt_before(json_object *rec, char *buf, size_t len)
 {
-	fmt_nodes(out_lookup(rec, "before"), buf, len);
+	fmt_nodes(out_lookup(rec, "before"), out_lookup(rec, "before_pct"), buf, len);
 }
 
 static void fmt_after(json_object *rec, char *buf, size_t len)
 {
-	fmt_nodes(out_lookup(rec, "after"), buf, len);
+	fmt_nodes(out_lookup(rec, "after"), out_lookup(rec, "after_pct"), buf, len);
+}
+
+static void fmt_target(json_object *rec, char *buf, size_t len)
+{
+	fmt_nodes(out_lookup(rec, "target"), out_lookup(rec, "target_pct"), buf, len);
 }
 
 static void fmt_failed(json_object *rec, char *buf, size_t len)
@@ -76,6 +90,23 @@ static json_object *nodes_json(const uint64_t *b)
 		if (b[n]) {
 			snprintf(k, sizeof(k), "node%d", n);
 			jb_u64(o, k, b[n]);
+		}
+	return o;
+}
+
+/* each node's share of all of b, in percent to a tenth */
+static json_object *pct_json(const uint64_t *b)
+{
+	json_object *o = json_object_new_object();
+	uint64_t sum = 0;
+	char k[16];
+
+	for (int n = 0; n < CT_MIG_MAX_NODES; n++)
+		sum += b[n];
+	for (int n = 0; sum && n < CT_MIG_MAX_NODES; n++)
+		if (b[n]) {
+			snprintf(k, sizeof(k), "node%d", n);
+			jb_double(o, k, (double)(int64_t)(b[n] * 1000.0 / sum + 0.5) / 10);
 		}
 	return o;
 }
@@ -123,6 +154,12 @@ void migrate_record_result(json_object *o, const struct ct_migrate_result *r, bo
 	jb_str(o, "mechanism", r->mechanism);
 	json_object_object_add(o, "before", nodes_json(r->before));
 	json_object_object_add(o, "after", nodes_json(r->after));
+	if (r->spread) {
+		json_object_object_add(o, "target", nodes_json(r->target));
+		json_object_object_add(o, "before_pct", pct_json(r->before));
+		json_object_object_add(o, "after_pct", pct_json(r->after));
+		json_object_object_add(o, "target_pct", pct_json(r->target));
+	}
 	if (t && t->count) {
 		json_object_object_add(o, "before_tiers", tiers_json(r->before, t));
 		json_object_object_add(o, "after_tiers", tiers_json(r->after, t));
@@ -203,4 +240,20 @@ void migrate_record_run(json_object *root, const struct ct_migrate_totals *t, co
 		cmd_info(env, 1, "per GiB moved: scan %.1f ms, move %.1f ms (scan %.1f %% of move)",
 			 t->scan_seconds * 1e3 * (1u << 30) / t->bytes_moved, t->move_seconds * 1e3 * (1u << 30) / t->bytes_moved,
 			 t->move_seconds > 0 ? 100 * t->scan_seconds / t->move_seconds : 0);
+}
+
+void migrate_record_spread(json_object *root, const unsigned *weight, bool kernel, double tolerance_pct)
+{
+	json_object *o = jb_obj(root, "spread"), *w;
+	char k[16];
+
+	jb_str(o, "spread", "weighted");
+	jb_str(o, "weights_from", kernel ? "kernel" : "option");
+	w = jb_obj(o, "weights");
+	for (int n = 0; n < CT_MIG_MAX_NODES; n++)
+		if (weight[n]) {
+			snprintf(k, sizeof(k), "node%d", n);
+			jb_int(w, k, (int)weight[n]);
+		}
+	jb_double(o, "tolerance_pct", tolerance_pct);
 }

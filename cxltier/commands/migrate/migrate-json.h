@@ -12,6 +12,7 @@
 #include "mm/tiers.h"
 
 extern const struct out_table migrate_table;
+extern const struct out_table migrate_spread_table;	/* the same columns, a spread's by default */
 
 /* what moved: the result's fields into the process's record o (with t:
  * the bytes per tier before and after too) */
@@ -24,5 +25,9 @@ void migrate_record_selection(json_object *o, int select, unsigned interval_ms, 
 			      size_t n);
 /* the run as a whole ("run": jobs, time, scan and move time per GiB); -v says it too */
 void migrate_record_run(json_object *root, const struct ct_migrate_totals *t, const struct cmd_env *env);
+
+/* --spread: the weights (by node), where they came from (the kernel's or
+ * --weights) and the tolerance, into root's "spread" */
+void migrate_record_spread(json_object *root, const unsigned *weight, bool kernel, double tolerance_pct);
 
 #endif
