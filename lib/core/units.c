@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* units.c - sizes and durations as people write them: see units.h */
+/* units.c - sizes as people write them: see units.h */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -47,29 +47,5 @@ int ct_parse_size(const char *s, uint64_t *out)
 	    __builtin_add_overflow(v, (uint64_t)((unsigned __int128)frac * unit / scale), &v))
 		return -ERANGE;
 	*out = v;
-	return 0;
-}
-
-int ct_parse_duration(const char *s, uint64_t *seconds)
-{
-	char *end;
-	unsigned long long v, mul = 1;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	v = strtoull(s, &end, 10);
-	switch (*end) {
-	case 's': case '\0': break;
-	case 'm': mul = 60; break;
-	case 'h': mul = 3600; break;
-	case 'd': mul = 86400; break;
-	case 'w': mul = 7 * 86400; break;
-	default: return -1;
-	}
-	if (*end && end[1])
-		return -1;
-	if (v > ~0ULL / mul)
-		return -1;
-	*seconds = v * mul;
 	return 0;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* units.h - sizes and durations as people write them. Pure. */
+/* units.h - sizes as people write them (durations: core/time-parse.h). Pure. */
 #ifndef CXLTIER_UNITS_H
 #define CXLTIER_UNITS_H
 
@@ -9,7 +9,5 @@
  * "1.5G" a fraction of it, "1073741824" and "0x40000000" bytes; K, M, G, T,
  * P, E in either case: 0, -EINVAL (not a size) or -ERANGE (past 2^64 - 1) */
 int ct_parse_size(const char *s, uint64_t *out);
-/* "90s", "30m", "12h", "7d", "2w", "3600" (seconds): 0, or -1 */
-int ct_parse_duration(const char *s, uint64_t *seconds);
 
 #endif

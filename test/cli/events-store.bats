@@ -53,8 +53,11 @@ setup() {
     assert_equal "$(jq -c '[.events[] | [.handle, .kind, .severity, .dpa]]' <<<"$output")" \
         '[[1,"general_media","informational",4096],[2,"general_media","informational",4160],[3,"general_media","informational",12288],[4,"dram","informational",4224],[5,"general_media","failure",8192]]'
     assert_equal "$(jq -c '.store | [.shown, .records, .pruned]' <<<"$output")" '[5,5,0]'
-    # every field as the decoder gave it the first time
-    diff <(cxltier events --file "$R" -j | jq -S '.events') <(jq -S '.events' <<<"$output")
+    # every field as the decoder gave it the first time (and what the store
+    # says of it: its device, when it arrived)
+    diff <(cxltier events --file "$R" -j | jq -S '.events') \
+        <(jq -S '.events | map(del(.identity, .received, .received_timestamp))' <<<"$output")
+    assert_equal "$(jq -c '[.events[] | [.identity, .received == .time]] | unique' <<<"$output")" '[["memdev:unknown",true]]'
 }
 
 @test "--history: --since, --until and the filters on the stored records" {
@@ -140,11 +143,11 @@ setup() {
     assert_failure 1
     assert_equal "$stderr" "cxltier events: error: event store $DB: not cxltier's (another program's database): give the right path"
     rm "$DB"
-    python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript('PRAGMA application_id = 1129860180; PRAGMA user_version = 3; CREATE TABLE records (a)')" "$DB"
+    python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript('PRAGMA application_id = 1129860180; PRAGMA user_version = 4; CREATE TABLE records (a)')" "$DB"
     sum=$(sha256sum < "$DB")
     run --separate-stderr cxltier events --file "$R" --store --store-path "$DB"
     assert_failure 1
-    assert_equal "$stderr" "cxltier events: error: event store $DB has a newer schema than this cxltier's (2): left alone; run the newer cxltier, or move the file away
+    assert_equal "$stderr" "cxltier events: error: event store $DB has a newer schema than this cxltier's (3): left alone; run the newer cxltier, or move the file away
 cxltier events: warning: events are not stored (only shown) until the store can be opened: the follower tries again when it restarts"
     assert_equal "$(sha256sum < "$DB")" "$sum"
     assert_equal "$(ls "$S")" events.db
@@ -241,9 +244,10 @@ cxltier events: warning: events are not stored (only shown) until the store can 
     assert_equal "$(jq -r '.findings[] | select(.check == "events") | .fix' <<<"$output")" 'systemctl restart cxltier-events'
 }
 
-# a retirement as the follower writes it (lib/events/retire-log.c)
+# a decision as the follower writes it (lib/events/retire-log.c): the page's
+# row, and the decision counted
 retirement() {
-    python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO retirements (time_ns, memdev, serial, device, dpa, hpa, action, errors, reason, message) VALUES (1764979200000000000, 'mem0', 42, '0x2a', ?, ?, ?, 3, '3 corrected errors within 86400 s (retire-threshold = 3)', ?)\", (int(sys.argv[2], 0), int(sys.argv[2], 0) + 0x1080000000, sys.argv[3], sys.argv[4] or None)); c.commit()" "$DB" "$@"
+    python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO retirements (time_ns, first_ns, memdev, serial, device, dpa, hpa, action, errors, reason, message) VALUES (1764979200000000000, 1764979200000000000, 'mem0', 42, 'serial:0x2a', ?, ?, ?, 3, '3 corrected errors within 86400 s (retire-threshold = 3)', ?)\", (int(sys.argv[2], 0), int(sys.argv[2], 0) + 0x1080000000, sys.argv[3], sys.argv[4] or None)); c.execute(\"INSERT INTO retire_counts VALUES ('mem0', 42, ?, 1, 1764979200000000000) ON CONFLICT DO UPDATE SET n = n + 1\", (sys.argv[3],)); c.commit()" "$DB" "$@"
 }
 
 @test "retired pages: counted by metrics, named by doctor, listed by --summary" {
@@ -272,4 +276,80 @@ retirement() {
     run cxltier events --history --summary --store-path "$DB"
     assert_success
     assert_output --partial 'Pages retired, or due and left in use:'
+}
+
+# many_records FILE N PAGES [SECONDS]: N corrected General Media records on
+# PAGES pages (one after the other, round), distinct handles and device times
+# from SECONDS (default 2026-12-01) a millisecond apart
+many_records() {
+    python3 - "$@" <<'PY'
+import struct, sys
+gm = bytes.fromhex("fbcd0a77c260417f85a9088b1621eba6")
+n, pages = int(sys.argv[2]), int(sys.argv[3])
+t0 = int(sys.argv[4] if len(sys.argv) > 4 else 1796083200) * 10**9
+with open(sys.argv[1], "wb") as f:
+    for i in range(n):
+        rec = bytearray(128)
+        rec[0:16] = gm
+        rec[16] = 128
+        struct.pack_into("<H", rec, 20, i % 65536)
+        struct.pack_into("<Q", rec, 24, t0 + i * 10**6)
+        struct.pack_into("<Q", rec, 48, (i % pages) * 4096)
+        f.write(rec)
+PY
+}
+
+# peak_kib ARGS...: the peak RSS of cxltier ARGS, in KiB
+peak_kib() { /usr/bin/time -f %M -o "$BATS_TEST_TMPDIR/rss" "$CXLTIER" "$@" > /dev/null 2>&1; cat "$BATS_TEST_TMPDIR/rss"; }
+
+@test "--history streams: its memory does not grow with the store, as JSON or a table" {
+    many_records "$BATS_TEST_TMPDIR/many.bin" 20000 20000
+    cxltier events --file "$BATS_TEST_TMPDIR/many.bin" --store --store-path "$DB" --type overflow 2>/dev/null
+    json=$(peak_kib events --history --store-path "$DB" -j)
+    table=$(peak_kib events --history --store-path "$DB")
+    echo "# 20000 records: $json KiB at peak as JSON, $table KiB as a table" >&3
+    (( json < 65536 && table < 65536 )) || fail "20000 records: $json KiB at peak as JSON, $table KiB as a table"
+    assert_equal "$(cxltier events --history --store-path "$DB" -j | jq '.events | length')" 20000
+    assert_equal "$(cxltier events --history --store-path "$DB" | wc -l)" 20001
+}
+
+# seconds COMMAND...: how long it ran (its status must be 0 or 1)
+seconds() {
+    local t0 t1 rc=0
+    t0=$EPOCHREALTIME
+    "$@" > /dev/null 2>&1 || rc=$?
+    t1=$EPOCHREALTIME
+    (( rc <= 1 )) || { echo "status $rc: $*" >&2; return 1; }
+    echo $(( (10#${t1/./} - 10#${t0/./}) / 1000 ))
+}
+
+@test "110000 records on as many pages: --file --store writes every one (more than a follower holds); --summary and doctor take about their share of the time, not its square" {
+    local now s_small s_big d_small d_big
+    now=$(( $(date +%s) - 3600 ))
+    mkdir -m 700 "$S/small"
+    many_records "$BATS_TEST_TMPDIR/small.bin" 5000 5000 $now
+    many_records "$BATS_TEST_TMPDIR/many.bin" 110000 110000 $now
+    cxltier events --file "$BATS_TEST_TMPDIR/small.bin" --store --store-path "$S/small/e.db" --type overflow 2>/dev/null
+    run --separate-stderr cxltier events --file "$BATS_TEST_TMPDIR/many.bin" --store --store-path "$DB" --type overflow
+    assert_success
+    assert_equal "$stderr" "cxltier events: $BATS_TEST_TMPDIR/many.bin: 110000 records, 110000 of them new in the store $DB"
+    s_small=$(seconds cxltier events --history --summary --store-path "$S/small/e.db" -j)
+    s_big=$(seconds cxltier events --history --summary --store-path "$DB" -j)
+    d_small=$(seconds cxltier doctor --sysroot "$(fixture lab-region-online)" --store-path "$S/small/e.db" -j)
+    d_big=$(seconds cxltier doctor --sysroot "$(fixture lab-region-online)" --store-path "$DB" -j)
+    echo "# --summary: ${s_small} ms on 5000 pages, ${s_big} ms on 110000; doctor: ${d_small} ms, ${d_big} ms" >&3
+    (( s_big < 44 * (s_small + 10) && d_big < 44 * (d_small + 10) )) ||
+        fail "--summary: ${s_small} ms on 5000 pages, ${s_big} ms on 110000; doctor: ${d_small} ms, ${d_big} ms"
+    run cxltier events --history --summary --store-path "$DB" -j
+    assert_success
+    assert_equal "$(jq -c '.summary | [.records, .corrected_pages_total, (.corrected_pages | length)]' <<<"$output")" '[110000,110000,10]'
+}
+
+@test "a store-max-age past what a clock counts: refused, the history left whole" {
+    cxltier events --file "$R" --store --store-path "$DB" 2>/dev/null
+    printf '[events]\nstore-max-age = 999999d\n' > "$BATS_TEST_TMPDIR/conf"
+    run --separate-stderr cxltier events --file "$R" --store --store-path "$DB" --config "$BATS_TEST_TMPDIR/conf"
+    assert_failure 2
+    assert_equal "$stderr" "cxltier events: error: $BATS_TEST_TMPDIR/conf:2: store-max-age = 999999d: a duration of at most 100 years, such as 90d or 52w (0: none)"
+    assert_equal "$(cxltier events --history --store-path "$DB" -j | jq '.events | length')" 5
 }
