@@ -110,13 +110,21 @@ static bool named(struct ct_event *e, const char *field, const char *column, con
 static bool column(struct ct_event *e, sqlite3_stmt *st, int i)
 {
 	const char *name = sqlite3_column_name(st, i), *field = field_of(e->event, name);
-	const unsigned char *text = sqlite3_column_text(st, i);
-	int type = sqlite3_column_type(st, i), len = sqlite3_column_bytes(st, i);
+	int type = sqlite3_column_type(st, i);	/* (before a conversion changes it) */
+	const unsigned char *text;
 	uint8_t uuid[16];
 	uint64_t ns;
+	int len;
 
 	if (!strcmp(name, "id") || !strncmp(name, "pldm_", 5) || type == SQLITE_NULL)
 		return true;	/* rasdaemon's own, or what it made of comp_id */
+	if (type == SQLITE_BLOB)	/* cor_mask: u64[4]; header_log: u32[128]; comp_id, data: bytes */
+		return ct_event_add_bytes(e, field, !strcmp(name, "cor_mask") || !strcmp(name, "header_log") ?
+				CT_FIELD_UINT_ARRAY : CT_FIELD_BYTES, sqlite3_column_blob(st, i),
+				(size_t)sqlite3_column_bytes(st, i),
+				!strcmp(name, "cor_mask") ? 8 : !strcmp(name, "header_log") ? 4 : 1) != NULL;
+	text = sqlite3_column_text(st, i);
+	len = sqlite3_column_bytes(st, i);
 	if (!strcmp(name, "timestamp"))
 		return !time_of(text, &e->trace_time);
 	if (!strcmp(name, "hdr_ts") || !strcmp(name, "first_ts") || !strcmp(name, "last_ts") ||
@@ -127,12 +135,8 @@ static bool column(struct ct_event *e, sqlite3_stmt *st, int i)
 	}
 	if (named(e, field, name, text))
 		return true;
-	if (strstr(name, "uuid"))
-		return uuid_of(text, uuid) && ct_event_add_bytes(e, field, CT_FIELD_UUID, uuid, 16, 1);
-	if (type == SQLITE_BLOB)	/* cor_mask: u64[4]; header_log: u32[128]; comp_id, data: bytes */
-		return ct_event_add_bytes(e, field, !strcmp(name, "cor_mask") || !strcmp(name, "header_log") ?
-				CT_FIELD_UINT_ARRAY : CT_FIELD_BYTES, sqlite3_column_blob(st, i), (size_t)len,
-				!strcmp(name, "cor_mask") ? 8 : !strcmp(name, "header_log") ? 4 : 1) != NULL;
+	if (strstr(name, "uuid"))	/* ('' for none in a row written by hand) */
+		return !len || (uuid_of(text, uuid) && ct_event_add_bytes(e, field, CT_FIELD_UUID, uuid, 16, 1));
 	if (type == SQLITE_TEXT)
 		return ct_event_add_string(e, field, (const char *)text, (size_t)len) != NULL;
 	if (!strcmp(name, "device_temp"))

@@ -353,3 +353,62 @@ seconds() {
     assert_equal "$stderr" "cxltier events: error: $BATS_TEST_TMPDIR/conf:2: store-max-age = 999999d: a duration of at most 100 years, such as 90d or 52w (0: none)"
     assert_equal "$(cxltier events --history --store-path "$DB" -j | jq '.events | length')" 5
 }
+
+# ras_db FILE: a database as rasdaemon 0.8.3 makes it (ras-record.c's CXL
+# tables), with a General Media record, a DRAM one and a poison one as it
+# stores them, and a row without a memdev
+ras_db() {
+    python3 - "$1" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+hdr = "id INTEGER PRIMARY KEY, timestamp TEXT, memdev TEXT, host TEXT, serial INTEGER, log_type TEXT, hdr_uuid TEXT, hdr_flags INTEGER, hdr_handle INTEGER, hdr_related_handle INTEGER, hdr_ts TEXT, hdr_length INTEGER, hdr_maint_op_class INTEGER, hdr_maint_op_sub_class INTEGER"
+c.execute(f"CREATE TABLE cxl_general_media_event ({hdr}, dpa INTEGER, dpa_flags INTEGER, descriptor INTEGER, type INTEGER, transaction_type INTEGER, channel INTEGER, rank INTEGER, device INTEGER, comp_id BLOB, hpa INTEGER, region TEXT, region_uuid TEXT, pldm_entity_id BLOB, pldm_resource_id BLOB, sub_type INTEGER, cme_threshold_ev_flags INTEGER, cme_count INTEGER)")
+c.execute(f"CREATE TABLE cxl_dram_event ({hdr}, dpa INTEGER, dpa_flags INTEGER, descriptor INTEGER, type INTEGER, transaction_type INTEGER, channel INTEGER, rank INTEGER, nibble_mask INTEGER, bank_group INTEGER, bank INTEGER, row INTEGER, column INTEGER, cor_mask BLOB, hpa INTEGER, region TEXT, region_uuid TEXT, comp_id BLOB, pldm_entity_id BLOB, pldm_resource_id BLOB, sub_type INTEGER, sub_channel INTEGER, cme_threshold_ev_flags INTEGER, cvme_count INTEGER)")
+c.execute("CREATE TABLE cxl_poison_event (id INTEGER PRIMARY KEY, timestamp TEXT, memdev TEXT, host TEXT, serial INTEGER, trace_type TEXT, region TEXT, region_uuid TEXT, hpa INTEGER, dpa INTEGER, dpa_length INTEGER, source TEXT, flags INTEGER, overflow_ts TEXT)")
+u = "fbcd0a77-c260-417f-85a9-088b1621eba6"
+c.execute("INSERT INTO cxl_general_media_event VALUES (1, '2025-12-06 10:00:01 +0100', 'mem0', '0000:0d:00.0', 4660, 'Warning', ?, 1, 7, 0, '2025-12-06 10:00:00 +0100', 128, 0, 0, 4096, 0, 0, 0, 1, 1, 0, 3, ?, 4563406848, 'region0', '', NULL, NULL, 0, 0, 0)", (u, bytes(16)))
+c.execute("INSERT INTO cxl_dram_event VALUES (1, '2025-12-06 09:00:02 +0000', 'mem0', '0000:0d:00.0', 4660, 'Informational', '601dcbb3-9c06-4eab-b8af-4e9bfb5c9624', 1, 8, 0, '2025-12-06 09:00:01 +0000', 128, 0, 0, 8192, 0, 0, 0, 2, 1, 0, 3, 1, 2, 42, 7, ?, -1, '', '', NULL, NULL, NULL, 0, 0, 0, 0)", (bytes([1] + [0] * 31),))
+c.execute("INSERT INTO cxl_dram_event (id, timestamp, log_type) VALUES (2, '2025-12-06 09:00:03 +0000', 'Warning')")
+c.execute("INSERT INTO cxl_poison_event VALUES (1, '2025-12-06 09:00:04 +0000', 'mem0', '0000:0d:00.0', 4660, 'Inject', '', '', -1, 12288, 64, 'Injected', 0, '1970-01-01 00:00:00 +0000')")
+c.commit()
+PY
+}
+
+@test "--import-rasdaemon: rasdaemon's CXL records into the store as the kernel gave them, each once" {
+    ras_db "$BATS_TEST_TMPDIR/ras.db"
+    run --separate-stderr cxltier events --import-rasdaemon "$BATS_TEST_TMPDIR/ras.db" --store-path "$DB" -j
+    assert_failure 64
+    assert_equal "$(jq -c '.import | [.rows, .new, .duplicates, .skipped]' <<<"$output")" '[4,3,0,1]'
+    assert_equal "$(jq -c '[.import.tables[] | [.table, .rows, .new, .skipped]]' <<<"$output")" \
+        '[["cxl_general_media_event",1,1,0],["cxl_dram_event",2,1,1],["cxl_poison_event",1,1,0]]'
+    [[ $stderr == *"1 rows of rasdaemon's database $BATS_TEST_TMPDIR/ras.db make no record"* ]] || fail "$stderr"
+    # twice: nothing new
+    run --separate-stderr cxltier events --import-rasdaemon "$BATS_TEST_TMPDIR/ras.db" --store-path "$DB" -j
+    assert_failure 64
+    assert_equal "$(jq -c '.import | [.rows, .new, .duplicates]' <<<"$output")" '[4,0,3]'
+    # as the kernel gave them: the fields under its names, the times rasdaemon kept
+    run cxltier events --history --store-path "$DB" -j
+    assert_success
+    assert_equal "$(jq -c '[.events[] | [.event, .memdev, .serial, .severity, .dpa, .handle // .trace_type]]' <<<"$output")" \
+        '[["cxl_general_media","mem0",4660,"warning",4096,7],["cxl_dram","mem0",4660,"informational",8192,8],["cxl_poison","mem0",4660,"failure",12288,"inject"]]'
+    assert_equal "$(jq -c '[.events[] | [.time, .received, .identity]][0]' <<<"$output")" \
+        '["2025-12-06T09:00:00.000000000Z","2025-12-06T09:00:01.000000000Z","serial:0x1234"]'
+    assert_equal "$(jq -c '.events[0] | [.hpa, .region, .fields.region_name, .fields.log]' <<<"$output")" '[4563406848,"region0","region0",1]'
+    # (rasdaemon keeps no validity_flags: the decoded keys they make valid are absent)
+    assert_equal "$(jq -c '.events[1] | [has("hpa"), .fields.cor_mask, .fields.row, .fields.bank]' <<<"$output")" \
+        '[false,[1,0,0,0],42,2]'
+    run cxltier events --history --summary --store-path "$DB" -j
+    assert_success
+    assert_equal "$(jq -c '.summary | [.records, .corrected_pages_total]' <<<"$output")" '[3,2]'
+    # no such database, and one that is not rasdaemon's
+    run --separate-stderr cxltier events --import-rasdaemon "$BATS_TEST_TMPDIR/none.db" --store-path "$DB"
+    assert_failure 1
+    assert_equal "$stderr" "cxltier events: error: rasdaemon's database $BATS_TEST_TMPDIR/none.db: No such file or directory"
+    python3 -c "import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute('CREATE TABLE mc_event (id INTEGER)')" "$BATS_TEST_TMPDIR/other.db"
+    run --separate-stderr cxltier events --import-rasdaemon "$BATS_TEST_TMPDIR/other.db" --store-path "$DB"
+    assert_failure 1
+    [[ $stderr == *"has no CXL table of rasdaemon's"* ]] || fail "$stderr"
+    run cxltier events --import-rasdaemon --follow
+    assert_failure 2
+    assert_output --partial "--import-rasdaemon takes rasdaemon's history into the store: not with --follow"
+}
