@@ -192,6 +192,12 @@ json_object *tiers_json(const struct ct_tier_model *m)
 	if (set->promote_rate_limit_mbps >= 0)
 		jb_int(st, "promote_rate_limit_mbps", set->promote_rate_limit_mbps);
 	jb_int(st, "ranked_from_node", m->from);
+	if (!m->have_topo) {	/* what could not be read, and why: the nodes are shown without it */
+		json_object *o = json_object_new_object();
+		jb_str(o, "part", "cxl");
+		jb_str(o, "error", m->topo_error[0] ? m->topo_error : "unknown");
+		json_object_array_add(jb_arr(root, "incomplete"), o);
+	}
 	return root;
 }
 
