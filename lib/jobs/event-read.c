@@ -214,6 +214,93 @@ static int read_history(struct reading *r)
 	return 0;
 }
 
+/* the records of a file the store did not take, by their places in it:
+ * the first ranges of them, and where the records queued now begin */
+#define LOST_RANGES 8
+struct file_lost {
+	uint64_t from[LOST_RANGES], to[LOST_RANGES];	/* [from, to) */
+	size_t n;					/* ranges named */
+	bool more;					/* and more past them */
+	uint64_t unqueued;				/* records that could not be queued */
+	uint64_t queue_from;				/* the first record queued now */
+	uint64_t unkept;				/* the store's count of dropped ones, as last seen */
+};
+
+static void lost_range(struct file_lost *l, uint64_t from, uint64_t to)
+{
+	if (l->n && l->to[l->n - 1] == from)
+		l->to[l->n - 1] = to;
+	else if (l->n < LOST_RANGES)
+		l->from[l->n] = from, l->to[l->n++] = to;
+	else
+		l->more = true;
+}
+
+/* record i of the file queued for the store: what could not be, or was
+ * dropped for room, noted */
+static void file_queue(struct reading *r, struct file_lost *l, uint64_t i, const struct ct_event *e)
+{
+	const struct ct_event_store_stats *st = ct_event_store_stats(r->store.s);
+	uint64_t dropped;
+
+	if (!st->queued)
+		l->queue_from = i;
+	ct_event_history_add(r->ctx, &r->store, e);
+	if (r->store.add_rc) {
+		lost_range(l, i, i + 1);
+		l->unqueued++;
+	}
+	if ((dropped = st->unkept - l->unkept)) {	/* the oldest queued, gone for room */
+		lost_range(l, l->queue_from, l->queue_from + dropped);
+		l->queue_from += dropped;
+		l->unkept = st->unkept;
+	}
+}
+
+/* the records the store did not take, said by their places in the file */
+static void say_file_lost(struct reading *r, const struct file_lost *l, uint64_t n, uint64_t lost, int rc)
+{
+	const struct ct_event_store_stats *st = ct_event_store_stats(r->store.s);
+	char list[LOST_RANGES * 48] = "";
+	size_t used = 0;
+
+	for (size_t k = 0; k < l->n; k++)
+		used += (size_t)(l->to[k] - l->from[k] > 1
+			? snprintf(list + used, sizeof(list) - used, "%s%" PRIu64 "-%" PRIu64, k ? ", " : "", l->from[k],
+				   l->to[k] - 1)
+			: snprintf(list + used, sizeof(list) - used, "%s%" PRIu64, k ? ", " : "", l->from[k]));
+	ct_say(&r->ctx->say, CT_SAY_ERROR, "%s: the store %s did not take %" PRIu64 " of its %" PRIu64 " records (%s): "
+	       "records %s%s (by their place in the file, from 0); it took the %" PRIu64 " others, %" PRIu64 " of them "
+	       "new: give the file again when the store takes records", r->o->file, r->store.path, lost, n,
+	       rc == -EBUSY ? "another program holds its lock" : strerror(-rc), list, l->more ? " and more" : "",
+	       n - lost, st->stored);
+}
+
+/* the file's run at its end: its last records written, or those the store
+ * did not take said (the run is partial); the store closed, nothing held
+ * for a later try */
+static void file_stored(struct reading *r, struct file_lost *l, uint64_t n)
+{
+	struct ct_context *ctx = r->ctx;
+	struct ct_event_store *s = r->store.s;
+	const struct ct_event_store_stats *st = ct_event_store_stats(s);
+	int rc = st->queued ? ct_event_store_flush(s, &ctx->err) : 0;
+	uint64_t lost = st->queued + st->unkept + l->unqueued;
+
+	if (!lost) {
+		ct_say(&ctx->say, 0, "%s: %" PRIu64 " records, %" PRIu64 " of them new in the store %s", r->o->file, n,
+		       st->stored, r->store.path);
+	} else {
+		if (st->queued)
+			lost_range(l, l->queue_from, n);
+		rc = rc ? rc : st->last_rc ? st->last_rc : r->store.add_rc ? r->store.add_rc : -EIO;
+		say_file_lost(r, l, n, lost, rc);
+		r->store.failed = true;
+	}
+	ct_event_store_close(s);	/* (what it holds is said lost: not tried again) */
+	r->store.s = NULL;
+}
+
 /* a file's 128-byte records: into the store too when it is open (a batch
  * at a time), the filter's counted; then read again as rows */
 static int read_file(struct reading *r)
@@ -223,6 +310,7 @@ static int read_file(struct reading *r)
 	FILE *f = fopen(path, "rb");
 	uint8_t rec[CT_EVENT_RECORD_LEN];
 	static struct ct_event e;
+	struct file_lost lost = { 0 };
 	size_t n, i = 0;
 
 	r->rep->end = CT_JOB_FAILED;
@@ -239,19 +327,13 @@ static int read_file(struct reading *r)
 			return -EINVAL;
 		}
 		if (r->store.s)
-			ct_event_history_add(ctx, &r->store, &e);
+			file_queue(r, &lost, i, &e);
 		r->matched += ct_event_filter_match(&r->o->filter, &e);
 		i++;
 	}
 	fclose(f);
-	if (r->store.s) {
-		const struct ct_event_store_stats *st;
-		ct_event_history_flush(ctx, &r->store, true);
-		st = ct_event_store_stats(r->store.s);
-		if (!st->queued && !st->unkept)
-			ct_say(&ctx->say, 0, "%s: %zu records, %" PRIu64 " of them new in the store %s", path, i,
-			       st->stored, r->store.path);
-	}
+	if (r->store.s)
+		file_stored(r, &lost, i);
 	if (ct_event_rows_of_file(ctx, path, &r->o->filter, r->matched, &r->rep->rows)) {
 		ct_say(&ctx->say, CT_SAY_ERROR, "%s", ct_context_message(ctx));
 		return -EIO;

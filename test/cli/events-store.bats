@@ -60,6 +60,43 @@ setup() {
     assert_equal "$(jq -c '[.events[] | [.identity, .received == .time]] | unique' <<<"$output")" '[["memdev:unknown",true]]'
 }
 
+@test "--file --store into a store another program holds locked: the records it did not take named, exit 64" {
+    cxltier events --file "$R" --store --store-path "$DB" 2>/dev/null
+    {
+        rec $GM 17:000000 20:0600 24:"$(le64 $((T0 + 5000000000)))" 48:0050000000000000 56:00
+        rec $GM 17:000000 20:0700 24:"$(le64 $((T0 + 6000000000)))" 48:0060000000000000 56:00
+        rec $GM 17:000000 20:0800 24:"$(le64 $((T0 + 7000000000)))" 48:0070000000000000 56:00
+    } > "$BATS_TEST_TMPDIR/more.bin"
+    mkfifo "$BATS_TEST_TMPDIR/locked"
+    # another writer holds the database's lock until it is killed
+    python3 -c 'import signal, sqlite3, sys
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("BEGIN EXCLUSIVE")
+open(sys.argv[2], "w").write("locked\n")
+signal.pause()' "$DB" "$BATS_TEST_TMPDIR/locked" &
+    holder=$!
+    read -r line < "$BATS_TEST_TMPDIR/locked"
+    # and more than the store's queue holds: the oldest dropped on the way are named too
+    many_records "$BATS_TEST_TMPDIR/many.bin" 110000 110000
+    run --separate-stderr cxltier events --file "$BATS_TEST_TMPDIR/many.bin" --store --store-path "$DB" --type overflow
+    many_status=$status many_stderr=$stderr
+    run --separate-stderr cxltier events --file "$BATS_TEST_TMPDIR/more.bin" --store --store-path "$DB" -j
+    kill "$holder"
+    wait "$holder" || true
+    assert_equal "$many_status" 64
+    [[ $many_stderr == *"error: $BATS_TEST_TMPDIR/many.bin: the store $DB did not take 110000 of its 110000 records (another program holds its lock): records 0-109999 (by their place in the file, from 0); it took the 0 others, 0 of them new"* ]] ||
+        fail "$many_stderr"
+    assert_failure 64
+    assert_equal "$(jq '.events | length' <<<"$output")" 3
+    [[ $stderr == *"cxltier events: error: $BATS_TEST_TMPDIR/more.bin: the store $DB did not take 3 of its 3 records (another program holds its lock): records 0-2 (by their place in the file, from 0); it took the 0 others, 0 of them new: give the file again when the store takes records" ]] ||
+        fail "$stderr"
+    [[ $stderr != *"lost with this"* ]] || fail "said twice: $stderr"
+    assert_equal "$(cxltier events --history --store-path "$DB" -j | jq '.events | length')" 5
+    run --separate-stderr cxltier events --file "$BATS_TEST_TMPDIR/more.bin" --store --store-path "$DB"
+    assert_success
+    assert_equal "$stderr" "cxltier events: $BATS_TEST_TMPDIR/more.bin: 3 records, 3 of them new in the store $DB"
+}
+
 @test "--history: --since, --until and the filters on the stored records" {
     cxltier events --file "$R" --store --store-path "$DB" 2>/dev/null
     run cxltier events --history --store-path "$DB" --since @1706267917 --until @1706267919 -j
