@@ -17,6 +17,8 @@
 #   cost     the follower's cost per record (add, flush, weighing) with
 #            10,000 and with 1,000,000 records stored (no size bound):
 #            ROUNDS batches of 2000 at each; goal: medians at most 1.2x apart
+#            (wall time; STORE_SOAK_CLOCK=cpu: the process's CPU time, for a
+#            machine others load, where the wall's counts their turns too)
 #   rss      `events --history -j`'s peak RSS on a full 256 MiB store
 #            (store-max-size's default), ROUNDS runs; goal: at most 64 MiB
 #   summary  `events --history --summary -j`'s time on 20,000 and on 200,000
