@@ -11,18 +11,20 @@
 #include "core/time-parse.h"
 #include "events/rasdaemon-db.h"
 
-/* a table and the tracepoint its rows came from */
+/* a table and the tracepoint its rows came from; the record format's UUID
+ * where the table is of one format (CXL 3.1 Table 8-43): a row that keeps
+ * none (rasdaemon writes '' when it could not read the kernel's) is of it */
 static const struct {
-	const char *table, *event;
+	const char *table, *event, *uuid;
 } tables[CT_RASDAEMON_TABLES] = {
-	{ "cxl_general_media_event", "cxl_general_media" },
-	{ "cxl_dram_event", "cxl_dram" },
-	{ "cxl_memory_module_event", "cxl_memory_module" },
-	{ "cxl_generic_event", "cxl_generic_event" },
-	{ "cxl_poison_event", "cxl_poison" },
-	{ "cxl_aer_ue_event", "cxl_aer_uncorrectable_error" },
-	{ "cxl_aer_ce_event", "cxl_aer_correctable_error" },
-	{ "cxl_overflow_event", "cxl_overflow" },
+	{ "cxl_general_media_event", "cxl_general_media", "fbcd0a77-c260-417f-85a9-088b1621eba6" },
+	{ "cxl_dram_event", "cxl_dram", "601dcbb3-9c06-4eab-b8af-4e9bfb5c9624" },
+	{ "cxl_memory_module_event", "cxl_memory_module", "fe927475-dd59-4339-a586-79bab113b774" },
+	{ "cxl_generic_event", "cxl_generic_event", NULL },
+	{ "cxl_poison_event", "cxl_poison", NULL },
+	{ "cxl_aer_ue_event", "cxl_aer_uncorrectable_error", NULL },
+	{ "cxl_aer_ce_event", "cxl_aer_correctable_error", NULL },
+	{ "cxl_overflow_event", "cxl_overflow", NULL },
 };
 
 /* rasdaemon's column -> the kernel's field, where they differ */
@@ -135,8 +137,14 @@ static bool column(struct ct_event *e, sqlite3_stmt *st, int i)
 	}
 	if (named(e, field, name, text))
 		return true;
-	if (strstr(name, "uuid"))	/* ('' for none in a row written by hand) */
-		return !len || (uuid_of(text, uuid) && ct_event_add_bytes(e, field, CT_FIELD_UUID, uuid, 16, 1));
+	if (strstr(name, "uuid")) {	/* ('' or zeros for none) */
+		static const uint8_t none[16];
+		if (!len)
+			return true;
+		if (!uuid_of(text, uuid))
+			return false;
+		return !memcmp(uuid, none, 16) || ct_event_add_bytes(e, field, CT_FIELD_UUID, uuid, 16, 1);
+	}
 	if (type == SQLITE_TEXT)
 		return ct_event_add_string(e, field, (const char *)text, (size_t)len) != NULL;
 	if (!strcmp(name, "device_temp"))
@@ -149,6 +157,7 @@ static int read_table(sqlite3 *db, int t, ct_rasdaemon_fn fn, void *arg, struct 
 		      struct ct_error *err)
 {
 	static struct ct_event e;
+	uint8_t uuid[16];
 	sqlite3_stmt *st;
 	char sql[96];
 	int rc, stop = 0;
@@ -162,6 +171,9 @@ static int read_table(sqlite3 *db, int t, ct_rasdaemon_fn fn, void *arg, struct 
 		ct_event_init(&e, tables[t].event);
 		for (int i = 0; i < sqlite3_column_count(st) && good; i++)
 			good = column(&e, st, i);
+		if (good && tables[t].uuid && !ct_event_field(&e, "hdr_uuid") && ct_event_field(&e, "hdr_flags"))
+			good = uuid_of((const unsigned char *)tables[t].uuid, uuid) &&
+			       ct_event_add_bytes(&e, "hdr_uuid", CT_FIELD_UUID, uuid, 16, 1);
 		ct_event_decode_fields(&e);
 		if (!good || !e.memdev[0] || !e.trace_time) {
 			tab->skipped++;

@@ -414,6 +414,23 @@ c.commit()
 PY
 }
 
+@test "--import-rasdaemon: a row without its UUID (rasdaemon could not read the kernel's) is of its table's format, the same record as with it" {
+    ras_db "$BATS_TEST_TMPDIR/ras.db"
+    cp "$BATS_TEST_TMPDIR/ras.db" "$BATS_TEST_TMPDIR/no-uuid.db"
+    python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE cxl_general_media_event SET hdr_uuid = ''\"); c.execute(\"UPDATE cxl_dram_event SET hdr_uuid = '00000000-0000-0000-0000-000000000000'\"); c.commit()" "$BATS_TEST_TMPDIR/no-uuid.db"
+    run --separate-stderr cxltier events --import-rasdaemon "$BATS_TEST_TMPDIR/no-uuid.db" --store-path "$DB" -j
+    assert_failure 64
+    assert_equal "$(jq -c '.import | [.rows, .new, .duplicates]' <<<"$output")" '[4,3,0]'
+    run cxltier events --history --store-path "$DB" -j
+    assert_success
+    assert_equal "$(jq -c '[.events[] | .uuid]' <<<"$output")" \
+        '["fbcd0a77-c260-417f-85a9-088b1621eba6","601dcbb3-9c06-4eab-b8af-4e9bfb5c9624",null]'
+    # the same records as rasdaemon keeps them with their UUID: held already
+    run --separate-stderr cxltier events --import-rasdaemon "$BATS_TEST_TMPDIR/ras.db" --store-path "$DB" -j
+    assert_failure 64
+    assert_equal "$(jq -c '.import | [.rows, .new, .duplicates]' <<<"$output")" '[4,0,3]'
+}
+
 @test "--import-rasdaemon: rasdaemon's CXL records into the store as the kernel gave them, each once" {
     ras_db "$BATS_TEST_TMPDIR/ras.db"
     run --separate-stderr cxltier events --import-rasdaemon "$BATS_TEST_TMPDIR/ras.db" --store-path "$DB" -j

@@ -65,6 +65,8 @@ kernel_fields() {
 import_checks() {
     local n=$1 I=$BATS_TEST_TMPDIR/imported
     mkdir -m 700 "$I"
+    (( n == 0 )) || echo "# rasdaemon's hdr_uuid of its General Media and DRAM rows: $($SQL "$RASDB" \
+        'SELECT DISTINCT quote(hdr_uuid) FROM cxl_general_media_event UNION SELECT DISTINCT quote(hdr_uuid) FROM cxl_dram_event' | tr '\n' ' ')" >&3
     run --separate-stderr cxltier events --import-rasdaemon "$RASDB" --store-path "$I/events.db" -j
     assert_success
     assert_equal "$(jq -c '.import | [.rows, .new, .duplicates, .skipped]' <<<"$output")" "[$n,$n,0,0]"
