@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
@@ -26,6 +27,25 @@ static const struct {
 	{ "cxl_aer_ce_event", "cxl_aer_correctable_error", NULL },
 	{ "cxl_overflow_event", "cxl_overflow", NULL },
 };
+
+/* the size of an element of a DRAM record's cor_mask, as the running
+ * kernel's tracepoint has it: 8 (u64[4]) or 1 (u8[32]) */
+static unsigned cor_mask_elem = 8;
+
+void ct_rasdaemon_cor_mask_like(struct ct_sysfs *s)
+{
+	char *format = NULL;
+	const char *at;
+
+	cor_mask_elem = 8;
+	if (ct_sysfs_read_text(s, "/sys/kernel/tracing/events/cxl/cxl_dram/format", &format))
+		return;
+	/* "field:u8 cor_mask[32];" or "field:u64 cor_mask[4];" */
+	if ((at = strstr(format, " cor_mask[")) && at - format >= 3 && (at[-3] == ':' || at[-3] == ' ') &&
+	    at[-2] == 'u' && at[-1] == '8')
+		cor_mask_elem = 1;
+	free(format);
+}
 
 /* rasdaemon's column -> the kernel's field, where they differ */
 static const char *field_of(const char *event, const char *column)
@@ -120,11 +140,11 @@ static bool column(struct ct_event *e, sqlite3_stmt *st, int i)
 
 	if (!strcmp(name, "id") || !strncmp(name, "pldm_", 5) || type == SQLITE_NULL)
 		return true;	/* rasdaemon's own, or what it made of comp_id */
-	if (type == SQLITE_BLOB)	/* cor_mask: u64[4]; header_log: u32[128]; comp_id, data: bytes */
-		return ct_event_add_bytes(e, field, !strcmp(name, "cor_mask") || !strcmp(name, "header_log") ?
-				CT_FIELD_UINT_ARRAY : CT_FIELD_BYTES, sqlite3_column_blob(st, i),
-				(size_t)sqlite3_column_bytes(st, i),
-				!strcmp(name, "cor_mask") ? 8 : !strcmp(name, "header_log") ? 4 : 1) != NULL;
+	if (type == SQLITE_BLOB) {	/* cor_mask: u64[4] or u8[32]; header_log: u32[128]; comp_id, data: bytes */
+		unsigned elem = !strcmp(name, "cor_mask") ? cor_mask_elem : !strcmp(name, "header_log") ? 4 : 1;
+		return ct_event_add_bytes(e, field, elem > 1 ? CT_FIELD_UINT_ARRAY : CT_FIELD_BYTES,
+					  sqlite3_column_blob(st, i), (size_t)sqlite3_column_bytes(st, i), elem) != NULL;
+	}
 	text = sqlite3_column_text(st, i);
 	len = sqlite3_column_bytes(st, i);
 	if (!strcmp(name, "timestamp"))

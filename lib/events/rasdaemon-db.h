@@ -17,6 +17,7 @@
 
 #include <stdint.h>
 #include "core/error.h"
+#include "core/sysfs.h"
 #include "events/event.h"
 
 #define CT_RASDAEMON_DB "/var/lib/rasdaemon/ras-mc_event.db"
@@ -41,5 +42,11 @@ typedef int (*ct_rasdaemon_end_fn)(const struct ct_rasdaemon_table *tab, void *a
  * end returned */
 int ct_rasdaemon_read(const char *path, ct_rasdaemon_fn fn, ct_rasdaemon_end_fn end, void *arg,
 		      struct ct_rasdaemon_table tables[CT_RASDAEMON_TABLES], struct ct_error *err);
+/* A DRAM record's correction mask as the running kernel's cxl_dram
+ * tracepoint gives it (rasdaemon keeps its 32 bytes whatever the kernel):
+ * four u64 (before 7.x), or 32 bytes; the tracepoint's format read from s,
+ * four u64 when it cannot be. What ct_rasdaemon_read makes of the next
+ * rows' cor_mask: 8 or 1 (the size of an element) */
+void ct_rasdaemon_cor_mask_like(struct ct_sysfs *s);
 
 #endif

@@ -73,6 +73,7 @@ int ct_event_import(struct ct_context *ctx, const struct ct_event_import_opts *o
 		return -EIO;	/* said */
 	}
 	snprintf(rep->store_path, sizeof(rep->store_path), "%s", im.store.path);
+	ct_rasdaemon_cor_mask_like(&ctx->sys);	/* (the records as this kernel gives them) */
 	rc = ct_rasdaemon_read(rep->path, on_record, on_table, &im, tabs, &ctx->err);
 	if (rc)
 		ct_say(&ctx->say, CT_SAY_ERROR, "%s", ct_context_message(ctx));

@@ -429,6 +429,16 @@ PY
     run --separate-stderr cxltier events --import-rasdaemon "$BATS_TEST_TMPDIR/ras.db" --store-path "$DB" -j
     assert_failure 64
     assert_equal "$(jq -c '.import | [.rows, .new, .duplicates]' <<<"$output")" '[4,0,3]'
+    # a kernel whose cxl_dram gives the correction mask as 32 bytes (7.x), not
+    # four u64: the import's as its
+    local root=$BATS_TEST_TMPDIR/root
+    mkdir -p "$root/sys/kernel/tracing/events/cxl/cxl_dram" && mkdir -m 700 "$S/b"
+    printf 'name: cxl_dram\nformat:\n\tfield:u8 cor_mask[32];\toffset:100;\tsize:32;\tsigned:0;\n' \
+        > "$root/sys/kernel/tracing/events/cxl/cxl_dram/format"
+    run --separate-stderr cxltier --sysroot "$root" events --import-rasdaemon "$BATS_TEST_TMPDIR/ras.db" --store-path "$S/b/e.db"
+    assert_failure 64
+    assert_equal "$(cxltier events --history --store-path "$S/b/e.db" -j | jq -c '.events[1].fields.cor_mask')" \
+        '"0100000000000000000000000000000000000000000000000000000000000000"'
 }
 
 @test "--import-rasdaemon: rasdaemon's CXL records into the store as the kernel gave them, each once" {
