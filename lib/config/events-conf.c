@@ -21,9 +21,9 @@ static int on_key(const char *k, const char *v, const char *name, unsigned line,
 			return ct_fail(err, EINVAL, "%s:%u: store = %s: an absolute path", name, line, v);
 		snprintf(c->store, sizeof(c->store), "%s", v);
 	} else if (!strcmp(k, "store-max-age")) {
-		if (ct_parse_duration(v, &c->store_max_age_s))
-			return ct_fail(err, EINVAL, "%s:%u: store-max-age = %s: a duration such as 90d or 52w (0: none)",
-				       name, line, v);
+		if ((rc = ct_conf_duration(v, CT_CONF_DURATION_MAX_S, &c->store_max_age_s)))
+			return ct_fail(err, EINVAL, "%s:%u: store-max-age = %s: a duration %ssuch as 90d or 52w (0: none)",
+				       name, line, v, rc == -ERANGE ? "of at most 100 years, " : "");
 	} else if (!strcmp(k, "store-max-size")) {
 		if (ct_parse_size(v, &c->store_max_bytes) || (c->store_max_bytes && c->store_max_bytes < (1u << 20)))
 			return ct_fail(err, EINVAL, "%s:%u: store-max-size = %s: a size of 1M or more, such as 256M "

@@ -4,14 +4,15 @@
  *
  *   [events]
  *   store = /var/lib/cxltier/events.db   the event store (event-store.h)
- *   store-max-age = 0                    records older than this are pruned
- *                                        (90d, 52w...; 0: kept for ever)
- *   store-max-size = 256M                the store's records at most; the
- *                                        oldest go first (0: no bound)
+ *   store-max-age = 0                    records that arrived longer ago are
+ *                                        pruned (90d, 52w: core/time-parse.h's
+ *                                        spans, at most 100 years; 0: kept)
+ *   store-max-size = 256M                the store's pages in use at most; what
+ *                                        arrived first goes first (0: no bound)
  *   retire-pages = no                    the follower soft-offlines a page with
  *                                        too many corrected errors (page-retire-conf.h)
  *   retire-threshold = 50                ... this many on one page
- *   retire-window = 24h                  ... within this time
+ *   retire-window = 24h                  ... arriving within this time
  *   retire-limit = 16                    pages (tries) a device an hour (0: no limit)
  *
  * A [device ...] section (policy.h) may set the retire-* keys for the

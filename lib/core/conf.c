@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 #include "core/conf.h"
-#include "core/units.h"
+#include "core/time-parse.h"
 
 #define CONF_MAX 65536
 
@@ -101,6 +101,19 @@ int ct_conf_boolean(const char *v, size_t len)
 	return -1;
 }
 
+int ct_conf_duration(const char *value, uint64_t max_s, uint64_t *seconds)
+{
+	uint64_t ns;
+	int rc = ct_parse_span(value, CT_NS_PER_SEC, max_s * CT_NS_PER_SEC, &ns);
+
+	if (rc)
+		return rc;
+	if (ns % CT_NS_PER_SEC)
+		return -EINVAL;
+	*seconds = ns / CT_NS_PER_SEC;
+	return 0;
+}
+
 int ct_conf_retire_value(const char *key, const char *value, enum ct_conf_retire_key *which, uint64_t *out,
 			 const char **expect)
 {
@@ -114,9 +127,10 @@ int ct_conf_retire_value(const char *key, const char *value, enum ct_conf_retire
 			return -EINVAL;
 		*out = (uint64_t)b;
 	} else if (!strcmp(key, "retire-window")) {
+		int rc = ct_conf_duration(value, CT_CONF_DURATION_MAX_S, out);
 		*which = CT_CONF_RETIRE_WINDOW;
-		*expect = "a duration such as 24h or 7d";
-		if (ct_parse_duration(value, out) || !*out)
+		*expect = rc == -ERANGE ? "a duration of at most 100 years, such as 24h or 7d" : "a duration such as 24h or 7d";
+		if (rc || !*out)
 			return -EINVAL;
 	} else if (!strcmp(key, "retire-threshold") || !strcmp(key, "retire-limit")) {
 		bool threshold = !strcmp(key, "retire-threshold");

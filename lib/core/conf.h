@@ -29,16 +29,23 @@ int ct_conf_read(const char *path, char **text, struct ct_error *err);
  * else (v: len bytes, not necessarily NUL-terminated) */
 int ct_conf_boolean(const char *v, size_t len);
 
+/* A duration as systemd.time(7) writes a span ("90d", "52w", "1h 30min",
+ * "2 hours"; a bare number is seconds: core/time-parse.h), at most max_s
+ * seconds, in whole seconds: 0 and *seconds; -EINVAL when value is not
+ * one (or has a fraction of a second), -ERANGE when it is longer. */
+#define CT_CONF_DURATION_MAX_S (100ULL * 36525 * 864)	/* 100 years (of 365.25 days) */
+int ct_conf_duration(const char *value, uint64_t max_s, uint64_t *seconds);
+
 /* The page-retirement keys, read the same wherever they are set ([events]
  * for every device, a [device ...] section for the devices it matches). */
 enum ct_conf_retire_key { CT_CONF_RETIRE_PAGES, CT_CONF_RETIRE_THRESHOLD, CT_CONF_RETIRE_WINDOW,
 			  CT_CONF_RETIRE_LIMIT };
 #define CT_CONF_RETIRE_KEYS "retire-pages, retire-threshold, retire-window, retire-limit"
 /* key (NUL-terminated) and value: 0 with *which and *out (pages: 1 or 0;
- * threshold: errors, 1 or more; window: seconds, 1 or more; limit: pages an
- * hour, 0 none), -ENOENT when key is none of them, -EINVAL when the value
- * is not one; *expect then says what is (for the caller's message, which
- * names the file and line) */
+ * threshold: errors, 1 or more; window: seconds, 1 s to 100 years; limit:
+ * pages an hour, 0 none), -ENOENT when key is none of them, -EINVAL when
+ * the value is not one; *expect then says what is (for the caller's
+ * message, which names the file and line) */
 int ct_conf_retire_value(const char *key, const char *value, enum ct_conf_retire_key *which, uint64_t *out,
 			 const char **expect);
 

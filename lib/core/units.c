@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* units.c - sizes and durations as people write them: see units.h */
+/* units.c - sizes as people write them and print them: see units.h */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/time-parse.h"
 #include "core/units.h"
 
 int ct_parse_size(const char *s, uint64_t *out)
@@ -49,16 +48,6 @@ int ct_parse_size(const char *s, uint64_t *out)
 	    __builtin_add_overflow(v, (uint64_t)((unsigned __int128)frac * unit / scale), &v))
 		return -ERANGE;
 	*out = v;
-	return 0;
-}
-
-int ct_parse_duration(const char *s, uint64_t *seconds)
-{
-	uint64_t ns;
-
-	if (ct_parse_span(s, CT_NS_PER_SEC, 0, &ns) || ns % CT_NS_PER_SEC)
-		return -1;
-	*seconds = ns / CT_NS_PER_SEC;
 	return 0;
 }
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* units.h - sizes and durations as people write them. Pure. */
+/* units.h - sizes as people write and read them (durations: core/time-parse.h). Pure. */
 #ifndef CXLTIER_UNITS_H
 #define CXLTIER_UNITS_H
 
@@ -13,9 +13,5 @@ int ct_parse_size(const char *s, uint64_t *out);
 /* bytes as people read them, as util-linux prints them: "512", "4K",
  * "1.5G" (one decimal, rounded, dropped when 0); buf returned */
 char *ct_size_text(uint64_t bytes, char *buf, size_t len);
-/* a span as systemd.time(7) writes it, ct_parse_span's ("90s", "30min",
- * "12h", "7d", "2w", "1w 2d"; a bare "3600" is seconds), of whole seconds:
- * 0, or -1 */
-int ct_parse_duration(const char *s, uint64_t *seconds);
 
 #endif

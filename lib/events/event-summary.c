@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* event-summary.c - a history of event records counted: see event-summary.h */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/array.h"
 #include "events/event-summary.h"
 
 #define DESCRIPTOR_UNCORRECTABLE 0x1
+#define DAY_NS (86400ULL * 1000000000ULL)
 
 int ct_summary_severity_index(const struct ct_event *e)
 {
@@ -20,12 +22,12 @@ static bool corrected_media(const struct ct_event *e)
 	return (e->kind == CT_EV_GENERAL_MEDIA || e->kind == CT_EV_DRAM) && !(e->descriptor & DESCRIPTOR_UNCORRECTABLE);
 }
 
-static void count(struct ct_summary_counts *c, const struct ct_event *e)
+static void count(struct ct_summary_counts *c, enum ct_event_kind kind, int sev, uint64_t records, uint64_t corrected)
 {
-	c->records++;
-	c->corrected += corrected_media(e);
-	c->by_kind[e->kind < CT_SUMMARY_KINDS ? e->kind : CT_EV_GENERIC]++;
-	c->by_severity[ct_summary_severity_index(e)]++;
+	c->records += records;
+	c->corrected += corrected;
+	c->by_kind[kind < CT_SUMMARY_KINDS ? kind : CT_EV_GENERIC] += records;
+	c->by_severity[sev >= 0 && sev <= 3 ? sev : 4] += records;
 }
 
 /* one device: the same memdev name, and the same serial when it has one */
@@ -53,106 +55,195 @@ static void *append(void **arr, size_t *n, size_t sz)
 	return (char *)*arr + (*n)++ * sz;
 }
 
-static struct ct_summary_memdev *memdev_of(struct ct_event_summary *s, const struct ct_event *e)
+static struct ct_summary_memdev *memdev_of(struct ct_event_summary *s, const char *memdev, uint64_t serial,
+					   bool has_serial)
 {
-	struct ct_summary_memdev *m = (struct ct_summary_memdev *)ct_event_summary_memdev(s, e->memdev, e->serial,
-											 e->has_serial);
+	struct ct_summary_memdev *m = (struct ct_summary_memdev *)ct_event_summary_memdev(s, memdev, serial, has_serial);
 
 	if (m)
 		return m;
 	if (!(m = append((void **)&s->memdevs, &s->nmemdevs, sizeof(*m))))
 		return NULL;
-	memcpy(m->memdev, e->memdev, sizeof(m->memdev));
-	m->serial = e->serial;
-	m->has_serial = e->has_serial;
+	snprintf(m->memdev, sizeof(m->memdev), "%s", memdev);
+	m->serial = serial;
+	m->has_serial = has_serial;
 	return m;
 }
 
-static int add_day(struct ct_event_summary *s, uint64_t ns)
+static int add_day(struct ct_event_summary *s, int64_t day, uint64_t records)
 {
-	int64_t day = (int64_t)(ns / 1000000000ULL / 86400);
 	size_t i = s->ndays;
 	struct ct_summary_day *d;
 
 	while (i > 0 && s->days[i - 1].day > day)
 		i--;
 	if (i > 0 && s->days[i - 1].day == day) {
-		s->days[i - 1].records++;
+		s->days[i - 1].records += records;
 		return 0;
 	}
 	if (!append((void **)&s->days, &s->ndays, sizeof(*d)))
 		return -ENOMEM;
 	memmove(&s->days[i + 1], &s->days[i], (s->ndays - 1 - i) * sizeof(*d));
-	s->days[i] = (struct ct_summary_day){ day, 1 };
+	s->days[i] = (struct ct_summary_day){ day, records };
 	return 0;
 }
 
-static int add_page(struct ct_event_summary *s, const struct ct_event *e, uint64_t ns)
+static void span(uint64_t *first, uint64_t *last, uint64_t from, uint64_t to)
 {
-	uint64_t dpa = e->dpa & ~(uint64_t)(CT_SUMMARY_PAGE - 1);
-	struct ct_summary_page *p = NULL;
+	if (from && (!*first || from < *first))
+		*first = from;
+	if (to > *last)
+		*last = to;
+}
 
-	for (size_t i = 0; i < s->npages && !p; i++)
-		if (s->pages[i].dpa == dpa && same_device(s->pages[i].memdev, s->pages[i].serial, s->pages[i].has_serial,
-							  e->memdev, e->serial, e->has_serial))
-			p = &s->pages[i];
-	if (!p) {
-		if (!(p = append((void **)&s->pages, &s->npages, sizeof(*p))))
-			return -ENOMEM;
-		memcpy(p->memdev, e->memdev, sizeof(p->memdev));
-		p->serial = e->serial;
-		p->has_serial = e->has_serial;
-		p->dpa = dpa;
-		p->first_ns = ns;
-	}
-	if (e->has_hpa && !p->has_hpa) {
-		p->has_hpa = true;
-		p->hpa = e->hpa & ~(uint64_t)(CT_SUMMARY_PAGE - 1);
-	}
-	p->records++;
-	if (ns && (!p->first_ns || ns < p->first_ns))
-		p->first_ns = ns;
-	if (ns > p->last_ns)
-		p->last_ns = ns;
-	return 0;
+int ct_event_summary_add_group(struct ct_event_summary *s, const struct ct_summary_group *g)
+{
+	struct ct_summary_memdev *m = memdev_of(s, g->memdev, g->serial, g->has_serial);
+
+	if (!m)
+		return -ENOMEM;
+	count(&s->all, g->kind, g->severity, g->records, g->corrected);
+	count(&m->c, g->kind, g->severity, g->records, g->corrected);
+	if (!g->first_ns)
+		return 0;
+	span(&s->first_ns, &s->last_ns, g->first_ns, g->last_ns);
+	return add_day(s, g->day, g->records);
 }
 
 int ct_event_summary_add(struct ct_event_summary *s, const struct ct_event *e)
 {
-	uint64_t ns = ct_event_time(e);
-	struct ct_summary_memdev *m = memdev_of(s, e);
+	uint64_t ns = ct_event_host_time(e);
+	struct ct_summary_group g = {
+		.memdev = e->memdev, .has_serial = e->has_serial, .serial = e->serial, .kind = e->kind,
+		.severity = ct_summary_severity_index(e), .day = (int64_t)(ns / DAY_NS), .records = 1,
+		.corrected = corrected_media(e), .first_ns = ns, .last_ns = ns,
+	};
+	struct ct_summary_page *p;
+	int rc = ct_event_summary_add_group(s, &g);
 
-	if (!m)
-		return -ENOMEM;
-	count(&s->all, e);
-	count(&m->c, e);
-	if (ns) {
-		if (!s->first_ns || ns < s->first_ns)
-			s->first_ns = ns;
-		if (ns > s->last_ns)
-			s->last_ns = ns;
-		if (add_day(s, ns))
+	if (rc || !corrected_media(e))
+		return rc;
+	if (s->nheld == s->cheld) {
+		size_t cap = s->cheld ? 2 * s->cheld : 64;
+		struct ct_summary_page *more = realloc(s->held, cap * sizeof(*more));
+		if (!more)
 			return -ENOMEM;
+		s->held = more;
+		s->cheld = cap;
 	}
-	return corrected_media(e) ? add_page(s, e, ns) : 0;
+	p = &s->held[s->nheld++];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->memdev, sizeof(p->memdev), "%s", e->memdev);
+	p->serial = e->serial;
+	p->has_serial = e->has_serial;
+	p->dpa = e->dpa & ~(uint64_t)(CT_SUMMARY_PAGE - 1);
+	p->has_hpa = e->has_hpa;
+	p->hpa = e->hpa & ~(uint64_t)(CT_SUMMARY_PAGE - 1);
+	p->records = 1;
+	p->first_ns = p->last_ns = ns;
+	s->held_sorted = false;
+	return 0;
 }
 
-static int by_records(const void *a, const void *b)
+/* by memdev, serial and DPA */
+static int by_place(const void *a, const void *b)
 {
 	const struct ct_summary_page *x = a, *y = b;
-	int c;
+	int c = strcmp(x->memdev, y->memdev);
 
-	if (x->records != y->records)
-		return x->records < y->records ? 1 : -1;
-	if ((c = strcmp(x->memdev, y->memdev)))
+	if (c)
 		return c;
+	if (x->has_serial != y->has_serial)
+		return x->has_serial ? 1 : -1;
+	if (x->serial != y->serial)
+		return x->serial < y->serial ? -1 : 1;
 	return x->dpa < y->dpa ? -1 : x->dpa > y->dpa;
 }
 
-void ct_event_summary_sort_pages(struct ct_event_summary *s)
+/* the most corrected first, then by place */
+static int by_records(const void *a, const void *b)
 {
-	if (s->npages)
-		qsort(s->pages, s->npages, sizeof(*s->pages), by_records);
+	const struct ct_summary_page *x = a, *y = b;
+
+	if (x->records != y->records)
+		return x->records < y->records ? 1 : -1;
+	return by_place(a, b);
+}
+
+/* the held pages in place order, each page once */
+static void sort_held(struct ct_event_summary *s)
+{
+	size_t n = 0;
+
+	if (s->held_sorted)
+		return;
+	qsort(s->held, s->nheld, sizeof(*s->held), by_place);
+	for (size_t i = 0; i < s->nheld; i++) {
+		struct ct_summary_page *p = &s->held[i], *q = n ? &s->held[n - 1] : NULL;
+		if (q && !by_place(p, q)) {
+			q->records += p->records;
+			span(&q->first_ns, &q->last_ns, p->first_ns, p->last_ns);
+			if (!q->has_hpa && p->has_hpa) {
+				q->has_hpa = true;
+				q->hpa = p->hpa;
+			}
+			continue;
+		}
+		s->held[n++] = *p;
+	}
+	s->nheld = n;
+	s->held_sorted = true;
+}
+
+/* one page among the most corrected, when it is */
+static int keep_top(struct ct_event_summary *s, const struct ct_summary_page *p)
+{
+	size_t at;
+
+	s->pages_total++;
+	if (!s->pages && !(s->pages = calloc(CT_SUMMARY_TOP_PAGES, sizeof(*s->pages))))
+		return -ENOMEM;
+	if (s->npages == CT_SUMMARY_TOP_PAGES && by_records(p, &s->pages[s->npages - 1]) >= 0)
+		return 0;
+	at = s->npages < CT_SUMMARY_TOP_PAGES ? s->npages++ : s->npages - 1;
+	while (at > 0 && by_records(p, &s->pages[at - 1]) < 0) {
+		s->pages[at] = s->pages[at - 1];
+		at--;
+	}
+	s->pages[at] = *p;
+	return 0;
+}
+
+int ct_event_summary_add_page(struct ct_event_summary *s, const struct ct_summary_page *p)
+{
+	struct ct_summary_page one = *p, *h;
+
+	sort_held(s);
+	h = bsearch(p, s->held, s->nheld, sizeof(*s->held), by_place);
+	if (h && !h->merged) {
+		one.records += h->records;
+		span(&one.first_ns, &one.last_ns, h->first_ns, h->last_ns);
+		if (!one.has_hpa && h->has_hpa) {
+			one.has_hpa = true;
+			one.hpa = h->hpa;
+		}
+		h->merged = true;
+	}
+	return keep_top(s, &one);
+}
+
+int ct_event_summary_finish(struct ct_event_summary *s)
+{
+	int rc = 0;
+
+	sort_held(s);
+	for (size_t i = 0; i < s->nheld && !rc; i++)
+		if (!s->held[i].merged)
+			rc = keep_top(s, &s->held[i]);
+	free(s->held);
+	s->held = NULL;
+	s->nheld = s->cheld = 0;
+	return rc;
 }
 
 void ct_event_summary_free(struct ct_event_summary *s)
@@ -160,5 +251,6 @@ void ct_event_summary_free(struct ct_event_summary *s)
 	free(s->memdevs);
 	free(s->days);
 	free(s->pages);
+	free(s->held);
 	memset(s, 0, sizeof(*s));
 }

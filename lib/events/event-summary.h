@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * event-summary.h - a history of event records counted: per memdev, kind,
- * severity and day (UTC), and the pages (4 KiB of device physical address)
- * with the most corrected errors (General Media and DRAM records whose
- * descriptor does not say uncorrectable). Pure.
+ * severity and day (UTC, by the host's time: when the records arrived), and
+ * the pages (4 KiB of device physical address) with the most corrected
+ * errors (General Media and DRAM records whose descriptor does not say
+ * uncorrectable). Records come one at a time (what is live), or already
+ * counted in groups and pages (the store's own grouping: event-store.h);
+ * memory holds the groups and the pages of the records added one at a
+ * time, never every page of the store. Pure.
  */
 #ifndef CXLTIER_EVENT_SUMMARY_H
 #define CXLTIER_EVENT_SUMMARY_H
@@ -16,6 +20,7 @@
 #define CT_SUMMARY_KINDS (CT_EV_GENERIC + 1)
 #define CT_SUMMARY_SEVERITIES 5		/* informational, warning, failure, fatal, unknown */
 #define CT_SUMMARY_PAGE 4096
+#define CT_SUMMARY_TOP_PAGES 10		/* the pages kept: the most corrected */
 
 struct ct_summary_counts {
 	uint64_t records;
@@ -45,24 +50,47 @@ struct ct_summary_page {
 	uint64_t hpa;		/* the page's host physical address, when a record said */
 	uint64_t records;
 	uint64_t first_ns, last_ns;
+	bool merged;		/* (a page held: counted with the store's same page) */
+};
+
+/* records of one memdev, kind, severity and day, counted elsewhere */
+struct ct_summary_group {
+	const char *memdev;
+	bool has_serial;
+	uint64_t serial;
+	enum ct_event_kind kind;
+	int severity;		/* 0..3, else unknown */
+	int64_t day;
+	uint64_t records, corrected;
+	uint64_t first_ns, last_ns;
 };
 
 struct ct_event_summary {
 	struct ct_summary_counts all;
-	uint64_t first_ns, last_ns;	/* the records' times (0: none known) */
+	uint64_t first_ns, last_ns;	/* the records' host times (0: none known) */
 	struct ct_summary_memdev *memdevs;
 	size_t nmemdevs;
 	struct ct_summary_day *days;	/* in order */
 	size_t ndays;
-	struct ct_summary_page *pages;	/* every page with a corrected error */
+	struct ct_summary_page *pages;	/* the most corrected, at most CT_SUMMARY_TOP_PAGES: in order after finish */
 	size_t npages;
+	uint64_t pages_total;		/* every page with a corrected error */
+	/* the pages of the records added one at a time, until finish */
+	struct ct_summary_page *held;
+	size_t nheld, cheld;
+	bool held_sorted;
 };
 
 /* one record counted: 0, or -ENOMEM */
 int ct_event_summary_add(struct ct_event_summary *s, const struct ct_event *e);
-/* the pages most corrected first (then by memdev and DPA): call once, after
- * the last add */
-void ct_event_summary_sort_pages(struct ct_event_summary *s);
+/* a group of records counted: 0, or -ENOMEM */
+int ct_event_summary_add_group(struct ct_event_summary *s, const struct ct_summary_group *g);
+/* one page counted elsewhere (each page once, after every record added one
+ * at a time): 0, or -ENOMEM */
+int ct_event_summary_add_page(struct ct_event_summary *s, const struct ct_summary_page *p);
+/* the pages most corrected first (then by memdev, serial and DPA): call
+ * once, after the last add */
+int ct_event_summary_finish(struct ct_event_summary *s);
 void ct_event_summary_free(struct ct_event_summary *s);
 /* a device's counts (the same memdev name, and serial when it has one), or NULL */
 const struct ct_summary_memdev *ct_event_summary_memdev(const struct ct_event_summary *s, const char *memdev,

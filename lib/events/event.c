@@ -421,3 +421,10 @@ uint64_t ct_event_time(const struct ct_event *e)
 {
 	return e->timestamp ? e->timestamp : e->trace_time;
 }
+
+uint64_t ct_event_host_time(const struct ct_event *e)
+{
+	if (e->received_ns)
+		return e->received_ns;
+	return e->trace_time ? e->trace_time : e->timestamp;
+}

@@ -20,6 +20,7 @@
 #define CT_EVENT_RECORD_LEN 128
 #define CT_EVENT_MAX_FIELDS 64
 #define CT_EVENT_STORE 4096
+#define CT_EVENT_IDENTITY_MAX 128
 
 enum ct_event_kind {
 	CT_EV_GENERAL_MEDIA,
@@ -121,6 +122,10 @@ struct ct_event {
 	/* when the kernel emitted it: ns since 1970 from the trace clock; 0 unknown */
 	uint64_t trace_time;
 
+	/* what the event store says of a record it holds (events/event-store.h) */
+	uint64_t received_ns;		/* the host's time it counts it by; 0: not read from the store */
+	char identity[CT_EVENT_IDENTITY_MAX];	/* the device as the store tells it from others */
+
 	/* every field, in the order the source gave them */
 	size_t nfields;
 	struct ct_event_field fields[CT_EVENT_MAX_FIELDS];
@@ -167,6 +172,10 @@ int ct_event_severity(const struct ct_event *e);
 /* the device's timestamp when it has one, else when the kernel emitted it
  * (ns since 1970; 0 when neither is known) */
 uint64_t ct_event_time(const struct ct_event *e);
+/* the host's time of a record, which every window and bound counts by: the
+ * store's when it was read from there, else when the kernel emitted it (the
+ * host received it), else (a record of a file) the device's time */
+uint64_t ct_event_host_time(const struct ct_event *e);
 
 const char *ct_event_kind_name(enum ct_event_kind k);	/* "general_media", ... */
 int ct_event_kind_parse(const char *s);			/* -1 when unknown */

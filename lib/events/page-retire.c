@@ -4,10 +4,12 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include "events/hpa-check.h"
 #include "events/page-retire.h"
 #include "mm/page-offline.h"
 
-#define HOUR_NS (3600ULL * 1000000000ULL)
+#define NS 1000000000ULL
+#define HOUR_NS (3600ULL * NS)
 #define DESC_UNCORRECTABLE 0x1
 #define DESC_THRESHOLD 0x2
 #define CME_THRESHOLD_EXCEEDED 0x2
@@ -28,69 +30,39 @@ static uint64_t since(uint64_t now_ns, uint64_t back_ns)
 	return now_ns > back_ns ? now_ns - back_ns : 0;
 }
 
-/* the page already handled: retired or found poisoned by an earlier
- * decision while it is poisoned now, or limited within the hour */
-static int handled_before(struct ct_context *ctx, struct ct_event_store *s, const struct ct_retirement *r,
-			  bool poisoned, uint64_t now_ns, bool *before)
+/* when a page tried tries times may be tried again */
+static uint64_t retry_at(uint64_t now_ns, unsigned tries)
 {
-	unsigned n = 0, m = 0;
-	int rc;
+	uint64_t s = CT_PAGE_RETIRE_RETRY_S;
 
-	*before = false;
-	if (poisoned) {
-		if ((rc = ct_retire_log_count(s, r->device, r->hpa, CT_RETIRE_RETIRED, 0, &n, &ctx->err)) ||
-		    (rc = ct_retire_log_count(s, r->device, r->hpa, CT_RETIRE_ALREADY, 0, &m, &ctx->err)))
-			return rc;
-		*before = n + m > 0;
-		return 0;
-	}
-	rc = ct_retire_log_count(s, r->device, r->hpa, CT_RETIRE_LIMITED, since(now_ns, HOUR_NS), &n, &ctx->err);
-	*before = n > 0;
-	return rc;
+	for (unsigned i = 1; i < tries && s < CT_PAGE_RETIRE_RETRY_MAX_S; i++)
+		s *= 2;
+	return now_ns + (s < CT_PAGE_RETIRE_RETRY_MAX_S ? s : CT_PAGE_RETIRE_RETRY_MAX_S) * NS;
 }
 
-/* the device's tries in the last hour reach the limit */
-static int limited(struct ct_context *ctx, struct ct_event_store *s, const struct ct_retirement *r,
-		   const struct ct_page_retire_conf *c, uint64_t now_ns, bool *hit)
+/* nothing new for the page: handled before (retired or found poisoned,
+ * and poisoned now; limited within the hour), or not to be tried yet */
+static enum ct_page_retire_verdict before(const struct ct_retirement *prev, bool poisoned, uint64_t now_ns)
 {
-	unsigned done = 0, failed = 0;
-	int rc;
-
-	*hit = false;
-	if (!c->limit)
-		return 0;
-	if ((rc = ct_retire_log_count(s, r->device, UINT64_MAX, CT_RETIRE_RETIRED, since(now_ns, HOUR_NS), &done,
-				      &ctx->err)) ||
-	    (rc = ct_retire_log_count(s, r->device, UINT64_MAX, CT_RETIRE_FAILED, since(now_ns, HOUR_NS), &failed,
-				      &ctx->err)))
-		return rc;
-	*hit = done + failed >= c->limit;
-	return 0;
+	if (poisoned)
+		return prev->action == CT_RETIRE_RETIRED || prev->action == CT_RETIRE_ALREADY ? CT_PAGE_RETIRE_BEFORE
+											     : CT_PAGE_RETIRE_LOGGED;
+	if (prev->action == CT_RETIRE_LIMITED && since(now_ns, HOUR_NS) < prev->time_ns)
+		return CT_PAGE_RETIRE_BEFORE;
+	if ((prev->action == CT_RETIRE_FAILED || prev->action == CT_RETIRE_STALE) && now_ns < prev->next_ns)
+		return CT_PAGE_RETIRE_WAITING;
+	return CT_PAGE_RETIRE_LOGGED;
 }
 
-static int act(struct ct_context *ctx, struct ct_event_store *s, const struct ct_page_retire_conf *c,
-	       uint64_t now_ns, struct ct_page_retire_outcome *o)
+/* the soft-offline tried: RETIRED or FAILED, with the kernel's answer */
+static int try_page(struct ct_context *ctx, struct ct_retirement *r, uint64_t now_ns)
 {
-	struct ct_retirement *r = &o->entry;
-	bool poisoned, before, hit;
+	bool poisoned;
 	int rc;
 
-	if ((rc = ct_page_offline_poisoned(ctx, r->hpa, &poisoned)) ||
-	    (rc = handled_before(ctx, s, r, poisoned, now_ns, &before)))
-		return rc;
-	if (before) {
-		o->verdict = CT_PAGE_RETIRE_BEFORE;
-		return 0;
-	}
-	if (poisoned) {
-		r->action = CT_RETIRE_ALREADY;
-	} else if ((rc = limited(ctx, s, r, c, now_ns, &hit))) {
-		return rc;
-	} else if (hit) {
-		r->action = CT_RETIRE_LIMITED;
-		snprintf(r->message, sizeof(r->message), "the limit of %u pages an hour for this device is reached "
-			 "(retire-limit)", c->limit);
-	} else if (ct_page_offline_soft(ctx, r->hpa)) {
+	r->tries++;
+	r->tried_ns = now_ns;
+	if (ct_page_offline_soft(ctx, r->hpa)) {
 		r->action = CT_RETIRE_FAILED;
 		snprintf(r->message, sizeof(r->message), "%s", ct_context_message(ctx));
 	} else if ((rc = ct_page_offline_poisoned(ctx, r->hpa, &poisoned)) || !poisoned) {
@@ -100,14 +72,85 @@ static int act(struct ct_context *ctx, struct ct_event_store *s, const struct ct
 	} else {
 		r->action = CT_RETIRE_RETIRED;
 	}
+	if (r->action == CT_RETIRE_FAILED)
+		r->next_ns = retry_at(now_ns, r->tries);
+	return 0;
+}
+
+/* limited, stale or tried */
+static int decide(struct ct_context *ctx, struct ct_event_store *s, const struct ct_event *e,
+		  const struct ct_page_retire_conf *c, uint64_t now_ns, struct ct_retirement *r)
+{
+	unsigned tried = 0;
+	bool maps;
+	int rc;
+
+	if (c->limit && (rc = ct_retire_log_tried(s, r->device, r->dpa, since(now_ns, HOUR_NS), &tried, &ctx->err)))
+		return rc;
+	if (c->limit && tried >= c->limit) {
+		r->action = CT_RETIRE_LIMITED;
+		snprintf(r->message, sizeof(r->message), "the limit of %u pages an hour for this device is reached "
+			 "(retire-limit)", c->limit);
+		return 0;
+	}
+	if ((rc = ct_hpa_check(ctx, e, &maps, r->message, sizeof(r->message))))
+		return rc;
+	if (!maps) {
+		r->action = CT_RETIRE_STALE;
+		r->next_ns = now_ns + HOUR_NS;
+		return 0;
+	}
+	return try_page(ctx, r, now_ns);
+}
+
+static int act(struct ct_context *ctx, struct ct_event_store *s, const struct ct_event *e,
+	       const struct ct_page_retire_conf *c, uint64_t now_ns, struct ct_page_retire_outcome *o)
+{
+	struct ct_retirement *r = &o->entry, prev;
+	bool poisoned;
+	int rc, has;
+
+	if ((rc = ct_page_offline_poisoned(ctx, r->hpa, &poisoned)) ||
+	    (has = rc = ct_retire_log_page(s, r->device, r->dpa, &prev, &ctx->err)) < 0)
+		return rc;
+	if (has) {
+		r->first_ns = prev.first_ns;
+		r->tried_ns = prev.tried_ns;
+		r->tries = prev.tries;
+		r->next_ns = prev.next_ns;
+		if ((o->verdict = before(&prev, poisoned, now_ns)) != CT_PAGE_RETIRE_LOGGED)
+			return 0;
+	}
+	if (poisoned)
+		r->action = CT_RETIRE_ALREADY;
+	else if ((rc = decide(ctx, s, e, c, now_ns, r)))
+		return rc;
 	o->verdict = CT_PAGE_RETIRE_LOGGED;
 	return ct_retire_log_add(s, r, &ctx->err);
+}
+
+/* the entry's device, addresses and times */
+static int entry_of(struct ct_event_store *s, const struct ct_event *e, uint64_t now_ns, struct ct_retirement *r,
+		    struct ct_error *err)
+{
+	uint64_t page = ct_page_offline_size();
+
+	r->time_ns = now_ns;
+	snprintf(r->memdev, sizeof(r->memdev), "%s", e->memdev);
+	r->has_serial = e->has_serial;
+	r->serial = e->serial;
+	r->dpa = e->dpa & ~(page - 1);
+	r->hpa = e->has_hpa ? e->hpa & ~(page - 1) : UINT64_MAX;
+	if (e->identity[0]) {
+		snprintf(r->device, sizeof(r->device), "%s", e->identity);
+		return 0;
+	}
+	return ct_event_store_identity(s, e, r->device, sizeof(r->device), err);
 }
 
 int ct_page_retire_consider(struct ct_context *ctx, struct ct_event_store *s, const struct ct_event *e,
 			    const struct ct_page_retire_conf *c, uint64_t now_ns, struct ct_page_retire_outcome *o)
 {
-	uint64_t page = ct_page_offline_size();
 	struct ct_retirement *r = &o->entry;
 	bool device_says;
 	int rc;
@@ -115,20 +158,15 @@ int ct_page_retire_consider(struct ct_context *ctx, struct ct_event_store *s, co
 	memset(o, 0, sizeof(*o));
 	if (e->kind != CT_EV_GENERAL_MEDIA && e->kind != CT_EV_DRAM)
 		return 0;
-	r->time_ns = now_ns;
-	snprintf(r->memdev, sizeof(r->memdev), "%s", e->memdev);
-	r->has_serial = e->has_serial;
-	r->serial = e->serial;
-	ct_retire_log_device(e->memdev, e->has_serial, e->serial, r->device, sizeof(r->device));
-	r->dpa = e->dpa & ~(page - 1);
-	r->hpa = e->has_hpa ? e->hpa & ~(page - 1) : UINT64_MAX;
+	if ((rc = entry_of(s, e, now_ns, r, &ctx->err)))
+		return rc;
 	if (e->descriptor & DESC_UNCORRECTABLE) {
 		o->verdict = CT_PAGE_RETIRE_UNCORRECTABLE;
 		o->poison_known = e->has_hpa && !ct_page_offline_poisoned(ctx, r->hpa, &o->poisoned);
 		return 0;
 	}
-	if ((rc = ct_retire_log_page_errors(s, r->device, r->dpa, page, since(now_ns, c->window_s * 1000000000ULL),
-					    &r->errors, &ctx->err)))
+	if ((rc = ct_retire_log_page_errors(s, r->device, r->dpa, ct_page_offline_size(),
+					    since(now_ns, c->window_s * NS), c->threshold, &r->errors, &ctx->err)))
 		return rc;
 	device_says = (e->descriptor & DESC_THRESHOLD) || (e->has_cme && (e->cme_flags & CME_THRESHOLD_EXCEEDED));
 	if (!device_says && r->errors < c->threshold) {
@@ -149,5 +187,5 @@ int ct_page_retire_consider(struct ct_context *ctx, struct ct_event_store *s, co
 		o->verdict = CT_PAGE_RETIRE_UNMAPPED;
 		return 0;
 	}
-	return act(ctx, s, c, now_ns, o);
+	return act(ctx, s, e, c, now_ns, o);
 }

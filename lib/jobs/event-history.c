@@ -2,6 +2,8 @@
 /* event-history.c - the event store as the jobs open, flush and close it:
  * see event-history.h */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include "core/conf.h"
@@ -13,6 +15,22 @@ static uint64_t now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
+/* a device whose records' times are far from when they arrived: said once */
+static void on_clock(const struct ct_event *e, const char *identity, int64_t off_ns, void *arg)
+{
+	struct ct_context *ctx = arg;
+	uint64_t s = (uint64_t)(off_ns < 0 ? -off_ns : off_ns) / 1000000000ULL;
+	char span[48];
+
+	if (s >= 86400)
+		snprintf(span, sizeof(span), "%" PRIu64 " d %" PRIu64 " h", s / 86400, s % 86400 / 3600);
+	else
+		snprintf(span, sizeof(span), "%" PRIu64 " h %" PRIu64 " min", s / 3600, s % 3600 / 60);
+	ct_say(&ctx->say, CT_SAY_WARNING, "%s (%s): its records' times are %s %s the host's when they arrive (its "
+	       "clock is off, or they are old): the store counts them by when they arrived", e->memdev[0] ? e->memdev :
+	       "a device", identity, span, off_ns < 0 ? "behind" : "ahead of");
 }
 
 /* the writer's store opened: what it found said */
@@ -58,8 +76,10 @@ int ct_event_history_open(struct ct_context *ctx, struct ct_event_history *h, co
 		h->failed = true;
 		return 0;
 	}
-	if (writer)
+	if (writer) {
+		ct_event_store_on_clock(h->s, on_clock, ctx);
 		opened_writer(ctx, h);
+	}
 	return 0;
 }
 
@@ -73,6 +93,8 @@ void ct_event_history_add(struct ct_context *ctx, struct ct_event_history *h, co
 	if (rc)
 		h->failed = true;
 	h->add_rc = rc;
+	if (ct_event_store_stats(h->s)->queued >= CT_EVENT_HISTORY_BATCH)
+		ct_event_history_flush(ctx, h, false);
 }
 
 void ct_event_history_flush(struct ct_context *ctx, struct ct_event_history *h, bool final)

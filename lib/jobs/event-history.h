@@ -18,6 +18,7 @@
 #include "events/event-store.h"
 
 #define CT_EVENT_HISTORY_RETRY_MS 5000	/* a failing store: tried again this often */
+#define CT_EVENT_HISTORY_BATCH 10000	/* records queued: flushed then, whatever reads them (a file of any size) */
 
 struct ct_event_history {
 	struct ct_event_store *s;	/* NULL: no store (none yet, not asked for, or it failed) */
@@ -39,8 +40,9 @@ struct ct_event_history {
  * the message in the context, not said */
 int ct_event_history_open(struct ct_context *ctx, struct ct_event_history *h, const char *config, const char *path,
 			  bool writer);
-/* the writer: e queued for the next flush; a failure said when it is not
- * the last one's (h->failed) */
+/* the writer: e queued for the next flush, which comes at once when
+ * CT_EVENT_HISTORY_BATCH are queued (a failing store: at its next try); a
+ * failure said when it is not the last one's (h->failed) */
 void ct_event_history_add(struct ct_context *ctx, struct ct_event_history *h, const struct ct_event *e);
 /* the writer's flush of what it queued (final: at the end, without
  * waiting for the next try of a failing store) */

@@ -16,9 +16,11 @@ struct reading {
 	const struct ct_event_read_opts *o;
 	struct ct_event_read_report *rep;
 	struct ct_event_history store;
+	struct ct_event_store *rows_store;	/* the store the rows read (they close it) */
 	bool unshown_failed;		/* something the filter hid was not kept: said */
 	bool hold;			/* a read of the shared instance that consumes nothing */
 	size_t hidden;			/* hold: records of it the filter hid */
+	uint64_t matched;		/* FILE: records the filter takes */
 };
 
 /* a record the filter takes: shown, or counted */
@@ -29,18 +31,17 @@ static int show(struct reading *r, const struct ct_event *e)
 	return r->o->show(e, r->o->show_arg);
 }
 
-/* a record of the shared instance or of a file */
+/* a record of the shared instance */
 static int on_read(const struct ct_event *e, void *arg)
 {
 	struct reading *r = arg;
+	struct ct_event_store *s = r->store.s ? r->store.s : r->rows_store;
 	/* the store's records are shown first: one there is not shown again,
 	 * nor kept for a later run */
-	bool stored = r->store.s && !r->store.writer && ct_event_store_has(r->store.s, e);
+	bool stored = s && ct_event_store_has(s, e);
 	bool match = ct_event_filter_match(&r->o->filter, e);
 	int rc;
 
-	if (r->store.s && r->store.writer)
-		ct_event_history_add(r->ctx, &r->store, e);	/* every record read, shown or not */
 	if (r->hold) {
 		/* every record read stays for the next run: one the store has
 		 * there (it shows it), any other held, shown or not */
@@ -58,23 +59,28 @@ static int on_read(const struct ct_event *e, void *arg)
 	return stored ? 0 : show(r, e);
 }
 
-static int on_stored(const struct ct_event *e, void *arg)
-{
-	struct reading *r = arg;
-
-	if (!ct_event_filter_match(&r->o->filter, e))
-		return 0;
-	r->rep->shown++;
-	return show(r, e);
-}
-
-/* the store's records (filtered), before what is live */
+/* the store's records (filtered), before what is live: rows read as they
+ * are shown, or counted; -EIO when the store cannot be read (said) */
 static int show_stored(struct reading *r)
 {
 	struct ct_context *ctx = r->ctx;
-	const struct ct_event_filter *f = &r->o->filter;
+	struct ct_event_read_report *rep = r->rep;
+	uint64_t before = rep->summary.all.records;
+	int rc;
 
-	if (!r->store.s || !ct_event_store_each(r->store.s, f->since_ns, f->until_ns, on_stored, r, &ctx->err))
+	if (!r->store.s)
+		return 0;
+	if (r->o->summary) {
+		rc = ct_event_store_summarize(r->store.s, &r->o->filter, &rep->summary, &ctx->err);
+		rep->shown = rep->summary.all.records - before;
+	} else {
+		struct ct_event_store *s = r->store.s;
+		r->store.s = NULL;	/* (the rows close it, failing too) */
+		rc = ct_event_rows_of_store(ctx, s, &r->o->filter, &rep->rows, &rep->nrows);
+		r->rows_store = rc ? NULL : s;
+		rep->shown = rep->nrows;
+	}
+	if (!rc)
 		return 0;
 	ct_say(&ctx->say, CT_SAY_ERROR, "%s", ct_context_message(ctx));
 	if (r->o->from != CT_EVENT_READ_HISTORY)
@@ -173,8 +179,11 @@ static int read_live(struct reading *r)
 		r->rep->end = CT_JOB_DONE;
 		return 0;
 	}
-	show_stored(r);
+	if (!r->o->summary)
+		show_stored(r);
 	rc = ct_event_source_read_shared(s, on_read, r, CT_TRACE_INSTANCE_LOCK_MS, &k);
+	if (r->o->summary)	/* (counted after what is live: its pages join the store's) */
+		show_stored(r);
 	say_unshown(r, &k);
 	if (ct_trace_instance_close(ctx, s, rc, true, &r->rep->overwritten)) {
 		r->rep->end = CT_JOB_FAILED;
@@ -205,14 +214,103 @@ static int read_history(struct reading *r)
 	return 0;
 }
 
-/* a file's 128-byte records (into the store too, when it is open) */
+/* the records of a file the store did not take, by their places in it:
+ * the first ranges of them, and where the records queued now begin */
+#define LOST_RANGES 8
+struct file_lost {
+	uint64_t from[LOST_RANGES], to[LOST_RANGES];	/* [from, to) */
+	size_t n;					/* ranges named */
+	bool more;					/* and more past them */
+	uint64_t unqueued;				/* records that could not be queued */
+	uint64_t queue_from;				/* the first record queued now */
+	uint64_t unkept;				/* the store's count of dropped ones, as last seen */
+};
+
+static void lost_range(struct file_lost *l, uint64_t from, uint64_t to)
+{
+	if (l->n && l->to[l->n - 1] == from)
+		l->to[l->n - 1] = to;
+	else if (l->n < LOST_RANGES)
+		l->from[l->n] = from, l->to[l->n++] = to;
+	else
+		l->more = true;
+}
+
+/* record i of the file queued for the store: what could not be, or was
+ * dropped for room, noted */
+static void file_queue(struct reading *r, struct file_lost *l, uint64_t i, const struct ct_event *e)
+{
+	const struct ct_event_store_stats *st = ct_event_store_stats(r->store.s);
+	uint64_t dropped;
+
+	if (!st->queued)
+		l->queue_from = i;
+	ct_event_history_add(r->ctx, &r->store, e);
+	if (r->store.add_rc) {
+		lost_range(l, i, i + 1);
+		l->unqueued++;
+	}
+	if ((dropped = st->unkept - l->unkept)) {	/* the oldest queued, gone for room */
+		lost_range(l, l->queue_from, l->queue_from + dropped);
+		l->queue_from += dropped;
+		l->unkept = st->unkept;
+	}
+}
+
+/* the records the store did not take, said by their places in the file */
+static void say_file_lost(struct reading *r, const struct file_lost *l, uint64_t n, uint64_t lost, int rc)
+{
+	const struct ct_event_store_stats *st = ct_event_store_stats(r->store.s);
+	char list[LOST_RANGES * 48] = "";
+	size_t used = 0;
+
+	for (size_t k = 0; k < l->n; k++)
+		used += (size_t)(l->to[k] - l->from[k] > 1
+			? snprintf(list + used, sizeof(list) - used, "%s%" PRIu64 "-%" PRIu64, k ? ", " : "", l->from[k],
+				   l->to[k] - 1)
+			: snprintf(list + used, sizeof(list) - used, "%s%" PRIu64, k ? ", " : "", l->from[k]));
+	ct_say(&r->ctx->say, CT_SAY_ERROR, "%s: the store %s did not take %" PRIu64 " of its %" PRIu64 " records (%s): "
+	       "records %s%s (by their place in the file, from 0); it took the %" PRIu64 " others, %" PRIu64 " of them "
+	       "new: give the file again when the store takes records", r->o->file, r->store.path, lost, n,
+	       rc == -EBUSY ? "another program holds its lock" : strerror(-rc), list, l->more ? " and more" : "",
+	       n - lost, st->stored);
+}
+
+/* the file's run at its end: its last records written, or those the store
+ * did not take said (the run is partial); the store closed, nothing held
+ * for a later try */
+static void file_stored(struct reading *r, struct file_lost *l, uint64_t n)
+{
+	struct ct_context *ctx = r->ctx;
+	struct ct_event_store *s = r->store.s;
+	const struct ct_event_store_stats *st = ct_event_store_stats(s);
+	int rc = st->queued ? ct_event_store_flush(s, &ctx->err) : 0;
+	uint64_t lost = st->queued + st->unkept + l->unqueued;
+
+	if (!lost) {
+		ct_say(&ctx->say, 0, "%s: %" PRIu64 " records, %" PRIu64 " of them new in the store %s", r->o->file, n,
+		       st->stored, r->store.path);
+	} else {
+		if (st->queued)
+			lost_range(l, l->queue_from, n);
+		rc = rc ? rc : st->last_rc ? st->last_rc : r->store.add_rc ? r->store.add_rc : -EIO;
+		say_file_lost(r, l, n, lost, rc);
+		r->store.failed = true;
+	}
+	ct_event_store_close(s);	/* (what it holds is said lost: not tried again) */
+	r->store.s = NULL;
+}
+
+/* a file's 128-byte records: into the store too when it is open (a batch
+ * at a time), the filter's counted; then read again as rows */
 static int read_file(struct reading *r)
 {
 	struct ct_context *ctx = r->ctx;
 	const char *path = r->o->file;
 	FILE *f = fopen(path, "rb");
 	uint8_t rec[CT_EVENT_RECORD_LEN];
-	struct ct_event e;
+	static struct ct_event e;
+	struct file_lost lost = { 0 };
 	size_t n, i = 0;
 
 	r->rep->end = CT_JOB_FAILED;
@@ -228,18 +326,19 @@ static int read_file(struct reading *r)
 			fclose(f);
 			return -EINVAL;
 		}
-		on_read(&e, r);
+		if (r->store.s)
+			file_queue(r, &lost, i, &e);
+		r->matched += ct_event_filter_match(&r->o->filter, &e);
 		i++;
 	}
 	fclose(f);
-	if (r->store.s) {
-		const struct ct_event_store_stats *st;
-		ct_event_history_flush(ctx, &r->store, true);
-		st = ct_event_store_stats(r->store.s);
-		if (!st->queued)
-			ct_say(&ctx->say, 0, "%s: %zu records, %" PRIu64 " of them new in the store %s", path, i,
-			       st->stored, r->store.path);
+	if (r->store.s)
+		file_stored(r, &lost, i);
+	if (ct_event_rows_of_file(ctx, path, &r->o->filter, r->matched, &r->rep->rows)) {
+		ct_say(&ctx->say, CT_SAY_ERROR, "%s", ct_context_message(ctx));
+		return -EIO;
 	}
+	r->rep->nrows = r->matched;
 	r->rep->end = r->store.failed ? CT_JOB_PARTIAL : CT_JOB_DONE;
 	return 0;
 }
@@ -284,18 +383,20 @@ static void store_report(struct reading *r)
 	struct ct_event_read_report *rep = r->rep;
 	struct ct_error err = { 0 };
 
-	if (!r->store.s)
+	struct ct_event_store *s = r->store.s ? r->store.s : r->rows_store;
+
+	if (!s)
 		return;
 	if (r->o->summary) {
 		rep->have_retired = true;
-		if (ct_retire_log_each(r->store.s, on_retired, r, &err)) {
+		if (ct_retire_log_each(s, on_retired, r, &err)) {
 			ct_say(&r->ctx->say, CT_SAY_WARNING, "%s", err.msg[0] ? err.msg : strerror(err.code));
 			r->store.failed = true;
 		}
 	}
 	rep->have_store = true;
 	snprintf(rep->store_path, sizeof(rep->store_path), "%s", r->store.path);
-	rep->have_totals = !ct_event_store_totals(r->store.s, &rep->records, &rep->pruned, NULL);
+	rep->have_totals = !ct_event_store_totals(s, &rep->records, &rep->pruned, NULL);
 }
 
 /* the store this run reads or writes: 0, or -errno when the configuration
@@ -338,8 +439,8 @@ int ct_event_read(struct ct_context *ctx, const struct ct_event_read_opts *o, st
 	}
 	if (!rc && o->from != CT_EVENT_READ_FILE) {
 		store_report(&r);
-		if (o->summary)
-			ct_event_summary_sort_pages(&rep->summary);
+		if (o->summary && ct_event_summary_finish(&rep->summary))
+			ct_say(&ctx->say, CT_SAY_ERROR, "out of memory");
 	}
 	ct_event_history_close(ctx, &r.store);
 	return rc;
@@ -347,6 +448,8 @@ int ct_event_read(struct ct_context *ctx, const struct ct_event_read_opts *o, st
 
 void ct_event_read_report_free(struct ct_event_read_report *rep)
 {
+	ct_event_rows_free(rep->rows);
+	rep->rows = NULL;
 	ct_event_summary_free(&rep->summary);
 	free(rep->retired);
 	rep->retired = NULL;

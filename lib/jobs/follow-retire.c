@@ -30,10 +30,14 @@ static void say_logged(struct ct_context *ctx, const struct ct_retirement *t)
 	else if (t->action == CT_RETIRE_ALREADY)
 		ct_say(&ctx->say, 0, "page 0x%" PRIx64 " (%s DPA 0x%" PRIx64 "): %s; already out of use (HWPOISON)",
 		       t->hpa, t->memdev, t->dpa, t->reason);
+	else if (t->action == CT_RETIRE_STALE)
+		ct_say(&ctx->say, CT_SAY_WARNING, "page 0x%" PRIx64 " (%s DPA 0x%" PRIx64 ") not retired: the record's "
+		       "address no longer maps that memory: %s (%s)", t->hpa, t->memdev, t->dpa, t->message, t->reason);
 	else
 		ct_say(&ctx->say, CT_SAY_WARNING, "page 0x%" PRIx64 " (%s DPA 0x%" PRIx64 ") not retired: %s (%s)%s",
 		       t->hpa, t->memdev, t->dpa, t->message, t->reason, t->action == CT_RETIRE_LIMITED ?
-		       "; a device failing this fast should be retired: cxltier offline --remove" : "");
+		       "; a device failing this fast should be retired: cxltier offline --remove" :
+		       t->tries == 1 ? "; tried again at a later error, a minute on at the soonest" : "");
 }
 
 /* what was decided for e, said */
@@ -56,6 +60,11 @@ static void say_outcome(struct ct_context *ctx, const struct ct_event *e, const 
 	case CT_PAGE_RETIRE_LOGGED:
 		say_logged(ctx, t);
 		break;
+	case CT_PAGE_RETIRE_WAITING:
+		ct_say(&ctx->say, 1, "page 0x%" PRIx64 " (%s DPA 0x%" PRIx64 "): %s; tried %u times, not again for "
+		       "%" PRIu64 " s", t->hpa, t->memdev, t->dpa, t->reason, t->tries,
+		       (uint64_t)((t->next_ns - t->time_ns) / 1000000000ULL));
+		break;
 	default:
 		break;
 	}
@@ -75,6 +84,7 @@ static int on_new(const struct ct_event *e, void *arg)
 		return 0;
 	ct_page_retire_settings(&r->store->conf.retire, &r->policy, e, &c);
 	clock_gettime(CLOCK_REALTIME, &now);
+	/* (the host's clock: the time the record arrived counts in the window) */
 	rc = ct_page_retire_consider(ctx, r->store->s, e, &c,
 				     (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec, &o);
 	if (rc) {

@@ -10,37 +10,45 @@
 #include <time.h>
 #include "views/doctor.h"
 #include "events/event-store.h"
-#include "events/event-summary.h"
 #include "events/retire-log.h"
 
 #define DAY_NS (86400ULL * 1000000000ULL)
 
-/* the last 7 days read once: every record counted in the week, and in the
- * last 24 h or the 24 h before by its time */
+/* the devices' windows (the store counts them: event-store.h), named */
 struct windows {
-	uint64_t day_start, before_start;
-	struct ct_event_summary day, before, week;
+	struct ct_findings *f;
+	unsigned flagged;
 };
 
-static int count(const struct ct_event *e, void *arg)
+static void name_of(const char *memdev, bool has_serial, uint64_t serial, char *buf, size_t len)
 {
-	struct windows *w = arg;
-	uint64_t t = ct_event_time(e);
-	int rc = ct_event_summary_add(&w->week, e);
-
-	if (!rc && t >= w->day_start)
-		rc = ct_event_summary_add(&w->day, e);
-	else if (!rc && t >= w->before_start)
-		rc = ct_event_summary_add(&w->before, e);
-	return rc;
+	if (has_serial)
+		snprintf(buf, len, "%s (serial 0x%" PRIx64 ")", memdev[0] ? memdev : "?", serial);
+	else
+		snprintf(buf, len, "%s", memdev[0] ? memdev : "?");
 }
 
-static void name_of(const struct ct_summary_memdev *m, char *buf, size_t len)
+/* a device: its corrected errors rising, its failures of the week */
+static void on_window(const char *memdev, bool has_serial, uint64_t serial, uint64_t day, uint64_t before,
+		      uint64_t bad, void *arg)
 {
-	if (m->has_serial)
-		snprintf(buf, len, "%s (serial 0x%" PRIx64 ")", m->memdev[0] ? m->memdev : "?", m->serial);
-	else
-		snprintf(buf, len, "%s", m->memdev[0] ? m->memdev : "?");
+	struct windows *w = arg;
+	char name[96];
+
+	name_of(memdev, has_serial, serial, name, sizeof(name));
+	if (day >= CT_DOCTOR_RISING_MIN && day > before) {
+		ct_finding_add(w->f, "events", name, CT_FINDING_PROBLEM, "cxltier events --summary; if it keeps rising: "
+			       "cxltier offline MEMDEV --remove, then replace the card",
+			       "corrected memory errors rising: %" PRIu64 " corrected General Media and DRAM records in "
+			       "the last 24 h, %" PRIu64 " in the 24 h before", day, before);
+		w->flagged++;
+	}
+	if (bad) {
+		ct_finding_add(w->f, "events", name, CT_FINDING_PROBLEM,
+			       "cxltier events --severity failure,fatal; cxltier offline MEMDEV --remove, then replace the card",
+			       "%" PRIu64 " failure or fatal record%s in the last 7 days", bad, bad == 1 ? "" : "s");
+		w->flagged++;
+	}
 }
 
 struct retired {
@@ -64,6 +72,11 @@ static void on_retired(const char *memdev, uint64_t serial, enum ct_retire_actio
 		ct_finding_add(r->f, "events", name, CT_FINDING_PROBLEM, "cxltier events --summary; if pages keep being "
 			       "retired: cxltier offline MEMDEV --remove, then replace the card",
 			       "%" PRIu64 " page%s retired for corrected errors (soft-offlined)", n, n == 1 ? "" : "s");
+	else if (action == CT_RETIRE_STALE)
+		ct_finding_add(r->f, "events", name, CT_FINDING_PROBLEM, "cxltier events --summary (and journalctl -u "
+			       "cxltier-events) say which; the follower weighs them again at their next error",
+			       "%" PRIu64 " page%s due for retirement not retired: the records' addresses no longer map "
+			       "them (a region made again, or another card)", n, n == 1 ? "" : "s");
 	else
 		ct_finding_add(r->f, "events", name, CT_FINDING_PROBLEM, action == CT_RETIRE_LIMITED ?
 			       "the device is failing fast: cxltier offline MEMDEV --remove, then replace the card" :
@@ -78,67 +91,31 @@ void ct_doctor_events(const char *store_path, struct ct_findings *f)
 {
 	struct retired ret = { f, 0 };
 	const char *where = store_path ? store_path : CT_EVENT_STORE_PATH;
-	struct windows w = { 0 };
+	struct windows w = { f, 0 };
 	struct ct_event_store *s;
 	struct ct_error err = { 0 };
 	struct timespec now;
 	uint64_t t, rows = 0, pruned = 0;
-	unsigned flagged = 0;
 	int rc = ct_event_store_open_reader(store_path, &s, &err);
 
 	if (rc == -ENOENT)
 		return;		/* no history kept: nothing to say */
 	if (!rc) {
+		/* by the host's time: when the records arrived */
 		clock_gettime(CLOCK_REALTIME, &now);
 		t = (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec;
-		w.day_start = t - DAY_NS;
-		w.before_start = t - 2 * DAY_NS;
-		rc = ct_event_store_each(s, t - 7 * DAY_NS, 0, count, &w, &err);
+		rc = ct_event_store_windows(s, t - DAY_NS, t - 2 * DAY_NS, t - 7 * DAY_NS, on_window, &w, &err);
 		if (!rc)
 			rc = ct_event_store_totals(s, &rows, &pruned, &err);
 		if (!rc)
-			rc = ct_retire_log_counts(s, on_retired, &ret, &err);
+			rc = ct_retire_log_pages(s, on_retired, &ret, &err);
 	}
-	if (rc) {
+	if (rc)
 		ct_finding_add(f, "events", where, CT_FINDING_PROBLEM, "systemctl restart cxltier-events",
 			       "the event history cannot be read: %s", err.msg);
-		goto out;
-	}
-	for (size_t i = 0; i < w.day.nmemdevs; i++) {
-		const struct ct_summary_memdev *m = &w.day.memdevs[i],
-					       *b = ct_event_summary_memdev(&w.before, m->memdev, m->serial, m->has_serial);
-		uint64_t now_n = m->c.corrected, before_n = b ? b->c.corrected : 0;
-		char name[96];
-
-		if (now_n < CT_DOCTOR_RISING_MIN || now_n <= before_n)
-			continue;
-		name_of(m, name, sizeof(name));
-		ct_finding_add(f, "events", name, CT_FINDING_PROBLEM, "cxltier events --summary; if it keeps rising: "
-			       "cxltier offline MEMDEV --remove, then replace the card",
-			       "corrected memory errors rising: %" PRIu64 " corrected General Media and DRAM records in "
-			       "the last 24 h, %" PRIu64 " in the 24 h before", now_n, before_n);
-		flagged++;
-	}
-	for (size_t i = 0; i < w.week.nmemdevs; i++) {
-		const struct ct_summary_memdev *m = &w.week.memdevs[i];
-		uint64_t bad = m->c.by_severity[2] + m->c.by_severity[3];
-		char name[96];
-
-		if (!bad)
-			continue;
-		name_of(m, name, sizeof(name));
-		ct_finding_add(f, "events", name, CT_FINDING_PROBLEM,
-			       "cxltier events --severity failure,fatal; cxltier offline MEMDEV --remove, then replace the card",
-			       "%" PRIu64 " failure or fatal record%s in the last 7 days", bad, bad == 1 ? "" : "s");
-		flagged++;
-	}
-	if (!flagged && !ret.flagged)
+	else if (!w.flagged && !ret.flagged)
 		ct_finding_add(f, "events", where, CT_FINDING_OK, "",
 			       "%" PRIu64 " records kept (%" PRIu64 " pruned); no device with rising corrected errors, "
 			       "a failure in the last 7 days or a retired page", rows, pruned);
-out:
-	ct_event_summary_free(&w.day);
-	ct_event_summary_free(&w.before);
-	ct_event_summary_free(&w.week);
 	ct_event_store_close(s);
 }

@@ -17,7 +17,14 @@
 # second: median, min and max of ROUNDS (default 9, at least 7) rounds.
 # Under TCG timings vary from run to run; CXLTIER_VM_ICOUNT=shift=0,sleep=off
 # makes the guest's clock count instructions (test/vm/run.sh).
+#
+# events-store.sh --soak BUILDDIR [ROUNDS] - the store over a long life, on
+# this machine (the library and cxltier; no guest): events-store-soak.sh.
 set -euo pipefail
+if [[ ${1:-} == --soak ]]; then
+    shift
+    exec "$(dirname "$0")/events-store-soak.sh" "$@"
+fi
 BUILD=$(realpath "${1:-build}") ROUNDS=${2:-9} N=${3:-5000}
 (( ROUNDS >= 7 )) || { echo "events-store.sh: at least 7 rounds" >&2; exit 2; }
 HERE=$(cd "$(dirname "$0")" && pwd)

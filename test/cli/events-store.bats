@@ -24,6 +24,9 @@ T0=1706267916665022464   # 2024-01-26T11:18:36.665022464Z
 . "$CXLTIER_SRC/test/tools/event-record.bash"
 rec() { event_record "$@"; }
 
+# a test's holder of the store's lock, ended whatever the test did
+teardown() { [[ -z ${holder:-} ]] || kill "$holder" 2>/dev/null || true; }
+
 setup() {
     S=$BATS_TEST_TMPDIR/store
     mkdir -m 700 "$S"
@@ -53,8 +56,48 @@ setup() {
     assert_equal "$(jq -c '[.events[] | [.handle, .kind, .severity, .dpa]]' <<<"$output")" \
         '[[1,"general_media","informational",4096],[2,"general_media","informational",4160],[3,"general_media","informational",12288],[4,"dram","informational",4224],[5,"general_media","failure",8192]]'
     assert_equal "$(jq -c '.store | [.shown, .records, .pruned]' <<<"$output")" '[5,5,0]'
-    # every field as the decoder gave it the first time
-    diff <(cxltier events --file "$R" -j | jq -S '.events') <(jq -S '.events' <<<"$output")
+    # every field as the decoder gave it the first time (and what the store
+    # says of it: its device, when it arrived)
+    diff <(cxltier events --file "$R" -j | jq -S '.events') \
+        <(jq -S '.events | map(del(.identity, .received, .received_timestamp))' <<<"$output")
+    assert_equal "$(jq -c '[.events[] | [.identity, .received == .time]] | unique' <<<"$output")" '[["memdev:unknown",true]]'
+}
+
+@test "--file --store into a store another program holds locked: the records it did not take named, exit 64" {
+    cxltier events --file "$R" --store --store-path "$DB" 2>/dev/null
+    {
+        rec $GM 17:000000 20:0600 24:"$(le64 $((T0 + 5000000000)))" 48:0050000000000000 56:00
+        rec $GM 17:000000 20:0700 24:"$(le64 $((T0 + 6000000000)))" 48:0060000000000000 56:00
+        rec $GM 17:000000 20:0800 24:"$(le64 $((T0 + 7000000000)))" 48:0070000000000000 56:00
+    } > "$BATS_TEST_TMPDIR/more.bin"
+    mkfifo "$BATS_TEST_TMPDIR/locked"
+    # another writer holds the database's lock until it is killed
+    python3 -c 'import signal, sqlite3, sys
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("BEGIN EXCLUSIVE")
+open(sys.argv[2], "w").write("locked\n")
+signal.pause()' "$DB" "$BATS_TEST_TMPDIR/locked" 3>&- &
+    holder=$!
+    read -r line < "$BATS_TEST_TMPDIR/locked"
+    # more than the store's queue holds: the oldest dropped on the way are named too
+    many_records "$BATS_TEST_TMPDIR/many.bin" 110000 110000
+    run --separate-stderr cxltier events --file "$BATS_TEST_TMPDIR/many.bin" --store --store-path "$DB" --type overflow
+    assert_failure 64
+    [[ $stderr == *"error: $BATS_TEST_TMPDIR/many.bin: the store $DB did not take 110000 of its 110000 records (another program holds its lock): records 0-109999 (by their place in the file, from 0); it took the 0 others, 0 of them new"* ]] ||
+        fail "$stderr"
+    run --separate-stderr cxltier events --file "$BATS_TEST_TMPDIR/more.bin" --store --store-path "$DB" -j
+    kill "$holder"
+    wait "$holder" || true
+    holder=
+    assert_failure 64
+    assert_equal "$(jq '.events | length' <<<"$output")" 3
+    [[ $stderr == *"cxltier events: error: $BATS_TEST_TMPDIR/more.bin: the store $DB did not take 3 of its 3 records (another program holds its lock): records 0-2 (by their place in the file, from 0); it took the 0 others, 0 of them new: give the file again when the store takes records" ]] ||
+        fail "$stderr"
+    [[ $stderr != *"lost with this"* ]] || fail "said twice: $stderr"
+    assert_equal "$(cxltier events --history --store-path "$DB" -j | jq '.events | length')" 5
+    run --separate-stderr cxltier events --file "$BATS_TEST_TMPDIR/more.bin" --store --store-path "$DB"
+    assert_success
+    assert_equal "$stderr" "cxltier events: $BATS_TEST_TMPDIR/more.bin: 3 records, 3 of them new in the store $DB"
 }
 
 @test "--history: --since, --until and the filters on the stored records" {
@@ -140,11 +183,11 @@ setup() {
     assert_failure 1
     assert_equal "$stderr" "cxltier events: error: event store $DB: not cxltier's (another program's database): give the right path"
     rm "$DB"
-    python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript('PRAGMA application_id = 1129860180; PRAGMA user_version = 3; CREATE TABLE records (a)')" "$DB"
+    python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript('PRAGMA application_id = 1129860180; PRAGMA user_version = 4; CREATE TABLE records (a)')" "$DB"
     sum=$(sha256sum < "$DB")
     run --separate-stderr cxltier events --file "$R" --store --store-path "$DB"
     assert_failure 1
-    assert_equal "$stderr" "cxltier events: error: event store $DB has a newer schema than this cxltier's (2): left alone; run the newer cxltier, or move the file away
+    assert_equal "$stderr" "cxltier events: error: event store $DB has a newer schema than this cxltier's (3): left alone; run the newer cxltier, or move the file away
 cxltier events: warning: events are not stored (only shown) until the store can be opened: the follower tries again when it restarts"
     assert_equal "$(sha256sum < "$DB")" "$sum"
     assert_equal "$(ls "$S")" events.db
@@ -241,9 +284,10 @@ cxltier events: warning: events are not stored (only shown) until the store can 
     assert_equal "$(jq -r '.findings[] | select(.check == "events") | .fix' <<<"$output")" 'systemctl restart cxltier-events'
 }
 
-# a retirement as the follower writes it (lib/events/retire-log.c)
+# a decision as the follower writes it (lib/events/retire-log.c): the page's
+# row, and the decision counted
 retirement() {
-    python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO retirements (time_ns, memdev, serial, device, dpa, hpa, action, errors, reason, message) VALUES (1764979200000000000, 'mem0', 42, '0x2a', ?, ?, ?, 3, '3 corrected errors within 86400 s (retire-threshold = 3)', ?)\", (int(sys.argv[2], 0), int(sys.argv[2], 0) + 0x1080000000, sys.argv[3], sys.argv[4] or None)); c.commit()" "$DB" "$@"
+    python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO retirements (time_ns, first_ns, memdev, serial, device, dpa, hpa, action, errors, reason, message) VALUES (1764979200000000000, 1764979200000000000, 'mem0', 42, 'serial:0x2a', ?, ?, ?, 3, '3 corrected errors within 86400 s (retire-threshold = 3)', ?)\", (int(sys.argv[2], 0), int(sys.argv[2], 0) + 0x1080000000, sys.argv[3], sys.argv[4] or None)); c.execute(\"INSERT INTO retire_counts VALUES ('mem0', 42, ?, 1, 1764979200000000000) ON CONFLICT DO UPDATE SET n = n + 1\", (sys.argv[3],)); c.commit()" "$DB" "$@"
 }
 
 @test "retired pages: counted by metrics, named by doctor, listed by --summary" {
@@ -272,4 +316,166 @@ retirement() {
     run cxltier events --history --summary --store-path "$DB"
     assert_success
     assert_output --partial 'Pages retired, or due and left in use:'
+}
+
+# many_records FILE N PAGES [SECONDS]: N corrected General Media records on
+# PAGES pages (one after the other, round), distinct handles and device times
+# from SECONDS (default 2026-12-01) a millisecond apart
+many_records() {
+    python3 - "$@" <<'PY'
+import struct, sys
+gm = bytes.fromhex("fbcd0a77c260417f85a9088b1621eba6")
+n, pages = int(sys.argv[2]), int(sys.argv[3])
+t0 = int(sys.argv[4] if len(sys.argv) > 4 else 1796083200) * 10**9
+with open(sys.argv[1], "wb") as f:
+    for i in range(n):
+        rec = bytearray(128)
+        rec[0:16] = gm
+        rec[16] = 128
+        struct.pack_into("<H", rec, 20, i % 65536)
+        struct.pack_into("<Q", rec, 24, t0 + i * 10**6)
+        struct.pack_into("<Q", rec, 48, (i % pages) * 4096)
+        f.write(rec)
+PY
+}
+
+# peak_kib ARGS...: the peak RSS of cxltier ARGS, in KiB
+peak_kib() { /usr/bin/time -f %M -o "$BATS_TEST_TMPDIR/rss" "$CXLTIER" "$@" > /dev/null 2>&1; cat "$BATS_TEST_TMPDIR/rss"; }
+
+@test "--history streams: its memory does not grow with the store, as JSON or a table" {
+    many_records "$BATS_TEST_TMPDIR/many.bin" 20000 20000
+    cxltier events --file "$BATS_TEST_TMPDIR/many.bin" --store --store-path "$DB" --type overflow 2>/dev/null
+    json=$(peak_kib events --history --store-path "$DB" -j)
+    table=$(peak_kib events --history --store-path "$DB")
+    echo "# 20000 records: $json KiB at peak as JSON, $table KiB as a table" >&3
+    (( json < 65536 && table < 65536 )) || fail "20000 records: $json KiB at peak as JSON, $table KiB as a table"
+    assert_equal "$(cxltier events --history --store-path "$DB" -j | jq '.events | length')" 20000
+    assert_equal "$(cxltier events --history --store-path "$DB" | wc -l)" 20001
+}
+
+# seconds COMMAND...: how long it ran (its status must be 0 or 1)
+seconds() {
+    local t0 t1 rc=0
+    t0=$EPOCHREALTIME
+    "$@" > /dev/null 2>&1 || rc=$?
+    t1=$EPOCHREALTIME
+    (( rc <= 1 )) || { echo "status $rc: $*" >&2; return 1; }
+    echo $(( (10#${t1/./} - 10#${t0/./}) / 1000 ))
+}
+
+@test "110000 records on as many pages: --file --store writes every one (more than a follower holds); --summary and doctor take about their share of the time, not its square" {
+    local now s_small s_big d_small d_big
+    now=$(( $(date +%s) - 3600 ))
+    mkdir -m 700 "$S/small"
+    many_records "$BATS_TEST_TMPDIR/small.bin" 5000 5000 $now
+    many_records "$BATS_TEST_TMPDIR/many.bin" 110000 110000 $now
+    cxltier events --file "$BATS_TEST_TMPDIR/small.bin" --store --store-path "$S/small/e.db" --type overflow 2>/dev/null
+    run --separate-stderr cxltier events --file "$BATS_TEST_TMPDIR/many.bin" --store --store-path "$DB" --type overflow
+    assert_success
+    assert_equal "$stderr" "cxltier events: $BATS_TEST_TMPDIR/many.bin: 110000 records, 110000 of them new in the store $DB"
+    s_small=$(seconds cxltier events --history --summary --store-path "$S/small/e.db" -j)
+    s_big=$(seconds cxltier events --history --summary --store-path "$DB" -j)
+    d_small=$(seconds cxltier doctor --sysroot "$(fixture lab-region-online)" --store-path "$S/small/e.db" -j)
+    d_big=$(seconds cxltier doctor --sysroot "$(fixture lab-region-online)" --store-path "$DB" -j)
+    echo "# --summary: ${s_small} ms on 5000 pages, ${s_big} ms on 110000; doctor: ${d_small} ms, ${d_big} ms" >&3
+    (( s_big < 44 * (s_small + 10) && d_big < 44 * (d_small + 10) )) ||
+        fail "--summary: ${s_small} ms on 5000 pages, ${s_big} ms on 110000; doctor: ${d_small} ms, ${d_big} ms"
+    run cxltier events --history --summary --store-path "$DB" -j
+    assert_success
+    assert_equal "$(jq -c '.summary | [.records, .corrected_pages_total, (.corrected_pages | length)]' <<<"$output")" '[110000,110000,10]'
+}
+
+@test "a store-max-age past what a clock counts: refused, the history left whole" {
+    cxltier events --file "$R" --store --store-path "$DB" 2>/dev/null
+    printf '[events]\nstore-max-age = 999999d\n' > "$BATS_TEST_TMPDIR/conf"
+    run --separate-stderr cxltier events --file "$R" --store --store-path "$DB" --config "$BATS_TEST_TMPDIR/conf"
+    assert_failure 2
+    assert_equal "$stderr" "cxltier events: error: $BATS_TEST_TMPDIR/conf:2: store-max-age = 999999d: a duration of at most 100 years, such as 90d or 52w (0: none)"
+    assert_equal "$(cxltier events --history --store-path "$DB" -j | jq '.events | length')" 5
+}
+
+# ras_db FILE: a database as rasdaemon 0.8.3 makes it (ras-record.c's CXL
+# tables), with a General Media record, a DRAM one and a poison one as it
+# stores them, and a row without a memdev
+ras_db() {
+    python3 - "$1" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+hdr = "id INTEGER PRIMARY KEY, timestamp TEXT, memdev TEXT, host TEXT, serial INTEGER, log_type TEXT, hdr_uuid TEXT, hdr_flags INTEGER, hdr_handle INTEGER, hdr_related_handle INTEGER, hdr_ts TEXT, hdr_length INTEGER, hdr_maint_op_class INTEGER, hdr_maint_op_sub_class INTEGER"
+c.execute(f"CREATE TABLE cxl_general_media_event ({hdr}, dpa INTEGER, dpa_flags INTEGER, descriptor INTEGER, type INTEGER, transaction_type INTEGER, channel INTEGER, rank INTEGER, device INTEGER, comp_id BLOB, hpa INTEGER, region TEXT, region_uuid TEXT, pldm_entity_id BLOB, pldm_resource_id BLOB, sub_type INTEGER, cme_threshold_ev_flags INTEGER, cme_count INTEGER)")
+c.execute(f"CREATE TABLE cxl_dram_event ({hdr}, dpa INTEGER, dpa_flags INTEGER, descriptor INTEGER, type INTEGER, transaction_type INTEGER, channel INTEGER, rank INTEGER, nibble_mask INTEGER, bank_group INTEGER, bank INTEGER, row INTEGER, column INTEGER, cor_mask BLOB, hpa INTEGER, region TEXT, region_uuid TEXT, comp_id BLOB, pldm_entity_id BLOB, pldm_resource_id BLOB, sub_type INTEGER, sub_channel INTEGER, cme_threshold_ev_flags INTEGER, cvme_count INTEGER)")
+c.execute("CREATE TABLE cxl_poison_event (id INTEGER PRIMARY KEY, timestamp TEXT, memdev TEXT, host TEXT, serial INTEGER, trace_type TEXT, region TEXT, region_uuid TEXT, hpa INTEGER, dpa INTEGER, dpa_length INTEGER, source TEXT, flags INTEGER, overflow_ts TEXT)")
+u = "fbcd0a77-c260-417f-85a9-088b1621eba6"
+c.execute("INSERT INTO cxl_general_media_event VALUES (1, '2025-12-06 10:00:01 +0100', 'mem0', '0000:0d:00.0', 4660, 'Warning', ?, 1, 7, 0, '2025-12-06 10:00:00 +0100', 128, 0, 0, 4096, 0, 0, 0, 1, 1, 0, 3, ?, 4563406848, 'region0', '', NULL, NULL, 0, 0, 0)", (u, bytes(16)))
+c.execute("INSERT INTO cxl_dram_event VALUES (1, '2025-12-06 09:00:02 +0000', 'mem0', '0000:0d:00.0', 4660, 'Informational', '601dcbb3-9c06-4eab-b8af-4e9bfb5c9624', 1, 8, 0, '2025-12-06 09:00:01 +0000', 128, 0, 0, 8192, 0, 0, 0, 2, 1, 0, 3, 1, 2, 42, 7, ?, -1, '', '', NULL, NULL, NULL, 0, 0, 0, 0)", (bytes([1] + [0] * 31),))
+c.execute("INSERT INTO cxl_dram_event (id, timestamp, log_type) VALUES (2, '2025-12-06 09:00:03 +0000', 'Warning')")
+c.execute("INSERT INTO cxl_poison_event VALUES (1, '2025-12-06 09:00:04 +0000', 'mem0', '0000:0d:00.0', 4660, 'Inject', '', '', -1, 12288, 64, 'Injected', 0, '1970-01-01 00:00:00 +0000')")
+c.commit()
+PY
+}
+
+@test "--import-rasdaemon: a row without its UUID (rasdaemon could not read the kernel's) is of its table's format, the same record as with it" {
+    ras_db "$BATS_TEST_TMPDIR/ras.db"
+    cp "$BATS_TEST_TMPDIR/ras.db" "$BATS_TEST_TMPDIR/no-uuid.db"
+    python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE cxl_general_media_event SET hdr_uuid = ''\"); c.execute(\"UPDATE cxl_dram_event SET hdr_uuid = '00000000-0000-0000-0000-000000000000'\"); c.commit()" "$BATS_TEST_TMPDIR/no-uuid.db"
+    run --separate-stderr cxltier events --import-rasdaemon "$BATS_TEST_TMPDIR/no-uuid.db" --store-path "$DB" -j
+    assert_failure 64
+    assert_equal "$(jq -c '.import | [.rows, .new, .duplicates]' <<<"$output")" '[4,3,0]'
+    run cxltier events --history --store-path "$DB" -j
+    assert_success
+    assert_equal "$(jq -c '[.events[] | .uuid]' <<<"$output")" \
+        '["fbcd0a77-c260-417f-85a9-088b1621eba6","601dcbb3-9c06-4eab-b8af-4e9bfb5c9624",null]'
+    # the same records as rasdaemon keeps them with their UUID: held already
+    run --separate-stderr cxltier events --import-rasdaemon "$BATS_TEST_TMPDIR/ras.db" --store-path "$DB" -j
+    assert_failure 64
+    assert_equal "$(jq -c '.import | [.rows, .new, .duplicates]' <<<"$output")" '[4,0,3]'
+    # a kernel whose cxl_dram gives the correction mask as 32 bytes (7.x), not
+    # four u64: the import's as its
+    local root=$BATS_TEST_TMPDIR/root
+    mkdir -p "$root/sys/kernel/tracing/events/cxl/cxl_dram" && mkdir -m 700 "$S/b"
+    printf 'name: cxl_dram\nformat:\n\tfield:u8 cor_mask[32];\toffset:100;\tsize:32;\tsigned:0;\n' \
+        > "$root/sys/kernel/tracing/events/cxl/cxl_dram/format"
+    run --separate-stderr cxltier --sysroot "$root" events --import-rasdaemon "$BATS_TEST_TMPDIR/ras.db" --store-path "$S/b/e.db"
+    assert_failure 64
+    assert_equal "$(cxltier events --history --store-path "$S/b/e.db" -j | jq -c '.events[1].fields.cor_mask')" \
+        '"0100000000000000000000000000000000000000000000000000000000000000"'
+}
+
+@test "--import-rasdaemon: rasdaemon's CXL records into the store as the kernel gave them, each once" {
+    ras_db "$BATS_TEST_TMPDIR/ras.db"
+    run --separate-stderr cxltier events --import-rasdaemon "$BATS_TEST_TMPDIR/ras.db" --store-path "$DB" -j
+    assert_failure 64
+    assert_equal "$(jq -c '.import | [.rows, .new, .duplicates, .skipped]' <<<"$output")" '[4,3,0,1]'
+    assert_equal "$(jq -c '[.import.tables[] | [.table, .rows, .new, .skipped]]' <<<"$output")" \
+        '[["cxl_general_media_event",1,1,0],["cxl_dram_event",2,1,1],["cxl_poison_event",1,1,0]]'
+    [[ $stderr == *"1 rows of rasdaemon's database $BATS_TEST_TMPDIR/ras.db make no record"* ]] || fail "$stderr"
+    # twice: nothing new
+    run --separate-stderr cxltier events --import-rasdaemon "$BATS_TEST_TMPDIR/ras.db" --store-path "$DB" -j
+    assert_failure 64
+    assert_equal "$(jq -c '.import | [.rows, .new, .duplicates]' <<<"$output")" '[4,0,3]'
+    # as the kernel gave them: the fields under its names, the times rasdaemon kept
+    run cxltier events --history --store-path "$DB" -j
+    assert_success
+    assert_equal "$(jq -c '[.events[] | [.event, .memdev, .serial, .severity, .dpa, .handle // .trace_type]]' <<<"$output")" \
+        '[["cxl_general_media","mem0",4660,"warning",4096,7],["cxl_dram","mem0",4660,"informational",8192,8],["cxl_poison","mem0",4660,"failure",12288,"inject"]]'
+    assert_equal "$(jq -c '[.events[] | [.time, .received, .identity]][0]' <<<"$output")" \
+        '["2025-12-06T09:00:00.000000000Z","2025-12-06T09:00:01.000000000Z","serial:0x1234"]'
+    assert_equal "$(jq -c '.events[0] | [.hpa, .region, .fields.region_name, .fields.log]' <<<"$output")" '[4563406848,"region0","region0",1]'
+    # (rasdaemon keeps no validity_flags: the decoded keys they make valid are absent)
+    assert_equal "$(jq -c '.events[1] | [has("hpa"), .fields.cor_mask, .fields.row, .fields.bank]' <<<"$output")" \
+        '[false,[1,0,0,0],42,2]'
+    run cxltier events --history --summary --store-path "$DB" -j
+    assert_success
+    assert_equal "$(jq -c '.summary | [.records, .corrected_pages_total]' <<<"$output")" '[3,2]'
+    # no such database, and one that is not rasdaemon's
+    run --separate-stderr cxltier events --import-rasdaemon "$BATS_TEST_TMPDIR/none.db" --store-path "$DB"
+    assert_failure 1
+    assert_equal "$stderr" "cxltier events: error: rasdaemon's database $BATS_TEST_TMPDIR/none.db: No such file or directory"
+    python3 -c "import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute('CREATE TABLE mc_event (id INTEGER)')" "$BATS_TEST_TMPDIR/other.db"
+    run --separate-stderr cxltier events --import-rasdaemon "$BATS_TEST_TMPDIR/other.db" --store-path "$DB"
+    assert_failure 1
+    [[ $stderr == *"has no CXL table of rasdaemon's"* ]] || fail "$stderr"
+    run cxltier events --import-rasdaemon --follow
+    assert_failure 2
+    assert_output --partial "--import-rasdaemon takes rasdaemon's history into the store: not with --follow"
 }

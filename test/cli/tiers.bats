@@ -227,3 +227,17 @@ cxl_near_node1() {
     run cxltier --sysroot "$BATS_TEST_TMPDIR/nonuma" tiers
     assert_failure 77
 }
+
+@test "a CXL topology that cannot be read: said at once, named in the JSON, exit 64 (the nodes shown without it)" {
+    local root=$BATS_TEST_TMPDIR/root
+    cp -a "$(fixture lab-region-online)" "$root"
+    echo junk > "$(realpath "$root/sys/bus/cxl/devices/region0")/size"
+    run --separate-stderr cxltier --sysroot "$root" tiers -j
+    assert_failure 64
+    [[ $stderr == "cxltier tiers: warning: the CXL topology could not be read ("*"): the nodes are shown without their CXL devices and CDAT figures" ]] ||
+        fail "stderr: $stderr"
+    assert_equal "$(jq -c '[(.nodes | length), (.incomplete[] | .part)]' <<<"$output")" '[2,"cxl"]'
+    run --separate-stderr cxltier --sysroot "$root" tiers --matrix
+    assert_failure 64
+    [[ $stderr == *"the CXL topology could not be read"* ]] || fail "stderr: $stderr"
+}

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <sqlite3.h>
@@ -21,6 +22,7 @@
 #include "events/event-blob.h"
 #include "events/event-store.h"
 #include "events/event-summary.h"
+#include "config/events-conf.h"
 
 static char root[512];
 static struct ct_error err;
@@ -281,6 +283,114 @@ static void fault_cases(void)
 	ct_event_store_close(w);
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (uint64_t)t.tv_sec * NS + (uint64_t)t.tv_nsec;
+}
+
+static int count_memdev(const struct ct_event *e, void *arg)
+{
+	unsigned *n = arg;
+
+	n[!strcmp(e->memdev, "memB")]++;
+	return 0;
+}
+
+static unsigned told;
+static char told_identity[128];
+static int64_t told_off;
+static void on_clock(const struct ct_event *e, const char *identity, int64_t off_ns, void *arg)
+{
+	(void)e, (void)arg;
+	snprintf(told_identity, sizeof(told_identity), "%s", identity);
+	told_off = off_ns;
+	told++;
+}
+
+static int first_memdev(const struct ct_event *e, void *arg)
+{
+	snprintf(arg, 32, "%s", e->memdev);
+	return 1;
+}
+
+/* the age and the size bounds go by the host's clock, whatever the
+ * devices' say */
+static void clock_cases(void)
+{
+	static struct ct_event e;
+	struct ct_event_store *w;
+	struct ct_event_store_limits lim = { .max_age_s = 86400 };
+	char path[600];
+	uint64_t rows, pruned, t = now_ns();
+	unsigned kept[2] = { 0, 0 };
+	char which[32] = "";
+
+	path_of(path, sizeof(path), "clock.db");
+	is_int(ct_event_store_open_writer(path, &lim, &w, &err), 0, "a store that keeps a day");
+	ct_event_store_on_clock(w, on_clock, NULL);
+	gm(&e, "mem0", 42, 1, t - 2 * 86400 * NS, 0x1000, 0, 1);
+	e.trace_time = t;
+	ct_event_store_add(w, &e);
+	is_int(ct_event_store_flush(w, &err), 0, "a record of a device two days behind, received now");
+	gm(&e, "mem0", 42, 2, t - 2 * 86400 * NS + NS, 0x1000, 0, 1);
+	e.trace_time = t + NS;
+	ct_event_store_add(w, &e);
+	ct_event_store_flush(w, &err);
+	ok(told == 1 && !strcmp(told_identity, "serial:0x2a") && told_off == -2 * 86400 * (int64_t)NS,
+	   "a clock two days behind told, once (%u: %s, %lld s)", told, told_identity, (long long)(told_off / (int64_t)NS));
+	ct_event_store_totals(w, &rows, &pruned, &err);
+	ok(rows == 2 && pruned == 0, "kept: they arrived now (%llu kept, %llu pruned)", (unsigned long long)rows,
+	   (unsigned long long)pruned);
+	gm(&e, "mem1", 43, 1, t + 365 * 86400 * NS, 0x1000, 0, 1);
+	e.trace_time = t - 2 * 86400 * NS;
+	ct_event_store_add(w, &e);
+	is_int(ct_event_store_flush(w, &err), 0, "a record of a device a year ahead, received two days ago");
+	ct_event_store_totals(w, &rows, &pruned, &err);
+	ct_event_store_each(w, 0, 0, first_memdev, which, &err);
+	ok(rows == 2 && pruned == 1 && !strcmp(which, "mem0"), "pruned: it arrived two days ago (%llu kept, %llu "
+	   "pruned, %s's kept)", (unsigned long long)rows, (unsigned long long)pruned, which);
+	ct_event_store_close(w);
+
+	/* two devices report together, one a year ahead: the size bound keeps
+	 * the newest of both */
+	path_of(path, sizeof(path), "fair.db");
+	lim = (struct ct_event_store_limits){ .max_bytes = 1 << 20 };
+	is_int(ct_event_store_open_writer(path, &lim, &w, &err), 0, "a store of 1 MiB");
+	for (int i = 0; i < 4500; i++) {
+		bool b = i % 3 == 2;
+		uint64_t emit = T0 + (uint64_t)i * NS;
+		gm(&e, b ? "memB" : "memA", b ? 2 : 1, (uint16_t)i, b ? emit + 365 * 86400 * NS : emit, 0x1000, 0, 1);
+		e.trace_time = emit;
+		ct_event_store_add(w, &e);
+		if (i % 50 == 49)
+			ct_event_store_flush(w, &err);
+	}
+	ct_event_store_each(w, 0, 0, count_memdev, kept, &err);
+	ok(kept[0] + kept[1] > 0 && kept[0] >= kept[1] && kept[0] <= 3 * kept[1],
+	   "the device a year ahead does not keep its history at the other's expense (%u kept of the right one's "
+	   "3000, %u of the one ahead's 1500)", kept[0], kept[1]);
+	ct_event_store_close(w);
+}
+
+/* the durations of [events]: one parser, bounds checked */
+static void conf_cases(void)
+{
+	struct ct_events_conf c;
+
+	is_int(ct_events_conf_parse("[events]\nstore-max-age = 999999d\n", "conf", &c, &err), -EINVAL,
+	       "store-max-age = 999999d: refused");
+	ok(strstr(err.msg, "store-max-age = 999999d") != NULL, "saying so (%s)", err.msg);
+	is_int(ct_events_conf_parse("[events]\nretire-window = 999999d\n", "conf", &c, &err), -EINVAL,
+	       "retire-window = 999999d: refused");
+	is_int(ct_events_conf_parse("[events]\nstore-max-age = 52w\nretire-window = 1h 30min\n", "conf", &c, &err), 0,
+	       "52w, and 1h 30min, as systemd.time writes them");
+	ok(c.store_max_age_s == 52 * 7 * 86400ULL && c.retire.window_s == 5400, "read as %llu s and %llu s",
+	   (unsigned long long)c.store_max_age_s, (unsigned long long)c.retire.window_s);
+}
+
 static void summary_cases(void)
 {
 	static struct ct_event e;
@@ -294,7 +404,7 @@ static void summary_cases(void)
 	ct_event_summary_add(&s, &e);
 	gm(&e, "mem1", 43, 7, T0, 0x5000, 0, 1);
 	ct_event_summary_add(&s, &e);
-	ct_event_summary_sort_pages(&s);
+	ct_event_summary_finish(&s);
 	is_int((long long)s.all.records, 7, "seven records");
 	is_int((long long)s.nmemdevs, 2, "two memdevs");
 	is_int((long long)s.memdevs[0].c.records, 6, "mem0: six");
@@ -304,8 +414,8 @@ static void summary_cases(void)
 	is_int((long long)s.npages, 2, "two pages with corrected errors (the uncorrectable one is not)");
 	ok(s.npages == 2 && s.pages[0].records == 5 && s.pages[0].dpa == 0x1000 && !strcmp(s.pages[0].memdev, "mem0"),
 	   "the most corrected first: mem0's page 0x1000, five");
-	ok(s.npages == 2 && s.pages[0].has_hpa && s.pages[0].first_ns == T0 && s.pages[0].last_ns == T0 + 4 * 86400 * NS,
-	   "with its HPA and its first and last times");
+	ok(s.npages == 2 && s.pages[0].has_hpa && s.pages[0].first_ns == T0 + 1000 &&
+	   s.pages[0].last_ns == T0 + 4 * 86400 * NS + 1000, "with its HPA and its first and last times (the host's)");
 	ct_event_summary_free(&s);
 }
 
@@ -320,6 +430,8 @@ int main(void)
 	store_cases();
 	fault_cases();
 	summary_cases();
+	clock_cases();
+	conf_cases();
 	tap_rm_tree(root);
 	return tap_done();
 }

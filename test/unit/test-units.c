@@ -4,6 +4,7 @@
  * as util-linux prints them; durations as systemd.time writes them. */
 #include <errno.h>
 #include "tap.h"
+#include "core/conf.h"
 #include "core/units.h"
 
 static long long size(const char *s)
@@ -14,12 +15,14 @@ static long long size(const char *s)
 	return rc ? rc : (long long)v;
 }
 
-/* the config file's durations: systemd.time's spans, whole seconds */
+/* the config file's durations: systemd.time's spans, whole seconds, at
+ * most 100 years */
 static long long duration(const char *s)
 {
 	uint64_t v = 0;
+	int rc = ct_conf_duration(s, CT_CONF_DURATION_MAX_S, &v);
 
-	return ct_parse_duration(s, &v) ? -1 : (long long)v;
+	return rc == -ERANGE ? -2 : rc ? -1 : (long long)v;
 }
 
 int main(void)
@@ -60,6 +63,8 @@ int main(void)
 	is_int(duration("500ms"), -1, "duration: not whole seconds");
 	is_int(duration("soon"), -1, "duration: not a span");
 	is_int(duration("-1h"), -1, "duration: negative");
+	is_int(duration("100y"), 3155760000LL, "duration: 100 years, the most");
+	is_int(duration("999999d"), -2, "duration: past 100 years, out of range (not overflowed)");
 
 	/* and said back as util-linux prints them */
 	char b[32];

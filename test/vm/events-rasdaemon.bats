@@ -7,6 +7,11 @@
 # by both from the kernel's tracepoints. Every value rasdaemon keeps, cxltier
 # keeps (rasdaemon-compare.jq says, column by column); the pages each takes
 # out of use. The comparison is left on the share as rasdaemon/compare.tsv.
+# Then rasdaemon's database taken into a store (events --import-rasdaemon):
+# each record once, twice no duplicate, none twice in the follower's store;
+# each the follower's record, field for field (rasdaemon-import.jq). On 6.12
+# rasdaemon keeps no record (its database has its tables, empty): none to
+# take.
 load helper
 load events
 load ndctl-oracle
@@ -55,7 +60,36 @@ kernel_fields() {
         grep -v '^common_' | jq -R . | jq -sc .
 }
 
-@test "rasdaemon 0.8.3 and the follower, the same records: every value rasdaemon keeps, the store keeps; the pages each takes out of use" {
+# rasdaemon's database, which holds $1 records, taken into a new store
+# twice and into the follower's store $DB
+import_checks() {
+    local n=$1 I=$BATS_TEST_TMPDIR/imported
+    mkdir -m 700 "$I"
+    (( n == 0 )) || echo "# rasdaemon's hdr_uuid of its General Media and DRAM rows: $($SQL "$RASDB" \
+        'SELECT DISTINCT quote(hdr_uuid) FROM cxl_general_media_event UNION SELECT DISTINCT quote(hdr_uuid) FROM cxl_dram_event' | tr '\n' ' ')" >&3
+    run --separate-stderr cxltier events --import-rasdaemon "$RASDB" --store-path "$I/events.db" -j
+    assert_success
+    assert_equal "$(jq -c '.import | [.rows, .new, .duplicates, .skipped]' <<<"$output")" "[$n,$n,0,0]"
+    assert_equal "$stderr" "cxltier events: $RASDB: $n CXL records of rasdaemon's, $n of them new in the store $I/events.db"
+    echo "# imported: $(jq -c '[.import.tables[] | [.table, .rows]]' <<<"$output")" >&3
+    run --separate-stderr cxltier events --import-rasdaemon "$RASDB" --store-path "$I/events.db" -j
+    assert_success
+    assert_equal "$(jq -c '.import | [.rows, .new, .duplicates]' <<<"$output")" "[$n,0,$n]"
+    run --separate-stderr cxltier events --import-rasdaemon "$RASDB" --store-path "$DB" -j
+    assert_success
+    [[ $(jq -c '.import | [.new, .duplicates]' <<<"$output") == "[0,$n]" ]] ||
+        fail "into the follower's store: $(jq -c '.import | [.new, .duplicates]' <<<"$output"), not [0,$n]; its keys:
+$($SQL "$DB" 'SELECT key FROM records ORDER BY key')
+the import's:
+$($SQL "$I/events.db" 'SELECT key FROM records ORDER BY key')"
+    assert_equal "$(cxltier events --history --store-path "$I/events.db" -j | jq '.events | length')" "$n"
+    jq -n --argjson imported "$(cxltier events --history --store-path "$I/events.db" -j | jq -c .events)" \
+        --argjson live "$(cxltier events --history --store-path "$DB" -j | jq -c .events)" \
+        '{imported: $imported, live: $live}' | jq -r -f /tests/rasdaemon-import.jq > /share/rasdaemon/import-diff.txt
+    [[ ! -s /share/rasdaemon/import-diff.txt ]] || fail "$(head -5 /share/rasdaemon/import-diff.txt)"
+}
+
+@test "rasdaemon 0.8.3 and the follower, the same records: every value rasdaemon keeps, the store keeps; the pages each takes out of use; rasdaemon's database taken in, each record once" {
     S=$BATS_TEST_TMPDIR/store DB=$BATS_TEST_TMPDIR/store/events.db
     mkdir -m 700 "$S"
     mkdir -p /var/lib/rasdaemon /share/rasdaemon
@@ -98,6 +132,7 @@ kernel_fields() {
         assert_equal "$(ras_count)" 0
         printf 'all\tall\t-\trasdaemon stored no record: the kernel has no hdr_maint_op_sub_class ("CANT FIND FIELD", "FAILED TO PARSE")\n' \
             > /share/rasdaemon/compare.tsv
+        import_checks 0
     else
         wait_for 120 "rasdaemon's database to hold the nine" ras_holds 9
         kill -TERM "$RPID"
@@ -116,6 +151,7 @@ kernel_fields() {
         (( $(wc -l < /share/rasdaemon/compare-rows.tsv) > 9 * 20 )) || fail "too few values compared: $(wc -l < /share/rasdaemon/compare-rows.tsv)"
         run grep -E $'\t(MISSING|DIFFERS)\t' /share/rasdaemon/compare-rows.tsv
         assert_failure 1
+        import_checks 9
     fi
     # the pages: cxltier retired its two; rasdaemon none (its page isolation
     # acts on EDAC memory-controller errors, not on CXL records)

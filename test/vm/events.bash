@@ -24,13 +24,22 @@ instance_of() { ls $T | grep -E "^cxltier-follow-$1(-|\$)"; }
 # PID has exited (gone, or a zombie waiting for `wait`)
 exited() { [[ ! -e /proc/$1 ]] || [[ $(cut -d' ' -f3 /proc/$1/stat) == Z ]]; }
 
+# the private instance of follower PID records: every cxl event on, and its
+# tracing (the follower makes the directory first, then turns them on)
+recording_of() {
+    local i
+    i=$(instance_of "$1") && [[ $(cat "$T/$i/events/cxl/enable") == 1 && $(cat "$T/$i/tracing_on") == 1 ]]
+}
+
 # start a follower with fd 3 closed (one left behind must not keep bats
-# waiting); sets $pid, and $inst once its instance is there
+# waiting); sets $pid, and $inst once its instance records (a record
+# injected before would be in the shared instance alone: a follower with a
+# store takes it from there into the store, and shows it not)
 start_follower() {
     cxltier events --follow -j "$@" > "$BATS_TEST_TMPDIR/follow.out" 2> "$BATS_TEST_TMPDIR/follow.err" 3>&- &
     pid=$!
     echo "$pid" >> "$BATS_FILE_TMPDIR/followers"
-    wait_for 60 "the tracefs instance of follower $pid" instance_of "$pid"
+    wait_for 60 "the tracefs instance of follower $pid to record" recording_of "$pid"
     inst=$(instance_of "$pid")
     # 256 KiB per CPU, in whole ring-buffer pages (4080 bytes of data each)
     kb=$(cat "$T/$inst/buffer_size_kb")

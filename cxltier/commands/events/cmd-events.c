@@ -5,135 +5,26 @@
  * records shown by events-json.c and events-table.c, its summary by
  * events-overview.c */
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "cli/cli.h"
 #include "cli/filter.h"
 #include "cli/job-exit.h"
 #include "cli/json-build.h"
 #include "cli/run-signals.h"
+#include "events-args.h"
+#include "events-imported.h"
 #include "events-journal.h"
 #include "events-json.h"
 #include "events-overview.h"
 #include "events-table.h"
 #include "events-unshown.h"
 #include "core/context.h"
-#include "core/time-parse.h"
 #include "events/event-store.h"
 #include "jobs/event-follow.h"
+#include "jobs/event-import.h"
 #include "jobs/event-read.h"
-
-struct events_args {
-	bool follow, store, no_store, summary, history, stop, drain, journal;
-	const char *store_path, *config, *file;
-	struct name_filter types, severities, memdevs;
-	uint64_t since_ns, until_ns;
-	struct ct_event_filter filter;	/* the above, as the jobs take it */
-};
-
-/* --since, --until: a point in time as systemd.time(7) writes it (what
- * journalctl takes, and what the TIME column and the JSON print); a bare
- * span means that long ago */
-static int parse_when(const char *s, uint64_t *ns)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	return ct_parse_time(s, (uint64_t)now.tv_sec * CT_NS_PER_SEC + (uint64_t)now.tv_nsec, ns);
-}
-
-static int parse_time(struct cmd_env *env, const char *opt, const char *arg, uint64_t *ns)
-{
-	int rc = parse_when(arg, ns);
-
-	if (!rc)
-		return EXIT_OK;
-	if (rc == -ERANGE)
-		cmd_err(env, "--%s %s: that is before 1970 or after 2262; give a time between them", opt, arg);
-	else
-		cmd_err(env, "--%s %s: not a time; give one as systemd.time(7) writes it: a span ago (30s, 5min, 2h, "
-			"1w), -1h, yesterday, today, now, 2026-12-01 10:00, 2026-12-01T10:00:00Z (as TIME prints), "
-			"or @EPOCH", opt, arg);
-	return EXIT_USAGE;
-}
-
-static int parse_since(struct cmd_env *env, void *args, const char *arg)
-{
-	return parse_time(env, "since", arg, &((struct events_args *)args)->since_ns);
-}
-
-static int parse_until(struct cmd_env *env, void *args, const char *arg)
-{
-	return parse_time(env, "until", arg, &((struct events_args *)args)->until_ns);
-}
-
-/* the filters as the jobs take them: the operands, kinds and severities */
-static int make_filter(struct cmd_env *env, struct events_args *a, int argc, char **argv)
-{
-	struct ct_event_filter *f = &a->filter;
-
-	for (size_t i = 0; i < a->severities.count; i++) {
-		int s = ct_severity_parse(a->severities.names[i]);
-		if (s < 0) {
-			cmd_err(env, "--severity %s: informational, warning, failure or fatal", a->severities.names[i]);
-			return EXIT_USAGE;
-		}
-		f->severities |= 1u << s;
-	}
-	for (size_t i = 0; i < a->types.count; i++) {
-		int k = ct_event_kind_parse(a->types.names[i]);
-		if (k < 0) {
-			cmd_err(env, "--type %s: general_media, dram, memory_module, poison, overflow, aer or generic",
-				a->types.names[i]);
-			return EXIT_USAGE;
-		}
-		f->kinds |= 1u << k;
-	}
-	for (int i = 0; i < argc; i++)
-		if (filter_add(&a->memdevs, argv[i])) {
-			cmd_err(env, "out of memory");
-			return EXIT_FAIL;
-		}
-	f->memdevs = (const char *const *)a->memdevs.names;
-	f->nmemdevs = a->memdevs.count;
-	f->since_ns = a->since_ns;
-	f->until_ns = a->until_ns;
-	return EXIT_OK;
-}
-
-/* the options that go together */
-static int check_modes(struct cmd_env *env, const struct events_args *a)
-{
-	const char *bad = NULL;
-
-	if (a->store && !a->follow && !a->file)
-		bad = "--store goes with --follow or --file (what they read is written to the store; a run without "
-		      "them reads it)";
-	else if (a->history && (a->follow || a->file || a->no_store || a->stop))
-		bad = "--history shows the stored history alone: not with --follow, --file, --no-store or --stop";
-	else if (a->summary && a->follow)
-		bad = "--summary counts the history: not with --follow";
-	else if (a->no_store && (a->store || a->store_path))
-		bad = "--no-store: not with --store or --store-path";
-	else if (a->file && a->summary)
-		bad = "--file decodes records from a file: not with --summary";
-	else if (a->stop && (a->store || a->store_path || a->summary))
-		bad = "--stop: not with the store or --summary";
-	else if (a->drain && (a->follow || a->history || a->file || a->stop))
-		bad = "--drain reads the shared instance once, consuming what it shows: not with --follow, --history, "
-		      "--file or --stop";
-	else if (a->journal && !a->follow)
-		bad = "--journal sends what --follow reads to the journal: not without --follow";
-	else if (a->since_ns && a->until_ns && a->until_ns <= a->since_ns)
-		bad = "--until is not after --since: no record can be between them";
-	if (!bad)
-		return EXIT_OK;
-	cmd_err(env, "%s", bad);
-	return EXIT_USAGE;
-}
 
 /* ---- the follower ---- */
 
@@ -180,18 +71,49 @@ static int follow(struct cmd_env *env, const struct events_args *a)
 
 /* ---- a reading run ---- */
 
+/* the records shown: the job's rows (the store's, or a file's), each made
+ * as it is printed, then what is live, collected */
+struct shown {
+	struct ct_event_rows *rows;
+	uint64_t nrows, next;	/* the row the rows give next */
+	json_object *live;
+	int rc;			/* the rows could not be read */
+};
+
 static int collect(const struct ct_event *e, void *arr)
 {
 	json_object_array_add(arr, events_json(e));
 	return 0;
 }
 
+static json_object *row(void *arg, size_t i)
+{
+	static struct ct_event e;
+	struct shown *s = arg;
+	int rc = 1;
+
+	if (i >= s->nrows)
+		return json_object_get(json_object_array_get_idx(s->live, i - s->nrows));
+	if (i < s->next) {	/* (a table's second pass) */
+		ct_event_rows_rewind(s->rows);
+		s->next = 0;
+	}
+	while (s->next <= i && (rc = ct_event_rows_next(s->rows, &e)) == 1)
+		s->next++;
+	if (rc != 1) {
+		s->rc = rc ? rc : -ENODATA;
+		return json_object_new_object();
+	}
+	return events_json(&e);
+}
+
 /* what the run read, shown: the records or their summary, with what the
  * shared read did not show and the store's figures */
 static int show_read(struct cmd_env *env, const struct ct_event_read_opts *o, const struct ct_event_read_report *rep,
-		     json_object *root)
+		     json_object *root, struct shown *s)
 {
 	json_object *store;
+	int rc;
 
 	if (o->summary) {
 		json_object *summary;
@@ -211,7 +133,15 @@ static int show_read(struct cmd_env *env, const struct ct_event_read_opts *o, co
 			jb_u64(store, "pruned", rep->pruned);
 		}
 	}
-	return o->summary ? events_overview_print(env, root) : events_print(env, root);
+	if (o->summary)
+		return events_overview_print(env, root);
+	rc = events_print(env, root, s->nrows + json_object_array_length(s->live), row, s);
+	if (!rc && s->rc) {
+		cmd_err(env, "the records stopped short: %s", s->rc == -ENODATA ? "fewer than counted" :
+			ct_context_message(env->ctx));
+		rc = EXIT_FAIL;
+	}
+	return rc;
 }
 
 static int read_records(struct cmd_env *env, const struct events_args *a)
@@ -225,17 +155,39 @@ static int read_records(struct cmd_env *env, const struct events_args *a)
 	};
 	struct ct_event_read_report rep;
 	json_object *root = json_object_new_object();
+	struct shown s = { .live = json_object_new_array() };
 	int rc;
 
-	o.show_arg = jb_arr(root, "events");
+	jb_arr(root, "events");
+	o.show_arg = s.live;
 	ct_event_read(env->ctx, &o, &rep);
+	s.rows = rep.rows;
+	s.nrows = rep.nrows;
 	rc = cmd_job_exit(rep.end);
 	if ((rep.end == CT_JOB_DONE || rep.end == CT_JOB_PARTIAL) && o.from != CT_EVENT_READ_STOP) {
-		int prc = show_read(env, &o, &rep, root);
+		int prc = show_read(env, &o, &rep, root, &s);
 		rc = prc ? prc : rc;
 	}
 	ct_event_read_report_free(&rep);
+	json_object_put(s.live);
 	json_object_put(root);
+	return rc;
+}
+
+/* ---- rasdaemon's history ---- */
+
+static int import_rasdaemon(struct cmd_env *env, const struct events_args *a, const char *path)
+{
+	struct ct_event_import_opts o = { .path = path, .store_path = a->store_path, .config = a->config };
+	struct ct_event_import_report rep;
+	int rc;
+
+	ct_event_import(env->ctx, &o, &rep);
+	rc = cmd_job_exit(rep.end);
+	if (rep.end == CT_JOB_DONE || rep.end == CT_JOB_PARTIAL) {
+		int prc = events_import_print(env, &rep);
+		rc = prc ? prc : rc;
+	}
 	return rc;
 }
 
@@ -244,10 +196,20 @@ static int run(struct cmd_env *env, void *args, int argc, char **argv)
 	struct events_args *a = args;
 	int rc;
 
-	if (!(rc = make_filter(env, a, argc, argv)) && !(rc = check_modes(env, a))) {
-		if (!(rc = cmd_context(env)))
-			rc = a->follow && !a->file && !a->history && !a->stop ? follow(env, a) : read_records(env, a);
-	}
+	/* (with --import-rasdaemon the operand is rasdaemon's database) */
+	if (!a->import_rasdaemon && (rc = events_make_filter(env, a, argc, argv)))
+		goto out;
+	if ((rc = events_check_modes(env, a, argc)))
+		goto out;
+	if ((rc = cmd_context(env)))
+		goto out;
+	if (a->import_rasdaemon)
+		rc = import_rasdaemon(env, a, argc ? argv[0] : NULL);
+	else if (a->follow && !a->file && !a->history && !a->stop)
+		rc = follow(env, a);
+	else
+		rc = read_records(env, a);
+out:
 	filter_free(&a->memdevs);
 	return rc;
 }
@@ -275,15 +237,17 @@ static const struct cli_opt opts[] = {
 	  .help = "general_media,dram,memory_module,poison,overflow,aer,generic" },
 	{ .name = "severity", .arg = "LIST", .store = CLI_LIST, .offset = ARG(severities), .complete = CLI_C_WORDS,
 	  .words = "informational warning failure fatal", .help = "informational,warning,failure,fatal" },
-	{ .name = "since", .arg = "WHEN", .store = CLI_PARSE, .parse = parse_since,
+	{ .name = "since", .arg = "WHEN", .store = CLI_PARSE, .parse = events_parse_since,
 	  .help = "only events from WHEN on: 30s, 5min, 1w (ago), -1h, yesterday,\nISO 8601 (as TIME prints it), @EPOCH (systemd.time(7))" },
-	{ .name = "until", .arg = "WHEN", .store = CLI_PARSE, .parse = parse_until,
+	{ .name = "until", .arg = "WHEN", .store = CLI_PARSE, .parse = events_parse_until,
 	  .help = "only events before WHEN (the same forms)" },
 	{ .name = "summary", .store = CLI_FLAG, .offset = ARG(summary),
 	  .help = "the records counted per memdev, kind, severity and day, and the\npages with the most corrected errors" },
 	{ .name = "stop", .store = CLI_FLAG, .offset = ARG(stop), .help = "remove cxltier's instance (stop collecting)" },
 	{ .name = "file", .arg = "RECORDS.bin", .store = CLI_STRING, .offset = ARG(file), .complete = CLI_C_FILE,
 	  .help = "decode 128-byte event records (Get Event Records payloads)" },
+	{ .name = "import-rasdaemon", .store = CLI_FLAG, .offset = ARG(import_rasdaemon),
+	  .help = "take rasdaemon's CXL records into the store, each once: from the\ndatabase given as the operand, else " CT_RASDAEMON_DB },
 	{ NULL },
 };
 static const struct out_table *const tables[] = { &events_table, NULL };
@@ -295,7 +259,8 @@ const struct cli_command command_events = {
 		    "--drain [MEMDEV...] [filters] [-j]\n"
 		    "--follow [--store] [--journal] [MEMDEV...] [filters] [-j]\n"
 		    "--stop\n"
-		    "--file RECORDS.bin [--store] [-j]",
+		    "--file RECORDS.bin [--store] [-j]\n"
+		    "--import-rasdaemon [PATH] [--store-path PATH] [-j]",
 	.about = "CXL event records (General Media, DRAM, Memory Module, poison, overflow, AER)\n"
 		 "as the kernel drained them from the devices (kernel 6.3+ tracepoints), decoded:\n"
 		 "the history the follower stored (cxltier-events.service: " CT_EVENT_STORE_PATH "),\n"

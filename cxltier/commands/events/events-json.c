@@ -217,12 +217,16 @@ json_object *events_json(const struct ct_event *e)
 	jb_str(o, "host", e->host);
 	if (e->has_serial)
 		jb_u64(o, "serial", e->serial);
+	if (e->identity[0])	/* the device as the store tells it from others */
+		jb_str(o, "identity", e->identity);
 	if (sev >= 0)
 		jb_str(o, "severity", ct_severity_name((uint8_t)sev));
 	if (e->timestamp)
 		time_json(o, "timestamp", "time", e->timestamp);
 	if (e->trace_time)	/* when the kernel emitted it */
 		time_json(o, "trace_timestamp", "trace_time", e->trace_time);
+	if (e->received_ns)	/* the host's time the store counts it by */
+		time_json(o, "received_timestamp", "received", e->received_ns);
 	if (e->has_header)
 		header_keys(e, o);
 	if (e->kind == CT_EV_GENERAL_MEDIA || e->kind == CT_EV_DRAM)

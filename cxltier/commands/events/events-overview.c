@@ -68,7 +68,7 @@ json_object *events_overview_json(json_object *root, const struct ct_event_summa
 		jb_u64(d, "records", s->days[i].records);
 		json_object_array_add(a, d);
 	}
-	jb_u64(o, "corrected_pages_total", s->npages);
+	jb_u64(o, "corrected_pages_total", s->pages_total);
 	a = jb_arr(o, "corrected_pages");
 	for (size_t i = 0; i < s->npages && i < TOP_PAGES; i++) {
 		const struct ct_summary_page *p = &s->pages[i];
@@ -95,6 +95,8 @@ static json_object *retired_json(const struct ct_retirement *r)
 	if (r->hpa != UINT64_MAX)
 		jb_u64(o, "hpa", r->hpa);
 	jb_str(o, "action", ct_retire_log_action_name(r->action));
+	if (r->tries)
+		jb_u64(o, "tries", r->tries);
 	jb_u64(o, "errors", r->errors);
 	jb_str(o, "reason", r->reason);
 	if (r->message[0])
@@ -142,11 +144,11 @@ static const struct out_column page_columns[] = {
 };
 static const char *const retired_levels[] = { "summary.retired", NULL };
 static const struct out_column retired_columns[] = {
-	{ "TIME", "time", OUT_STR, 0.1, 0, "when the follower decided", NULL },
+	{ "TIME", "time", OUT_STR, 0.1, 0, "when the follower last decided on it", NULL },
 	{ "MEMDEV", "memdev", OUT_STR, 0.1, 0, "memdev", NULL },
 	{ "DPA", "dpa", OUT_HEX, 0.1, 0, "the page's device physical address", NULL },
 	{ "HPA", "hpa", OUT_HEX, 0.1, 0, "its host physical address", NULL },
-	{ "ACTION", "action", OUT_STR, 0.1, 0, "retired, already_poisoned, failed, limited", NULL },
+	{ "ACTION", "action", OUT_STR, 0.1, 0, "retired, already_poisoned, failed, limited, stale", NULL },
 	{ "ERRORS", "errors", OUT_NUM, 0.1, 0, "corrected errors on it within the window", NULL },
 	{ "WHY", "message", OUT_STR, 0.3, 0, "why it was not retired", NULL },
 };

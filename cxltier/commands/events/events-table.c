@@ -81,7 +81,7 @@ static bool field_name(const char *s, size_t n)
 
 /* -o may name any key of the JSON or any field of the tracepoint besides
  * the columns above: each becomes a column of its own */
-int events_print(struct cmd_env *env, json_object *root)
+int events_print(struct cmd_env *env, json_object *root, size_t nrows, out_row_fn row, void *ctx)
 {
 	enum { MAX_EXTRA = 32, NCOL = sizeof(columns) / sizeof(columns[0]) };
 	struct out_column cols[NCOL + MAX_EXTRA];
@@ -108,7 +108,7 @@ int events_print(struct cmd_env *env, json_object *root)
 	}
 	t.columns = cols;
 	t.ncolumns = n;
-	if (out_print(&env->out, &t, root, err, sizeof(err))) {
+	if (out_print_rows(&env->out, &t, root, "events", nrows, row, ctx, err, sizeof(err))) {
 		cmd_err(env, "%s", err);
 		return EXIT_USAGE;
 	}

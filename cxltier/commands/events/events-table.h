@@ -10,9 +10,10 @@
 /* the table's columns (-o may also name any key of a record's JSON) */
 extern const struct out_table events_table;
 
-/* print the collected records (root: { "events": [...] }) as JSON or a table;
- * 0, or a usage error with a message (an unknown column) */
-int events_print(struct cmd_env *env, json_object *root);
+/* print the records (root: { "events": [], ... }, the n records made one
+ * at a time by row) as JSON or a table, as they are made; 0, or a usage
+ * error with a message (an unknown column) */
+int events_print(struct cmd_env *env, json_object *root, size_t n, out_row_fn row, void *ctx);
 /* one record (e, and o its JSON) as one line of --follow: JSON, or the
  * table's fields; 0, or -errno when stdout failed (-EPIPE: the reader went
  * away) */

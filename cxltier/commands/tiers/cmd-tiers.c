@@ -38,10 +38,13 @@ static int parse_from(struct cmd_env *env, void *args, const char *arg)
 	return EXIT_OK;
 }
 
+/* what could not be read: said (the CXL topology at once: the nodes are
+ * shown without their CXL sections, and the run ends 64) */
 static void say_gaps(struct cmd_env *env, const struct ct_tier_model *m)
 {
 	if (!m->have_topo)
-		cmd_info(env, 1, "no CXL topology: %s", m->topo_error);
+		cmd_warn(env, "the CXL topology could not be read (%s): the nodes are shown without their CXL devices "
+			 "and CDAT figures", m->topo_error);
 	for (size_t i = 0; i < m->count; i++)
 		for (size_t k = 0; k < m->nodes[i].no_cdat.n; k++)
 			cmd_info(env, 1, "no CDAT figures for %s (not root, or no CDAT)", m->nodes[i].no_cdat.v[k]);
@@ -65,11 +68,13 @@ static int run(struct cmd_env *env, void *args, int argc, char **argv)
 	say_gaps(env, &m);
 	if (a->matrix && !env->out.json) {
 		rc = tiers_print_matrix(env, &m);
+		if (!rc && !m.have_topo)
+			rc = EXIT_PARTIAL;
 		ct_tier_model_free(&m);
 		return rc;
 	}
 	root = tiers_json(&m);
-	rc = EXIT_OK;
+	rc = m.have_topo ? EXIT_OK : EXIT_PARTIAL;
 	if (out_print(&env->out, m.weights.have ? &tiers_nodes_wi_table : &tiers_nodes_table, root, err, sizeof(err))) {
 		cmd_err(env, "%s", err);
 		rc = EXIT_USAGE;

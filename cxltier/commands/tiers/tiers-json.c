@@ -216,6 +216,12 @@ json_object *tiers_json(const struct ct_tier_model *m)
 		jb_str(w, "mode", m->weights.kernel.auto_on ? "auto" : "manual");
 		jb_bool(w, "has_auto", m->weights.kernel.has_auto);
 	}
+	if (!m->have_topo) {	/* what could not be read, and why: the nodes are shown without it */
+		json_object *o = json_object_new_object();
+		jb_str(o, "part", "cxl");
+		jb_str(o, "error", m->topo_error[0] ? m->topo_error : "unknown");
+		json_object_array_add(jb_arr(root, "incomplete"), o);
+	}
 	return root;
 }
 

@@ -8,7 +8,8 @@
 
 struct ct_tier_model;
 
-/* {"nodes":[...],"disagreements":[...],"tiers":[...],"settings":{...}} */
+/* {"nodes":[...],"disagreements":[...],"tiers":[...],"settings":{...}},
+ * and "incomplete":[...] when the CXL topology could not be read */
 json_object *tiers_json(const struct ct_tier_model *m);
 /* --matrix: node rows, one column per node, CPU nodes first; an exit code */
 int tiers_print_matrix(struct cmd_env *env, const struct ct_tier_model *m);
