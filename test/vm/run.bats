@@ -106,3 +106,52 @@ hog_mapping() {
     run cxltier run --node 0 --weighted -- sh -c 'exit 3'
     assert_failure 3
 }
+
+# the split of a process under `run --weighted` at weights w0:wc (pages of
+# hog's buffer on node 0 and the CXL node), within 5 % of the ratio (and two
+# pages: the CXL share is a few dozen pages at a 32:1 set)
+split_near() { # W0 WC N0 NC
+    local w0=$1 wc=$2 n0=$3 nc=$4 total=$(( $3 + $4 ))
+    local want=$(( total * wc / (w0 + wc) ))
+    local slack=$(( want / 20 > 2 ? want / 20 : 2 ))
+    (( nc >= want - slack && nc <= want + slack )) || { echo "N0=$n0 Nc=$nc, want Nc=$want (±$slack) at $w0:$wc"; return 1; }
+}
+
+@test "DRAM and CXL: the weights cxltier computes, the kernel's auto ones (7.x), and the split of a process started under each" {
+    [[ -d $WI ]] || skip "no weighted interleave on this kernel"
+    c=$(cxl_node)
+    SAVED_AUTO=$(cat "$WI/auto" 2>/dev/null || true)
+    SAVED_WEIGHTS="0=$(cat $WI/node0) $c=$(cat $WI/node$c)"
+    run --separate-stderr cxltier weights -j
+    assert_success
+    j=$output
+    for n in 0 "$c"; do
+        echo "# node $n: $(jq -r --argjson n "$n" '.nodes[] | select(.node == $n) |
+            "read \(.read_bandwidth_mbps // "-") MB/s, write \(.write_bandwidth_mbps // "-") MB/s (\(.bandwidth_source // "no figures")), computed weight \(.computed_weight) (\(.why))"' <<<"$j")" >&3
+    done
+    w0=$(jq --argjson n 0 '.nodes[] | select(.node == $n) | .computed_weight' <<<"$j")
+    wc=$(jq --argjson n "$c" '.nodes[] | select(.node == $n) | .computed_weight' <<<"$j")
+    (( w0 >= 1 && wc >= 1 ))
+    # under cxltier's weights
+    run cxltier weights --set
+    assert_success
+    assert_equal "$(cat $WI/node0):$(cat $WI/node$c)" "$w0:$wc"
+    start_hog 4 --tier fastest:2 --weighted
+    m=$(hog_mapping)
+    n0=$(grep -o ' N0=[0-9]*' <<<"$m" | cut -d= -f2) nc=$(grep -o " N$c=[0-9]*" <<<"$m" | cut -d= -f2)
+    echo "# cxltier's weights $w0:$wc: N0=$n0 N$c=${nc:-0} pages" >&3
+    split_near "$w0" "$wc" "$n0" "${nc:-0}"
+    kill "$HOG"; wait "$HOG" 2>/dev/null || true; HOG=
+    [[ -e $WI/auto ]] || return 0   # 6.12: no auto mode
+    # under the kernel's own (auto): the same reduction of the same figures
+    run cxltier weights --auto
+    assert_success
+    a0=$(cat $WI/node0) ac=$(cat $WI/node$c)
+    echo "# the kernel's auto weights: $a0:$ac" >&3
+    assert_equal "$a0:$ac" "$w0:$wc"
+    start_hog 4 --tier fastest:2 --weighted
+    m=$(hog_mapping)
+    n0=$(grep -o ' N0=[0-9]*' <<<"$m" | cut -d= -f2) nc=$(grep -o " N$c=[0-9]*" <<<"$m" | cut -d= -f2)
+    echo "# the kernel's auto weights $a0:$ac: N0=$n0 N$c=${nc:-0} pages" >&3
+    split_near "$a0" "$ac" "$n0" "${nc:-0}"
+}
