@@ -177,7 +177,8 @@ static void sort_held(struct ct_event_summary *s)
 
 	if (s->held_sorted)
 		return;
-	qsort(s->held, s->nheld, sizeof(*s->held), by_place);
+	if (s->nheld)	/* (qsort's array may not be NULL, even empty) */
+		qsort(s->held, s->nheld, sizeof(*s->held), by_place);
 	for (size_t i = 0; i < s->nheld; i++) {
 		struct ct_summary_page *p = &s->held[i], *q = n ? &s->held[n - 1] : NULL;
 		if (q && !by_place(p, q)) {
@@ -219,7 +220,7 @@ int ct_event_summary_add_page(struct ct_event_summary *s, const struct ct_summar
 	struct ct_summary_page one = *p, *h;
 
 	sort_held(s);
-	h = bsearch(p, s->held, s->nheld, sizeof(*s->held), by_place);
+	h = s->nheld ? bsearch(p, s->held, s->nheld, sizeof(*s->held), by_place) : NULL;
 	if (h && !h->merged) {
 		one.records += h->records;
 		span(&one.first_ns, &one.last_ns, h->first_ns, h->last_ns);
