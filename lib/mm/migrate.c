@@ -810,10 +810,14 @@ static void finish(struct run *run, struct task_state *ts)
 	if (r->err || !r->mechanism)
 		return;
 	r->after_from = "numa_maps";
-	if (r->spread && !ts->unsure && !r->exited) {
+	/* a spread whose moves all came back told: its after from them, when
+	 * the process is still there (move_pages on one that has gone fails
+	 * as a whole, with EINVAL once its memory is torn down) */
+	if (r->spread && !ts->unsure && !r->exited && !ct_process_check(s, ts->t->proc)) {
 		spread_after(run, ts);
 		return;
 	}
+	ct_error_clear(s->err);
 	if (!r->exited && (ct_usage_process_nodes(s, r->pid, MOVE_NEEDS_ROOT, r->after) ||
 			   ct_process_check(s, ts->t->proc))) {
 		if (s->err->code == EMFILE || s->err->code == ENFILE) {
