@@ -87,6 +87,12 @@ struct task_state {
 	double plan_seconds;
 	struct ct_migrate_spread sp;	/* a spread: what each node gives and takes (under lock) */
 	int giver;			/* ... the one node that gives, or -1: several */
+	/* a spread's moves as move_pages told them (under lock), in base
+	 * pages: what left each node and what arrived on it; unsure when a
+	 * batch moved pages it did not ask for (a large folio cut by
+	 * --max-bytes) or its counts do not add up: then numa_maps is read */
+	uint64_t gone_from[CT_MIG_MAX_NODES], came_to[CT_MIG_MAX_NODES];
+	bool unsure;
 };
 
 struct run {
@@ -122,6 +128,8 @@ struct worker {
 	int to;				/* where the batch in hand goes */
 	void **spread_pages;		/* a spread's batch, before it is cut by target */
 	int *spread_to;
+	int *spread_from;		/* ... the node each page of it is on */
+	int *from;			/* ... and of each entry of pages[] being moved */
 	pthread_t thread;
 };
 
@@ -325,7 +333,7 @@ static bool full_once(void *arg)
  * (an entry not on the target, or the target nearly full) may part of one
  * have moved: its base pages are asked where they are */
 static void tally_thp(struct worker *w, const struct ct_migrate_range *rg, unsigned long take, struct full_arg *full,
-		      struct ct_migrate_tally *t)
+		      struct ct_migrate_tally *t, uint64_t *gone)
 {
 	uint64_t per = rg->step / w->run->page_size;
 
@@ -334,12 +342,16 @@ static void tally_thp(struct worker *w, const struct ct_migrate_range *rg, unsig
 		int64_t there;
 		if (st == w->to && !full_once(full)) {
 			t->moved += per;
+			if (gone)
+				gone[w->from[i]] += per;
 			continue;
 		}
 		there = on_target(w, (uintptr_t)w->pages[i], rg->step);
 		if (there < 0)
 			there = st == w->to ? (int64_t)per : 0;
 		t->moved += (uint64_t)there;
+		if (gone)
+			gone[w->from[i]] += (uint64_t)there;
 		if ((uint64_t)there >= per)
 			continue;
 		why = st == w->to ? CT_STATUS_UNSET : st;	/* moved in part: no reason given */
@@ -379,6 +391,7 @@ static void move_to(struct worker *w, struct task_state *ts, const struct ct_mig
 	uint64_t page = w->run->page_size, per = rg->step / page, extra = 0;
 	struct ct_migrate_tally t = { 0 };
 	struct full_arg full = { w, -1 };
+	uint64_t gone[CT_MIG_MAX_NODES] = { 0 }, *spread = o->spread ? gone : NULL;
 	double move = 0;
 	unsigned long take;
 	int rc;
@@ -395,14 +408,25 @@ static void move_to(struct worker *w, struct task_state *ts, const struct ct_mig
 		else if (rc == -EPERM)
 			no_permission(w, ts);
 		if (!rc && rg->thp) {
-			tally_thp(w, rg, take, &full, &t);
+			tally_thp(w, rg, take, &full, &t, spread);
 		} else if (!rc) {
 			ct_migrate_tally(&t, w->status, take, to, per, rg->direct, full_once, &full);
+			for (unsigned long i = 0; spread && i < take; i++)
+				gone[w->from[i]] += w->status[i] == to ? per : 0;
 			extra = carried(w, take, cnt);
 			atomic_fetch_add(&ts->reserved, extra);
 		}
 	}
 	pthread_mutex_lock(&ts->lock);
+	if (spread) {
+		uint64_t sum = 0;
+		for (int n = 0; n < CT_MIG_MAX_NODES; n++) {
+			ts->gone_from[n] += gone[n];
+			sum += gone[n];
+		}
+		ts->came_to[to] += sum;
+		ts->unsure |= extra || sum != t.moved;
+	}
 	r->bytes_to_move += take * rg->step + extra;
 	r->pages_moved += t.moved + extra / page;
 	r->pages_failed += t.failed;
@@ -500,6 +524,7 @@ static void do_spread(struct worker *w, struct task_state *ts, const struct ct_m
 		if (to < 0)
 			continue;
 		w->spread_pages[n] = w->pages[i];
+		w->spread_from[n] = from;
 		w->spread_to[n++] = to;
 		dest |= 1ULL << to;
 	}
@@ -510,8 +535,10 @@ static void do_spread(struct worker *w, struct task_state *ts, const struct ct_m
 			continue;
 		dest &= ~(1ULL << to);
 		for (unsigned long i = 0; i < n; i++)
-			if (w->spread_to[i] == to)
+			if (w->spread_to[i] == to) {
+				w->from[k] = w->spread_from[i];
 				w->pages[k++] = w->spread_pages[i];
+			}
 		if (atomic_load(&ts->stopped))
 			break;
 		move_to(w, ts, rg, k, to, t0, scan);
@@ -753,6 +780,24 @@ fail:
 	return 0;
 }
 
+/* a spread's after: the before split and what move_pages said moved
+ * (each page's status: the node it is on, or why it stayed), not numa_maps
+ * read again; pages the process gained, freed, or that were moved by
+ * someone else meanwhile are in neither */
+static void spread_after(struct run *run, struct task_state *ts)
+{
+	struct ct_migrate_result *r = &ts->t->r;
+	uint64_t page = run->page_size;
+
+	r->after_from = "move_pages status";
+	for (int n = 0; n < CT_MIG_MAX_NODES; n++) {
+		uint64_t gone = ts->gone_from[n] * page;
+		r->after[n] = (r->before[n] > gone ? r->before[n] - gone : 0) + ts->came_to[n] * page;
+	}
+	r->bytes_moved = r->pages_moved * page;
+	r->seconds = ts->plan_seconds + (ts->last > ts->first ? ts->last - ts->first : 0);
+}
+
 /* after: where its pages are now, and what that says was moved */
 static void finish(struct run *run, struct task_state *ts)
 {
@@ -764,6 +809,15 @@ static void finish(struct run *run, struct task_state *ts)
 	 * nothing was done, and the report says so */
 	if (r->err || !r->mechanism)
 		return;
+	r->after_from = "numa_maps";
+	/* a spread whose moves all came back told: its after from them, when
+	 * the process is still there (move_pages on one that has gone fails
+	 * as a whole, with EINVAL once its memory is torn down) */
+	if (r->spread && !ts->unsure && !r->exited && !ct_process_check(s, ts->t->proc)) {
+		spread_after(run, ts);
+		return;
+	}
+	ct_error_clear(s->err);
 	if (!r->exited && (ct_usage_process_nodes(s, r->pid, MOVE_NEEDS_ROOT, r->after) ||
 			   ct_process_check(s, ts->t->proc))) {
 		if (s->err->code == EMFILE || s->err->code == ENFILE) {
@@ -852,8 +906,11 @@ static int start_workers(struct run *run, struct worker *w, unsigned n)
 		w[i].sub_status = malloc((run->huge_size / run->page_size + 1) * sizeof(*w[i].sub_status));
 		w[i].spread_pages = malloc(BATCH * sizeof(*w[i].spread_pages));
 		w[i].spread_to = malloc(BATCH * sizeof(*w[i].spread_to));
+		w[i].spread_from = malloc(BATCH * sizeof(*w[i].spread_from));
+		w[i].from = malloc(BATCH * sizeof(*w[i].from));
 		w[i].to = run->o->to;
 		if (!w[i].pages || !w[i].status || !w[i].sub || !w[i].sub_status || !w[i].spread_pages || !w[i].spread_to ||
+		    !w[i].spread_from || !w[i].from ||
 		    ct_migrate_batch_init(&w[i].b, move_pages, 0, run->o->to, BATCH))
 			return -ENOMEM;
 		w[i].b.target_full = target_full;
@@ -934,6 +991,8 @@ out:
 		free(w[i].sub_status);
 		free(w[i].spread_pages);
 		free(w[i].spread_to);
+		free(w[i].spread_from);
+		free(w[i].from);
 		ct_migrate_batch_free(&w[i].b);
 	}
 	free(w);

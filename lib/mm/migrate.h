@@ -56,6 +56,8 @@ struct ct_migrate_result {
 	char comm[32];
 	const char *mechanism;		/* "migrate_pages" or "move_pages" */
 	uint64_t before[CT_MIG_MAX_NODES], after[CT_MIG_MAX_NODES];	/* bytes, from numa_maps */
+	const char *after_from;		/* "numa_maps" (read again), or "move_pages status": a spread's
+					 * before with what move_pages said moved */
 	bool spread;			/* a spread: target holds the split it aimed at */
 	uint64_t target[CT_MIG_MAX_NODES];	/* bytes per node */
 	uint64_t pages_moved, pages_failed;	/* in base pages (a huge page counts its size) */

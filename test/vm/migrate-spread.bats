@@ -100,8 +100,10 @@ within() { local d=$(( $1 - $2 )); (( (d < 0 ? -d : d) * 100 <= $3 * $2 )); }
     within $(( afterN * 4 )) "$all" 5
     within $(( after0 * 4 )) $(( all * 3 )) 5
     within "$moved" "$need" 5
-    # the report's split is numa_maps'
+    # the report's split, built from move_pages' statuses, is numa_maps'
+    assert_equal "$(jq -r '.processes[0].after_from' <<<"$output")" "move_pages status"
     within "$(jq ".processes[0].after.node$N" <<<"$output")" "$afterN" 1
+    within "$(jq ".processes[0].after.node0" <<<"$output")" "$after0" 1
     [[ $(jq ".processes[0].target_pct.node$N" <<<"$output") == 25 ]]
     check_intact
     # spread already: nothing moves
@@ -135,6 +137,7 @@ within() { local d=$(( $1 - $2 )); (( (d < 0 ? -d : d) * 100 <= $3 * $2 )); }
     echo "# $afterN of $all bytes on node $N (target 1:1); moved $moved, $need needed" >&3
     within $(( afterN * 2 )) "$all" 5
     within "$moved" "$need" 5
+    within "$(jq ".processes[0].after.node$N" <<<"$output")" "$afterN" 1
     check_intact
 }
 

@@ -160,6 +160,8 @@ void migrate_record_result(json_object *o, const struct ct_migrate_result *r, bo
 		json_object_object_add(o, "after_pct", pct_json(r->after));
 		json_object_object_add(o, "target_pct", pct_json(r->target));
 	}
+	if (r->after_from)
+		jb_str(o, "after_from", r->after_from);
 	if (t && t->count) {
 		json_object_object_add(o, "before_tiers", tiers_json(r->before, t));
 		json_object_object_add(o, "after_tiers", tiers_json(r->after, t));
