@@ -9,13 +9,7 @@
 # RAM-only node (QEMU's CXL memory is MMIO-emulated and far too slow to move
 # much data to).
 load helper
-
-ram_node() { # the cpu-less node with memory before any CXL region exists
-    local n
-    for n in /sys/devices/system/node/node*; do
-        [[ -z $(cat $n/cpulist) ]] && grep -q 'MemTotal: *[1-9]' $n/meminfo && { basename $n | sed 's/node//'; return; }
-    done
-}
+load ram-node
 
 setup_file() {
     ram_node > "$BATS_FILE_TMPDIR/node"
@@ -38,15 +32,6 @@ teardown() {
     for f in ${HUGE_RESERVED:-}; do echo 0 > "$f"; done
 }
 
-hogs() { awk '$2 == "(hog)" && $3 != "Z" {print $1}' /proc/[0-9]*/stat 2>/dev/null; }
-no_hogs() { [[ -z $(hogs) ]]; }
-
-# status 0, or 64 where the only pages left behind are shared ones (EACCES:
-# libc and the like, which move only with MPOL_MF_MOVE_ALL)
-moved_but_shared() {
-    [[ $status == 0 || ( $status == 64 && $(jq -c '[.processes[].failed_by | keys[]] | unique' <<<"$output") == '["EACCES"]' ) ]]
-}
-
 damon_on() { [[ $(cat $DAMON/nr_kdamonds) == 1 && $(cat $DAMON/0/state 2>/dev/null) == on ]]; }
 
 # killed_cold_run PID NODE: a --cold run on PID, killed with SIGKILL once its
@@ -56,13 +41,6 @@ killed_cold_run() {
     BG=$!
     wait_for 60 "cxltier's kdamond" damon_on
     kill -9 "$BG"; wait "$BG" || true
-}
-
-start_hog() { # [--small] MiB -> sets HOG_PID, waits for ready (--small says its "phys" first)
-    coproc HOG { exec numactl --membind=0 hog "$@"; }
-    read -r line <&"${HOG[0]}"
-    [[ $line == phys* ]] && read -r line <&"${HOG[0]}"
-    [[ $line == ready ]]
 }
 
 # a 32 MiB hog in transparent huge pages (the test is skipped where THP is
@@ -81,24 +59,8 @@ anon_bytes() { # pid node: the process's private anonymous memory on node
     awk -v n="N$2=" '/anon=/ && !/file=/ {for (i = 1; i <= NF; i++) if (index($i, n) == 1) { split($i, a, "="); s += a[2] * 4096 }} END {print s + 0}' /proc/$1/numa_maps
 }
 
-node_bytes() { # pid node (huge pages counted at their size)
-    awk -v n="N$2=" '{k = 4; for (i = 1; i <= NF; i++) if ($i ~ /^kernelpagesize_kB=/) { split($i, b, "="); k = b[2] }
-        for (i = 1; i <= NF; i++) if (index($i, n) == 1) { split($i, a, "="); s += a[2] * k * 1024 }} END {print s + 0}' /proc/$1/numa_maps
-}
-
-total_bytes() {
-    awk '{k = 4; for (i = 1; i <= NF; i++) if ($i ~ /^kernelpagesize_kB=/) { split($i, b, "="); k = b[2] }
-        for (i = 1; i <= NF; i++) if ($i ~ /^N[0-9]+=/) { split($i, a, "="); s += a[2] * k * 1024 }} END {print s + 0}' /proc/$1/numa_maps
-}
-
 # its own memory (not the binary's or libc's pages, which an earlier move may have left there)
 has_pages_on() { (( $(anon_bytes "$1" "$2") > 0 )); }
-
-check_intact() {
-    kill -USR1 "$HOG_PID"
-    read -r line <&"${HOG[0]}"
-    [[ $line == intact ]]
-}
 
 @test "migrate --pid P --to N: at least 99% of P's pages on N, data intact, report per node" {
     N=$(cat "$BATS_FILE_TMPDIR/node")

@@ -10,15 +10,9 @@
 # run that writes nothing, auto mode where the kernel has it. The kill
 # between two node writes is walked in crash-weights.bats (crash build).
 load helper
+load ram-node
 
 WI=/sys/kernel/mm/mempolicy/weighted_interleave
-
-ram_node() { # the cpu-less node with memory before any CXL region exists
-    local n
-    for n in /sys/devices/system/node/node*; do
-        [[ -z $(cat $n/cpulist) ]] && grep -q 'MemTotal: *[1-9]' $n/meminfo && { basename $n | sed 's/node//'; return; }
-    done
-}
 
 # the kernel's weights of node 0 and the RAM node, and its mode ("-": none)
 state() {
