@@ -168,3 +168,19 @@ unplug() {
     wait_for 120 "PCI device $pci to go" bash -c "! test -e /sys/bus/pci/devices/$pci"
     wait_for 120 "QEMU to finish unplugging $2" qemu_lost_device "$2"
 }
+
+# weights_computed NODE...: `cxltier weights -j` (its output in WEIGHTS_JSON);
+# each node's figures and the weight cxltier computes from them said on fd 3,
+# and that weight in COMPUTED[NODE]
+weights_computed() {
+    local n
+    run --separate-stderr cxltier weights -j
+    assert_success
+    WEIGHTS_JSON=$output
+    declare -gA COMPUTED=()
+    for n in "$@"; do
+        echo "# node $n: $(jq -r --argjson n "$n" '.nodes[] | select(.node == $n) |
+            "read \(.read_bandwidth_mbps // "-") MB/s, write \(.write_bandwidth_mbps // "-") MB/s (\(.bandwidth_source // "no figures")), computed weight \(.computed_weight) (\(.why))"' <<<"$WEIGHTS_JSON")" >&3
+        COMPUTED[$n]=$(jq --argjson n "$n" '.nodes[] | select(.node == $n) | .computed_weight' <<<"$WEIGHTS_JSON")
+    done
+}

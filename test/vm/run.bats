@@ -118,15 +118,8 @@ split_near() { # W0 WC N0 NC
     c=$(ram_node)
     SAVED_AUTO=$(cat "$WI/auto" 2>/dev/null || true)
     SAVED_WEIGHTS="0=$(cat $WI/node0) $c=$(cat $WI/node$c)"
-    run --separate-stderr cxltier weights -j
-    assert_success
-    j=$output
-    for n in 0 "$c"; do
-        echo "# node $n: $(jq -r --argjson n "$n" '.nodes[] | select(.node == $n) |
-            "read \(.read_bandwidth_mbps // "-") MB/s, write \(.write_bandwidth_mbps // "-") MB/s (\(.bandwidth_source // "no figures")), computed weight \(.computed_weight) (\(.why))"' <<<"$j")" >&3
-    done
-    w0=$(jq --argjson n 0 '.nodes[] | select(.node == $n) | .computed_weight' <<<"$j")
-    wc=$(jq --argjson n "$c" '.nodes[] | select(.node == $n) | .computed_weight' <<<"$j")
+    weights_computed 0 "$c"
+    j=$WEIGHTS_JSON w0=${COMPUTED[0]} wc=${COMPUTED[$c]}
     (( w0 >= 1 && wc >= 1 ))
     # under cxltier's weights
     run cxltier weights --set
